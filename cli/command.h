@@ -1,0 +1,34 @@
+// A subcommand of `atomfuzz`: its name, usage, the flags it accepts, and the
+// function that runs it. Exit codes: 0 ok, 1 a check failed, 2 bad input.
+#ifndef ATOMFUZZ_CLI_COMMAND_H_
+#define ATOMFUZZ_CLI_COMMAND_H_
+
+#include <span>
+#include <string>
+#include "absl/strings/string_view.h"
+#include <vector>
+
+namespace atomfuzz::cli {
+
+inline constexpr int kExitOk = 0;
+inline constexpr int kExitCheckFailed = 1;
+inline constexpr int kExitBadInput = 2;
+
+struct Command {
+  absl::string_view name;
+  absl::string_view usage;    // "atomfuzz fmt [--check] FILE..."
+  absl::string_view summary;  // one line for `atomfuzz --help`
+  std::vector<absl::string_view> flags;  // names of the flags it accepts
+  int (*run)(const std::vector<std::string>& args);
+};
+
+std::span<const Command> AllCommands();
+
+// Reads a whole file; on failure prints "FILE: error" and returns false.
+bool ReadFile(const std::string& path, std::string& out);
+// Writes via a temp file in the same directory and rename().
+bool WriteFileAtomically(const std::string& path, absl::string_view text);
+
+}  // namespace atomfuzz::cli
+
+#endif  // ATOMFUZZ_CLI_COMMAND_H_

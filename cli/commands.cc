@@ -1,0 +1,28 @@
+// The table of subcommands.
+#include "cli/command.h"
+
+namespace atomfuzz::cli {
+
+int RunFmt(const std::vector<std::string>& args);
+int RunValidate(const std::vector<std::string>& args);
+int RunCoverage(const std::vector<std::string>& args);
+
+namespace {
+
+const Command kCommands[] = {
+    {"fmt", "atomfuzz fmt [--check | --in_place] [--novalidate] FILE...",
+     "parse, validate and print cases in canonical form",
+     {"check", "in_place", "validate"}, RunFmt},
+    {"validate", "atomfuzz validate [--quiet] FILE...",
+     "check cases against the spec's rules (exit 1 if any is invalid)",
+     {"quiet"}, RunValidate},
+    {"coverage", "atomfuzz coverage FILE...",
+     "print the atomic x memory-kind matrix a set of cases covers", {},
+     RunCoverage},
+};
+
+}  // namespace
+
+std::span<const Command> AllCommands() { return kCommands; }
+
+}  // namespace atomfuzz::cli

@@ -1,0 +1,21 @@
+// Reading case files for subcommands: parse (and optionally validate),
+// printing every diagnostic to stderr.
+#ifndef ATOMFUZZ_CLI_LOAD_CASE_H_
+#define ATOMFUZZ_CLI_LOAD_CASE_H_
+
+#include <optional>
+#include <string>
+
+#include "isa/case_file.h"
+
+namespace atomfuzz::cli {
+
+enum class LoadResult { kOk, kUnreadable, kSyntaxError, kInvalid };
+
+// `text` receives the file's bytes (for canonical-form comparison).
+LoadResult LoadCase(const std::string& path, bool validate, isa::Case& out,
+                    std::string* text = nullptr);
+
+}  // namespace atomfuzz::cli
+
+#endif  // ATOMFUZZ_CLI_LOAD_CASE_H_

@@ -1,0 +1,70 @@
+#include "isa/case_file.h"
+
+#include <algorithm>
+#include <utility>
+
+namespace atomfuzz::isa {
+namespace {
+
+constexpr std::pair<Format, absl::string_view> kFormats[] = {
+    {Format::kR32Uint, "r32_uint"},
+    {Format::kR32Sint, "r32_sint"},
+    {Format::kR32Float, "r32_float"},
+};
+
+}  // namespace
+
+uint64_t Resource::WordCount() const {
+  switch (kind) {
+    case ResourceKind::kRaw:
+      return words;
+    case ResourceKind::kStructured:
+      if (stride == 0 || stride % 4 != 0) return 0;
+      return uint64_t{stride / 4} * elements;
+    case ResourceKind::kTyped:
+      return uint64_t{size[0]} * size[1] * size[2];
+  }
+  return 0;
+}
+
+bool ValueSet::Allows(uint32_t v) const {
+  switch (kind) {
+    case Kind::kAny: return true;
+    case Kind::kExact: return !values.empty() && values[0] == v;
+    case Kind::kOneOf:
+      return std::binary_search(values.begin(), values.end(), v);
+  }
+  return false;
+}
+
+const Resource* Case::FindResource(uint32_t slot) const {
+  for (const Resource& r : resources) {
+    if (r.slot == slot) return &r;
+  }
+  return nullptr;
+}
+
+absl::string_view ResourceKindName(ResourceKind k) {
+  switch (k) {
+    case ResourceKind::kRaw: return "raw";
+    case ResourceKind::kStructured: return "structured";
+    case ResourceKind::kTyped: return "typed";
+  }
+  return "?";
+}
+
+absl::string_view FormatName(Format f) {
+  for (const auto& [fmt, name] : kFormats) {
+    if (fmt == f) return name;
+  }
+  return "?";
+}
+
+std::optional<Format> FormatFromName(absl::string_view name) {
+  for (const auto& [fmt, spelling] : kFormats) {
+    if (spelling == name) return fmt;
+  }
+  return std::nullopt;
+}
+
+}  // namespace atomfuzz::isa

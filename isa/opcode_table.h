@@ -1,0 +1,155 @@
+// The one description of every instruction atomfuzz knows (spec 1.4-1.9, 4.5).
+// Assembler, printer, validator, and later the DXBC codec, oracle, executors
+// and generator read these rows instead of keeping switches of their own.
+#ifndef ATOMFUZZ_ISA_OPCODE_TABLE_H_
+#define ATOMFUZZ_ISA_OPCODE_TABLE_H_
+
+#include <array>
+#include <cstdint>
+#include <optional>
+#include <span>
+#include "absl/strings/string_view.h"
+
+namespace atomfuzz::isa {
+
+// Our own instruction ids, one per mnemonic (if_z and if_nz are two rows that
+// share token opcode 31). The enum order is the table order.
+enum class Op : uint8_t {
+  // Integer ALU.
+  kMov, kMovc, kIAdd, kINeg, kIMul, kUMul, kIMad, kUMad, kIShl, kIShr, kUShr,
+  kAnd, kOr, kXor, kNot, kIEq, kINe, kILt, kIGe, kULt, kUGe, kIMax, kIMin,
+  kUMax, kUMin, kBfi, kUbfe, kCountBits,
+  // Control flow.
+  kIfZ, kIfNz, kElse, kEndIf, kLoop, kEndLoop, kBreak, kBreakcZ, kBreakcNz,
+  kContinue, kContinuecZ, kContinuecNz, kSwitch, kCase, kDefault, kEndSwitch,
+  kRet, kRetcZ, kRetcNz,
+  // Barriers and fences; the flags live in Instruction::sync_flags.
+  kSync,
+  // Non-atomic memory access (spec 1.7).
+  kLdRaw, kStoreRaw, kLdStructured, kStoreStructured, kLdUavTyped,
+  kStoreUavTyped,
+  // Non-returning atomics (spec 1.4).
+  kAtomicAnd, kAtomicOr, kAtomicXor, kAtomicCmpStore, kAtomicIAdd, kAtomicIMax,
+  kAtomicIMin, kAtomicUMax, kAtomicUMin,
+  // Counter atomics (spec 1.6).
+  kImmAtomicAlloc, kImmAtomicConsume,
+  // Immediate atomics (spec 1.5).
+  kImmAtomicIAdd, kImmAtomicAnd, kImmAtomicOr, kImmAtomicXor, kImmAtomicExch,
+  kImmAtomicCmpExch, kImmAtomicIMax, kImmAtomicIMin, kImmAtomicUMax,
+  kImmAtomicUMin,
+  // Declarations (spec 1.8, 3.2).
+  kDclGlobalFlags, kDclUavRaw, kDclUavStructured, kDclUavTyped, kDclTgsmRaw,
+  kDclTgsmStructured, kDclInput, kDclTemps, kDclIndexableTemp,
+  kDclThreadGroup,
+};
+inline constexpr int kOpCount = static_cast<int>(Op::kDclThreadGroup) + 1;
+
+// Consumers dispatch on the family first (DXVK's two-level dispatch).
+enum class Family : uint8_t {
+  kAlu, kControl, kSync, kLoad, kStore, kAtomic, kImmAtomic, kCounter, kDecl,
+};
+
+// The read-modify-write an atomic performs. An enum, not a function: the oracle
+// and the fast executor each implement it on their own (DEVELOPERS.md).
+enum class Rmw : uint8_t {
+  kNone, kIAdd, kAnd, kOr, kXor, kExch, kCmpExch, kIMax, kIMin, kUMax, kUMin,
+  kAlloc, kConsume,
+};
+
+// How an operand is spelled, which decides how the assembler reads it.
+enum class OperandKind : uint8_t {
+  kEnd,        // terminates the operand list
+  kDst,        // r#, x#[], null with a write mask
+  kSrc,        // r#, x#[], l(), v* with a swizzle or one selected component
+  kMem,        // u# or g# with no suffix: the target of an atomic
+  kMemDst,     // u# or g# with a write mask: the target of a store
+  kMemSrc,     // u# or g# with a swizzle: the source of a load
+  kUav,        // u# with no suffix (counters, declarations)
+  kTgsm,       // g# with no suffix (declarations)
+  kInputDecl,  // a compute system value with an optional mask
+  kNumber,     // a bare unsigned number in a declaration
+  kIndexableTempDecl,  // x#[size] in dcl_indexableTemp
+};
+
+// What an operand means to the instruction.
+enum class Role : uint8_t {
+  kNone, kDest, kSecondDest, kReturn, kTarget, kAddress, kStructIndex,
+  kByteOffset, kValue, kComparand, kSource, kCondition, kCaseValue, kDeclared,
+  kCount,
+};
+
+// Memories an instruction may access (spec 1.1, 1.2), as a bit set.
+enum MemoryBit : uint8_t {
+  kUavRaw = 1 << 0,
+  kUavStructured = 1 << 1,
+  kUavTyped = 1 << 2,
+  kTgsmRaw = 1 << 3,
+  kTgsmStructured = 1 << 4,
+};
+inline constexpr uint8_t kAllMemories =
+    kUavRaw | kUavStructured | kUavTyped | kTgsmRaw | kTgsmStructured;
+
+// Suffix grammar after the mnemonic (spec 3.2, 3.3).
+enum class Suffix : uint8_t {
+  kNone,
+  kSyncFlags,    // sync[_uglobal|_ugroup][_g][_t], and fxc's _sat spellings
+  kGlc,          // dcl_uav_raw[_glc]
+  kGlcOpc,       // dcl_uav_structured[_glc][_opc]
+  kDimGlc,       // dcl_uav_typed_<dim>[_glc] (t,t,t,t)
+  kIndexable,    // ld_*[_indexable(dim[, stride=N])(t,t,t,t)]
+  kGlobalFlags,  // dcl_globalFlags a | b
+};
+
+struct OperandSpec {
+  OperandKind kind = OperandKind::kEnd;
+  Role role = Role::kNone;
+};
+
+inline constexpr int kMaxOperands = 6;
+
+struct OpcodeInfo {
+  Op op;
+  absl::string_view mnemonic;
+  uint16_t token_opcode;     // D3D10_SB_OPCODE_TYPE value (spec 4.5)
+  bool test_nonzero;         // the _nz form: bit 18 of the opcode token (4.2)
+  Family family;
+  Rmw rmw;
+  uint8_t memories;          // MemoryBit set; 0 when no memory is touched
+  Suffix suffix;
+  std::array<OperandSpec, kMaxOperands> operands;
+  absl::string_view spec_ref;
+
+  // Derived, never stored, so the count and the list cannot disagree.
+  constexpr int operand_count() const {
+    int n = 0;
+    while (n < kMaxOperands && operands[n].kind != OperandKind::kEnd) ++n;
+    return n;
+  }
+  constexpr bool returns_old() const {
+    return family == Family::kImmAtomic || family == Family::kCounter;
+  }
+  constexpr bool is_atomic() const {
+    return family == Family::kAtomic || family == Family::kImmAtomic ||
+           family == Family::kCounter;
+  }
+  // Index of the first operand with this role, or -1.
+  constexpr int operand_with_role(Role r) const {
+    for (int i = 0; i < operand_count(); ++i) {
+      if (operands[i].role == r) return i;
+    }
+    return -1;
+  }
+};
+
+// The row for an op. Never fails: every Op has a row.
+const OpcodeInfo& Info(Op op);
+// All rows, in Op order.
+std::span<const OpcodeInfo> AllOpcodes();
+// The row whose mnemonic is exactly `mnemonic` (no suffixes), if any.
+const OpcodeInfo* FindMnemonic(absl::string_view mnemonic);
+// Short, stable name of a family, for diagnostics and matrices.
+absl::string_view FamilyName(Family f);
+
+}  // namespace atomfuzz::isa
+
+#endif  // ATOMFUZZ_ISA_OPCODE_TABLE_H_

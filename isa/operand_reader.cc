@@ -1,0 +1,280 @@
+#include "isa/operand_reader.h"
+
+#include <string>
+
+#include "absl/strings/str_cat.h"
+#include "isa/spelling.h"
+
+namespace atomfuzz::isa {
+namespace {
+
+// Which register files each operand kind accepts, and how to say so.
+struct KindRule {
+  bool temps;      // r#, x#[]
+  bool null;       // null
+  bool immediate;  // l(...)
+  bool sysval;     // vThreadID...
+  bool uav;        // u#
+  bool tgsm;       // g#
+  const char* what;
+};
+
+KindRule RuleFor(OperandKind kind) {
+  switch (kind) {
+    case OperandKind::kDst:
+      return {true, true, false, false, false, false,
+              "a destination register (r#, x#[], null)"};
+    case OperandKind::kSrc:
+      return {true, false, true, true, false, false,
+              "a source operand (r#, x#[], l(...), vThreadID...)"};
+    case OperandKind::kMem:
+    case OperandKind::kMemDst:
+    case OperandKind::kMemSrc:
+      return {false, false, false, false, true, true, "a u# or g# register"};
+    case OperandKind::kUav:
+      return {false, false, false, false, true, false, "a u# register"};
+    case OperandKind::kTgsm:
+      return {false, false, false, false, false, true, "a g# register"};
+    case OperandKind::kInputDecl:
+      return {false, false, false, true, false, false,
+              "a compute system value (vThreadID, vThreadGroupID, "
+              "vThreadIDInGroup, vThreadIDInGroupFlattened)"};
+    case OperandKind::kIndexableTempDecl:
+      return {true, false, false, false, false, false, "x#[size]"};
+    case OperandKind::kNumber:
+    case OperandKind::kEnd:
+      break;
+  }
+  return {false, false, false, false, false, false, "a number"};
+}
+
+}  // namespace
+
+std::nullopt_t OperandReader::Fail(std::string expected) {
+  sink_.Error(line_, cur_.col(), std::move(expected), cur_.Found());
+  return std::nullopt;
+}
+
+bool OperandReader::Reject(std::string expected) {
+  Fail(std::move(expected));
+  return false;
+}
+
+std::nullopt_t OperandReader::FailAt(int col, std::string expected,
+                                     std::string found) {
+  sink_.Error(line_, col, std::move(expected), std::move(found));
+  return std::nullopt;
+}
+
+std::optional<Operand> OperandReader::Read(OperandKind kind) {
+  if (kind == OperandKind::kNumber) return ReadNumber();
+  if (cur_.AtEnd()) return Fail(RuleFor(kind).what);
+  return ReadRegister(kind);
+}
+
+std::optional<Operand> OperandReader::ReadNumber() {
+  const int col = cur_.col();
+  const absl::string_view text = cur_.ReadNumberText();
+  auto v = ParseUnsigned(text);
+  if (!v) {
+    return FailAt(col, "an unsigned number",
+                  text.empty() ? cur_.Found() : Quote(text));
+  }
+  return Number(*v);
+}
+
+std::optional<Operand> OperandReader::ReadRegister(OperandKind kind) {
+  const KindRule rule = RuleFor(kind);
+  const int col = cur_.col();
+  const absl::string_view word = cur_.ReadIdentifier();
+  if (word.empty()) return Fail(rule.what);
+  Operand op;
+  if (word == "l" && cur_.Peek() == '(') {
+    if (!rule.immediate) return FailAt(col, rule.what, Quote("l("));
+    return ReadImmediate();
+  }
+  if (word == "null") {
+    if (!rule.null) return FailAt(col, rule.what, Quote(word));
+    op.file = RegFile::kNull;
+    return op;
+  }
+  if (auto sv = SystemValueFromName(word)) {
+    if (!rule.sysval) return FailAt(col, rule.what, Quote(word));
+    op.file = *sv;
+    if (kind == OperandKind::kInputDecl) {
+      if (cur_.Peek() == '.') {
+        cur_.Consume('.');
+        if (!ReadMask(op)) return std::nullopt;
+        op.selection = Selection::kMask;
+      }
+      return op;
+    }
+    if (!cur_.Consume('.')) return Fail("'.' and a swizzle");
+    if (!ReadSwizzle(op)) return std::nullopt;
+    return op;
+  }
+  // r12, x3, u0, g1: one letter and a decimal number.
+  const char letter = word[0];
+  auto number = ParseUnsigned(word.substr(1));
+  const bool digits_only =
+      word.size() > 1 && word.substr(1).find_first_not_of("0123456789") ==
+                             absl::string_view::npos;
+  const bool known = letter == 'r' || letter == 'x' || letter == 'u' ||
+                     letter == 'g';
+  if (!known || !digits_only || !number) {
+    return FailAt(col, rule.what, Quote(word));
+  }
+  op.index = *number;
+  switch (letter) {
+    case 'r': op.file = RegFile::kTemp; break;
+    case 'x': op.file = RegFile::kIndexableTemp; break;
+    case 'u': op.file = RegFile::kUav; break;
+    default: op.file = RegFile::kTgsm; break;
+  }
+  const bool is_temp =
+      op.file == RegFile::kTemp || op.file == RegFile::kIndexableTemp;
+  if ((is_temp && !rule.temps) || (op.file == RegFile::kUav && !rule.uav) ||
+      (op.file == RegFile::kTgsm && !rule.tgsm) ||
+      (kind == OperandKind::kIndexableTempDecl &&
+       op.file != RegFile::kIndexableTemp)) {
+    return FailAt(col, rule.what, Quote(word));
+  }
+  if (op.file == RegFile::kIndexableTemp) {
+    if (!cur_.Consume('[')) return Fail("'[' after an x# register");
+    if (!ReadBracketIndex(op, kind != OperandKind::kIndexableTempDecl)) {
+      return std::nullopt;
+    }
+    if (kind == OperandKind::kIndexableTempDecl) return op;
+  } else if (op.file != RegFile::kTemp && cur_.Peek() == '[') {
+    // u0[r1.x + 0]: a dynamic index, representable so that the validator
+    // can reject it with the rule's name (E-44).
+    cur_.Consume('[');
+    if (!ReadBracketIndex(op, true)) return std::nullopt;
+  }
+  switch (kind) {
+    case OperandKind::kDst:
+    case OperandKind::kMemDst:
+      if (!cur_.Consume('.')) return Fail("'.' and a write mask");
+      op.selection = Selection::kMask;
+      if (!ReadMask(op)) return std::nullopt;
+      break;
+    case OperandKind::kSrc:
+    case OperandKind::kMemSrc:
+      if (!cur_.Consume('.')) return Fail("'.' and a swizzle");
+      if (!ReadSwizzle(op)) return std::nullopt;
+      break;
+    default:
+      if (cur_.Peek() == '.') {
+        return Fail("no component suffix on this operand");
+      }
+      break;
+  }
+  return op;
+}
+
+// After '[': "N]", "r#.c]" or "r#.c + N]".
+bool OperandReader::ReadBracketIndex(Operand& op, bool allow_relative) {
+  const int col = cur_.col();
+  const absl::string_view word = cur_.ReadIdentifier();
+  if (!word.empty()) {
+    auto reg = word.size() > 1 && word[0] == 'r' ? ParseUnsigned(word.substr(1))
+                                                 : std::nullopt;
+    if (!allow_relative || !reg) {
+      FailAt(col, allow_relative ? "an index (N, r#.c or r#.c + N)" : "a size",
+             Quote(word));
+      return false;
+    }
+    if (!cur_.Consume('.')) return Reject("'.' and one component");
+    const int ccol = cur_.col();
+    const absl::string_view comp = cur_.ReadIdentifier();
+    if (comp.size() != 1 || ComponentFromLetter(comp[0]) < 0) {
+      FailAt(ccol, "one component letter (x, y, z, w)", Quote(comp));
+      return false;
+    }
+    op.relative = RelativeIndex{*reg,
+                                static_cast<uint8_t>(ComponentFromLetter(comp[0]))};
+    if (cur_.Consume(']')) return true;
+    if (!cur_.Consume('+')) return Reject("'+' or ']'");
+  }
+  const int ncol = cur_.col();
+  const absl::string_view num = cur_.ReadNumberText();
+  auto n = ParseUnsigned(num);
+  if (!n) {
+    FailAt(ncol, "an unsigned number", num.empty() ? cur_.Found() : Quote(num));
+    return false;
+  }
+  op.offset = *n;
+  if (!cur_.Consume(']')) return Reject("']'");
+  return true;
+}
+
+bool OperandReader::ReadMask(Operand& op) {
+  const int col = cur_.col();
+  const absl::string_view letters = cur_.ReadIdentifier();
+  uint8_t mask = 0;
+  int last = -1;
+  for (char c : letters) {
+    const int comp = ComponentFromLetter(c);
+    if (comp <= last) {  // unknown letter, repeat, or out of xyzw order
+      FailAt(col, "a write mask (letters of xyzw in order)", Quote(letters));
+      return false;
+    }
+    last = comp;
+    mask |= static_cast<uint8_t>(1u << comp);
+  }
+  if (mask == 0) {
+    FailAt(col, "a write mask (letters of xyzw in order)", cur_.Found());
+    return false;
+  }
+  op.mask = mask;
+  return true;
+}
+
+bool OperandReader::ReadSwizzle(Operand& op) {
+  const int col = cur_.col();
+  const absl::string_view letters = cur_.ReadIdentifier();
+  const bool ok_length = letters.size() == 1 || letters.size() == 4;
+  std::array<uint8_t, 4> sw = {0, 0, 0, 0};
+  bool ok_letters = ok_length;
+  for (size_t i = 0; ok_letters && i < letters.size(); ++i) {
+    const int comp = ComponentFromLetter(letters[i]);
+    ok_letters = comp >= 0;
+    if (ok_letters) sw[i] = static_cast<uint8_t>(comp);
+  }
+  if (!ok_letters) {
+    FailAt(col, "a swizzle of 4 letters or 1 selected component (xyzw)",
+           letters.empty() ? cur_.Found() : Quote(letters));
+    return false;
+  }
+  op.selection = letters.size() == 1 ? Selection::kSelect1 : Selection::kSwizzle;
+  op.swizzle = sw;
+  return true;
+}
+
+std::optional<Operand> OperandReader::ReadImmediate() {
+  const int open_col = cur_.col();
+  cur_.Consume('(');
+  Operand op;
+  op.file = RegFile::kImmediate;
+  int count = 0;
+  do {
+    const int col = cur_.col();
+    const absl::string_view text = cur_.ReadNumberText();
+    auto v = ParseLiteral(text);
+    if (!v) {
+      return FailAt(col, "a literal (decimal, 0x hex or float)",
+                    text.empty() ? cur_.Found() : Quote(text));
+    }
+    if (count == 4) return FailAt(col, "')' after 4 values", Quote(text));
+    op.values[static_cast<size_t>(count++)] = *v;
+  } while (cur_.Consume(','));
+  if (!cur_.Consume(')')) return Fail("',' or ')'");
+  if (count != 1 && count != 4) {
+    return FailAt(open_col, "1 or 4 values in l(...)",
+                  absl::StrCat(count, " values"));
+  }
+  op.value_count = static_cast<uint8_t>(count);
+  return op;
+}
+
+}  // namespace atomfuzz::isa

@@ -1,0 +1,105 @@
+// The one IR: a cs_5_0 program as a list of declarations and instructions.
+// The assembler and (later) the DXBC decoder produce it; the printer, encoder,
+// oracle, executors and generator consume it.
+#ifndef ATOMFUZZ_ISA_PROGRAM_H_
+#define ATOMFUZZ_ISA_PROGRAM_H_
+
+#include <array>
+#include <cstdint>
+#include <optional>
+#include <vector>
+
+#include "isa/opcode_table.h"
+#include "isa/operand.h"
+
+namespace atomfuzz::isa {
+
+// Resource dimensions; values are D3D10_SB_RESOURCE_DIMENSION (spec 4.6).
+enum class Dim : uint8_t {
+  kUnknown = 0,
+  kBuffer = 1,
+  kTexture1D = 2,
+  kTexture2D = 3,
+  kTexture3D = 5,
+  kTexture1DArray = 7,
+  kTexture2DArray = 8,
+  kRawBuffer = 11,
+  kStructuredBuffer = 12,
+};
+
+// Return/declared component types; values are the TPF codes (spec 4.6).
+enum class ReturnType : uint8_t {
+  kUnorm = 1, kSnorm = 2, kSint = 3, kUint = 4, kFloat = 5, kMixed = 6,
+};
+
+// Sync flags (spec 2.2), stored as bits [14:11] of the opcode token >> 11.
+enum SyncFlag : uint8_t {
+  kSyncThreads = 1 << 0,    // _t
+  kSyncTgsm = 1 << 1,       // _g
+  kSyncUavGroup = 1 << 2,   // _ugroup (fxc spells it _sat_ugroup)
+  kSyncUavGlobal = 1 << 3,  // _uglobal
+};
+
+// dcl_globalFlags bits, as bits [23:11] >> 11 (TPF D3D1x_SB_GLOBAL_FLAG_*).
+enum GlobalFlag : uint16_t {
+  kRefactoringAllowed = 1 << 0,
+  kEnableDoublePrecisionFloatOps = 1 << 1,
+  kForceEarlyDepthStencil = 1 << 2,
+  kEnableRawAndStructuredBuffers = 1 << 3,
+  kSkipOptimization = 1 << 4,
+  kEnableMinimumPrecision = 1 << 5,
+  kEnable11_1DoubleExtensions = 1 << 6,
+  kEnable11_1ShaderExtensions = 1 << 7,
+};
+
+// The _indexable(dim[, stride=N])(t,t,t,t) suffix fxc prints on u# loads
+// (spec 3.3): the extended opcode tokens RESOURCE_DIM and RETURN_TYPE.
+struct ResourceSuffix {
+  Dim dim = Dim::kUnknown;
+  uint32_t stride = 0;  // structured_buffer only
+  std::array<ReturnType, 4> types = {ReturnType::kMixed, ReturnType::kMixed,
+                                     ReturnType::kMixed, ReturnType::kMixed};
+  bool operator==(const ResourceSuffix&) const = default;
+};
+
+struct Instruction {
+  Op op = Op::kRet;
+  std::vector<Operand> operands;
+  // Opcode-specific controls (spec 4.2 bits [23:11]), by name.
+  uint8_t sync_flags = 0;        // kSync
+  uint16_t global_flags = 0;     // kDclGlobalFlags
+  bool glc = false;              // dcl_uav_*
+  bool opc = false;              // dcl_uav_structured
+  Dim dim = Dim::kUnknown;       // dcl_uav_typed
+  std::array<ReturnType, 4> types = {ReturnType::kUint, ReturnType::kUint,
+                                     ReturnType::kUint, ReturnType::kUint};
+  std::optional<ResourceSuffix> indexable;  // ld_* on u#
+  // Where it came from, for diagnostics; not part of equality.
+  int line = 0;
+
+  const OpcodeInfo& info() const { return Info(op); }
+  bool operator==(const Instruction& o) const {
+    return op == o.op && operands == o.operands &&
+           sync_flags == o.sync_flags && global_flags == o.global_flags &&
+           glc == o.glc && opc == o.opc && dim == o.dim && types == o.types &&
+           indexable == o.indexable;
+  }
+};
+
+struct Program {
+  // Only cs_5_0 is accepted (spec 1.1); kept explicit for the encoder.
+  uint8_t major = 5;
+  uint8_t minor = 0;
+  std::vector<Instruction> instructions;  // declarations first, as fxc does
+  bool operator==(const Program& o) const {
+    return major == o.major && minor == o.minor &&
+           instructions == o.instructions;
+  }
+};
+
+// Number of coordinates a typed UAV of this dimension takes (spec 1.2).
+int TypedAddressWidth(Dim dim);
+
+}  // namespace atomfuzz::isa
+
+#endif  // ATOMFUZZ_ISA_PROGRAM_H_

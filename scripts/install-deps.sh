@@ -1,0 +1,29 @@
+#!/usr/bin/env bash
+# Installs, from Debian packages only, whatever atomfuzz needs and this machine lacks.
+# Idempotent: when everything is present it touches nothing (no apt-get update).
+set -euo pipefail
+
+packages=(
+  clang cmake ninja-build
+  libabsl-dev libgtest-dev libgmock-dev libbenchmark-dev
+  afl++ libclang-rt-dev
+  libvkd3d-dev libvulkan-dev mesa-vulkan-drivers spirv-tools
+)
+
+missing=()
+for p in "${packages[@]}"; do
+  status=$(dpkg-query -W -f='${Status}' "$p" 2>/dev/null || true)
+  [[ "$status" == "install ok installed" ]] || missing+=("$p")
+done
+
+if ((${#missing[@]} == 0)); then
+  echo "install-deps: all ${#packages[@]} packages present"
+  exit 0
+fi
+
+echo "install-deps: installing ${missing[*]}"
+sudo_cmd=()
+if [[ $(id -u) -ne 0 ]]; then sudo_cmd=(sudo); fi
+export DEBIAN_FRONTEND=noninteractive
+"${sudo_cmd[@]}" apt-get update -qq
+"${sudo_cmd[@]}" apt-get install -y -qq --no-install-recommends "${missing[@]}"
