@@ -6,6 +6,7 @@ namespace atomfuzz::cli {
 int RunFmt(const std::vector<std::string>& args);
 int RunValidate(const std::vector<std::string>& args);
 int RunCoverage(const std::vector<std::string>& args);
+int RunRun(const std::vector<std::string>& args);
 
 namespace {
 
@@ -16,6 +17,9 @@ const Command kCommands[] = {
     {"validate", "atomfuzz validate [--quiet] FILE...",
      "check cases against the spec's rules (exit 1 if any is invalid)",
      {"quiet"}, RunValidate},
+    {"run", "atomfuzz run FILE [--target=oracle] [--schedule=canonical|random:SEED] [--json] [--trace]",
+     "run one case and print its outcome (undefined words print as 8 question marks)",
+     {"target", "schedule", "json", "trace"}, RunRun},
     {"coverage", "atomfuzz coverage FILE...",
      "print the atomic x memory-kind matrix a set of cases covers", {},
      RunCoverage},

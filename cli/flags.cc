@@ -1,5 +1,7 @@
 #include "cli/flags.h"
 
+#include <string>
+
 #include "absl/flags/flag.h"
 
 ABSL_FLAG(bool, check, false,
@@ -10,3 +12,11 @@ ABSL_FLAG(bool, validate, true,
           "Also apply the validator's rules (--novalidate formats invalid "
           "cases, e.g. for invalid-input tests).");
 ABSL_FLAG(bool, quiet, false, "Print only errors.");
+ABSL_FLAG(std::string, target, "oracle",
+          "Executor to run cases on: oracle (the reference interpreter).");
+ABSL_FLAG(std::string, schedule, "canonical",
+          "Oracle thread schedule: canonical, or random:SEED for a seeded "
+          "random interleaving.");
+ABSL_FLAG(bool, json, false, "Print the outcome as JSON (undefined = null).");
+ABSL_FLAG(bool, trace, false,
+          "Also print every atomic: thread, address, operands, returned value.");

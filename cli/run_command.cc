@@ -1,0 +1,45 @@
+// atomfuzz run: one case on one target, outcome printed.
+#include <cstdio>
+
+#include "absl/flags/flag.h"
+#include "cli/command.h"
+#include "cli/flags.h"
+#include "cli/load_case.h"
+#include "fuzz/runner.h"
+#include "isa/outcome_format.h"
+
+namespace atomfuzz::cli {
+
+int RunRun(const std::vector<std::string>& files) {
+  if (files.size() != 1) {
+    std::fprintf(stderr, "atomfuzz run: expected exactly one FILE\n");
+    return kExitBadInput;
+  }
+  auto schedule = oracle::Schedule::Parse(absl::GetFlag(FLAGS_schedule));
+  if (!schedule.ok()) {
+    std::fprintf(stderr, "atomfuzz run: --schedule: %s\n",
+                 std::string(schedule.status().message()).c_str());
+    return kExitBadInput;
+  }
+  isa::Case c;
+  if (LoadCase(files[0], /*validate=*/true, c) != LoadResult::kOk) {
+    return kExitBadInput;
+  }
+  fuzz::RunOptions options;
+  options.target = absl::GetFlag(FLAGS_target);
+  options.schedule = *schedule;
+  auto outcome = fuzz::RunCase(c, options);
+  if (!outcome.ok()) {
+    std::fprintf(stderr, "%s: %s\n", files[0].c_str(),
+                 std::string(outcome.status().message()).c_str());
+    return kExitBadInput;
+  }
+  const bool trace = absl::GetFlag(FLAGS_trace);
+  const std::string text = absl::GetFlag(FLAGS_json)
+                               ? isa::OutcomeJson(*outcome, trace)
+                               : isa::OutcomeText(*outcome, c.shader, trace);
+  std::fwrite(text.data(), 1, text.size(), stdout);
+  return kExitOk;
+}
+
+}  // namespace atomfuzz::cli

@@ -1,0 +1,76 @@
+// What one execution of a case produced, in a form shared by the oracle and
+// every target: the status, the final words of every UAV with a defined bit
+// per word, the hidden counters, and (where the executor can observe it) the
+// trace of every dynamic atomic with its resolved address and returned value.
+#ifndef ATOMFUZZ_ISA_OUTCOME_H_
+#define ATOMFUZZ_ISA_OUTCOME_H_
+
+#include <array>
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "absl/strings/string_view.h"
+#include "isa/operand.h"
+
+namespace atomfuzz::isa {
+
+enum class RunStatus : uint8_t {
+  kOk,
+  kRejected,        // the executor refused the case (message says why)
+  kCrashed,
+  kTimedOut,
+  kBudgetExceeded,  // an instruction budget ran out (endless loop)
+};
+absl::string_view RunStatusName(RunStatus s);
+
+// Final state of one UAV. `defined[i]` false means any value is allowed
+// (spec 0.1): the oracle clears it, targets leave it set.
+struct UavState {
+  uint32_t slot = 0;
+  std::vector<uint32_t> words;
+  std::vector<bool> defined;  // same length as words
+  std::optional<uint32_t> counter;
+  bool counter_defined = true;
+  bool operator==(const UavState&) const = default;
+};
+
+// How an atomic's address resolved (spec 1.3).
+enum class AddressClass : uint8_t {
+  kInBounds,
+  kSkip,       // out of bounds: memory untouched, dst0 undefined
+  kUavPoison,  // misaligned, or structured offset past the stride
+  kTgsmPoison, // any g# access out of bounds or misaligned
+  kUndefined,  // the address itself was undefined (spec 6.0)
+};
+absl::string_view AddressClassName(AddressClass c);
+
+// One dynamic atomic.
+struct AtomicEvent {
+  std::array<uint32_t, 3> group = {0, 0, 0};
+  std::array<uint32_t, 3> thread = {0, 0, 0};  // vThreadIDInGroup
+  uint32_t instruction = 0;  // index into Program::instructions
+  uint32_t occurrence = 0;   // earlier executions of it by this thread
+  RegFile file = RegFile::kUav;  // kUav or kTgsm
+  uint32_t slot = 0;             // u# or g#
+  uint32_t word = 0;             // resolved word index (kInBounds)
+  AddressClass address = AddressClass::kInBounds;
+  uint32_t src0 = 0, src1 = 0;   // value (and cmp_exch's new value)
+  std::optional<uint32_t> returned;  // immediate atomics; nullopt = undefined
+  bool operator==(const AtomicEvent&) const = default;
+};
+
+struct Outcome {
+  RunStatus status = RunStatus::kOk;
+  std::string message;
+  std::vector<UavState> uavs;  // sorted by slot
+  bool has_trace = false;      // targets that cannot observe leave it false
+  std::vector<AtomicEvent> trace;
+
+  const UavState* FindUav(uint32_t slot) const;
+};
+
+}  // namespace atomfuzz::isa
+
+#endif  // ATOMFUZZ_ISA_OUTCOME_H_

@@ -1,0 +1,60 @@
+#include "oracle/access_log.h"
+
+namespace atomfuzz::oracle {
+
+bool AccessLog::Two::Add(uint32_t v) {
+  if (a == v || b == v) return false;
+  if (a == UINT32_MAX) {
+    a = v;
+    return true;
+  }
+  if (b == UINT32_MAX) {
+    b = v;
+    return true;
+  }
+  return false;  // two distinct values are all any query needs
+}
+
+void AccessLog::Record(const MemoryId& m, uint32_t word, Access kind,
+                       const Accessor& a) {
+  const WordKey w{m, word, kind};
+  groups_[w].Add(a.group);
+  threads_[IntervalKey{w, a.group, a.interval}].Add(a.thread);
+}
+
+void AccessLog::RecordPoison(const MemoryId& m) {
+  poisoned_.insert(m);
+  if (m.tgsm) poisoned_groups_.insert(m.group);
+}
+
+bool AccessLog::Concurrent(const MemoryId& m, uint32_t word, Access kind,
+                           const Accessor& a) const {
+  const WordKey w{m, word, kind};
+  if (!m.tgsm) {
+    auto g = groups_.find(w);
+    if (g != groups_.end() && g->second.HasOtherThan(a.group)) return true;
+  }
+  auto t = threads_.find(IntervalKey{w, a.group, a.interval});
+  return t != threads_.end() && t->second.HasOtherThan(a.thread);
+}
+
+bool AccessLog::Merge(const AccessLog& other) {
+  bool changed = false;
+  for (const auto& [k, two] : other.groups_) {
+    Two& mine = groups_[k];
+    if (two.a != UINT32_MAX) changed |= mine.Add(two.a);
+    if (two.b != UINT32_MAX) changed |= mine.Add(two.b);
+  }
+  for (const auto& [k, two] : other.threads_) {
+    Two& mine = threads_[k];
+    if (two.a != UINT32_MAX) changed |= mine.Add(two.a);
+    if (two.b != UINT32_MAX) changed |= mine.Add(two.b);
+  }
+  for (const MemoryId& m : other.poisoned_) changed |= poisoned_.insert(m).second;
+  for (uint32_t g : other.poisoned_groups_) {
+    changed |= poisoned_groups_.insert(g).second;
+  }
+  return changed;
+}
+
+}  // namespace atomfuzz::oracle

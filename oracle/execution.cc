@@ -1,0 +1,443 @@
+// Execution: setup, scheduling, barriers, control flow, registers and ALU.
+#include "oracle/execution.h"
+
+#include <algorithm>
+#include <bit>
+
+#include "absl/strings/str_cat.h"
+#include "oracle/alu.h"
+
+namespace atomfuzz::oracle {
+
+using isa::Op;
+using isa::Operand;
+using isa::RegFile;
+
+Execution::Execution(const isa::Case& c, const ControlMap& map,
+                     const InterpretOptions& options, const AccessLog& known)
+    : case_(c),
+      program_(c.shader),
+      map_(map),
+      options_(options),
+      known_(known),
+      prng_(options.schedule.seed) {}
+
+absl::Status Execution::Setup() {
+  const auto& code = program_.instructions;
+  atomic_ordinal_.assign(code.size(), UINT32_MAX);
+  for (uint32_t i = 0; i < code.size(); ++i) {
+    const isa::Instruction& inst = code[i];
+    if (inst.info().is_atomic()) atomic_ordinal_[i] = atomic_count_++;
+    const auto& ops = inst.operands;
+    switch (inst.op) {
+      case Op::kDclTemps: temps_ = ops[0].index; break;
+      case Op::kDclIndexableTemp:
+        if (ops[0].index >= 4096 || ops[0].offset > 4096) {
+          return absl::InvalidArgumentError("indexable temp beyond 4096");
+        }
+        if (xsizes_.size() <= ops[0].index) xsizes_.resize(ops[0].index + 1, 0);
+        xsizes_[ops[0].index] = ops[0].offset;
+        break;
+      case Op::kDclThreadGroup:
+        group_size_ = {ops[0].index, ops[1].index, ops[2].index};
+        break;
+      case Op::kDclUavRaw: case Op::kDclUavStructured: case Op::kDclUavTyped: {
+        const uint32_t slot = ops[0].index;
+        const isa::Resource* r = case_.FindResource(slot);
+        if (r == nullptr || slot > isa::kMaxUavSlot) {
+          return absl::InvalidArgumentError(absl::StrCat("u", slot, " is not bound"));
+        }
+        Uav u;
+        u.layout.words = r->init.size();
+        switch (r->kind) {
+          case isa::ResourceKind::kRaw: u.layout.kind = Layout::Kind::kRaw; break;
+          case isa::ResourceKind::kStructured:
+            u.layout.kind = Layout::Kind::kStructured;
+            u.layout.stride = r->stride;
+            u.layout.elements = r->elements;
+            break;
+          case isa::ResourceKind::kTyped:
+            u.layout.kind = Layout::Kind::kTyped;
+            u.layout.dim = r->dim;
+            u.layout.size = r->size;
+            break;
+        }
+        const Op want = r->kind == isa::ResourceKind::kRaw ? Op::kDclUavRaw
+                        : r->kind == isa::ResourceKind::kStructured
+                            ? Op::kDclUavStructured
+                            : Op::kDclUavTyped;
+        if (want != inst.op) {
+          return absl::InvalidArgumentError(
+              absl::StrCat("u", slot, " is bound to a resource of another kind"));
+        }
+        u.format = r->format;
+        for (uint32_t w : r->init) u.words.push_back(Value::Of(w));
+        if (r->counter) u.counter = Value::Of(*r->counter);
+        if (uavs_.size() <= slot) uavs_.resize(slot + 1);
+        uavs_[slot] = std::move(u);
+        break;
+      }
+      case Op::kDclTgsmRaw: case Op::kDclTgsmStructured: {
+        const uint32_t slot = ops[0].index;
+        if (slot >= 8192) return absl::InvalidArgumentError("g# beyond 8191");
+        Layout l;
+        l.tgsm = true;
+        if (inst.op == Op::kDclTgsmRaw) {
+          l.kind = Layout::Kind::kRaw;
+          l.words = ops[1].index / 4;
+        } else {
+          l.kind = Layout::Kind::kStructured;
+          l.stride = ops[1].index;
+          l.elements = ops[2].index;
+          l.words = uint64_t{ops[1].index / 4} * ops[2].index;
+        }
+        if (l.words > 8192) return absl::InvalidArgumentError("g# over 32 KiB");
+        if (tgsm_layouts_.size() <= slot) tgsm_layouts_.resize(slot + 1);
+        tgsm_layouts_[slot] = l;
+        break;
+      }
+      default:
+        break;
+    }
+  }
+  const uint64_t per_group =
+      uint64_t{group_size_[0]} * group_size_[1] * group_size_[2];
+  const uint64_t group_count =
+      uint64_t{case_.groups[0]} * case_.groups[1] * case_.groups[2];
+  const uint64_t threads = per_group * group_count;
+  uint64_t xvalues = 0;
+  for (uint32_t s : xsizes_) xvalues += uint64_t{s} * 4;
+  if (per_group == 0 || per_group > 1024 || threads > options_.max_threads ||
+      threads * (uint64_t{temps_} * 4 + xvalues) > options_.max_register_values) {
+    return absl::InvalidArgumentError(absl::StrCat(
+        "case too large for the oracle: ", threads, " threads of ",
+        temps_, " temps"));
+  }
+  groups_.resize(group_count);
+  threads_.resize(threads);
+  for (uint64_t g = 0; g < group_count; ++g) {
+    const std::array<uint32_t, 3> gid = {
+        static_cast<uint32_t>(g % case_.groups[0]),
+        static_cast<uint32_t>(g / case_.groups[0] % case_.groups[1]),
+        static_cast<uint32_t>(g / case_.groups[0] / case_.groups[1])};
+    groups_[g].first_thread = static_cast<uint32_t>(g * per_group);
+    groups_[g].thread_count = static_cast<uint32_t>(per_group);
+    for (uint64_t k = 0; k < per_group; ++k) {
+      Thread& t = threads_[g * per_group + k];
+      t.id = static_cast<uint32_t>(g * per_group + k);
+      t.group = static_cast<uint32_t>(g);
+      t.gid = gid;
+      t.tid = {static_cast<uint32_t>(k % group_size_[0]),
+               static_cast<uint32_t>(k / group_size_[0] % group_size_[1]),
+               static_cast<uint32_t>(k / group_size_[0] / group_size_[1])};
+    }
+  }
+  return absl::OkStatus();
+}
+
+void Execution::StartGroup(uint32_t g) {
+  Group& group = groups_[g];
+  // Spec 1.8, E-22: TGSM is undefined at group start.
+  group.tgsm.assign(tgsm_layouts_.size(), {});
+  for (size_t s = 0; s < tgsm_layouts_.size(); ++s) {
+    if (tgsm_layouts_[s]) group.tgsm[s].assign(tgsm_layouts_[s]->words, Value{});
+  }
+  for (uint32_t k = 0; k < group.thread_count; ++k) {
+    Thread& t = threads_[group.first_thread + k];
+    t.regs.assign(size_t{temps_} * 4, Value{});  // temps start undefined
+    t.xregs.resize(xsizes_.size());
+    for (size_t x = 0; x < xsizes_.size(); ++x) {
+      t.xregs[x].assign(size_t{xsizes_[x]} * 4, Value{});
+    }
+    t.occurrences.assign(atomic_count_, 0);
+  }
+}
+
+absl::Status Execution::Run() {
+  if (absl::Status s = Setup(); !s.ok()) return s;
+  absl::Status s = options_.schedule.kind == Schedule::Kind::kCanonical
+                       ? RunCanonical()
+                       : RunRandom();
+  if (absl::IsResourceExhausted(s)) {
+    outcome_.status = isa::RunStatus::kBudgetExceeded;
+    outcome_.message = std::string(s.message());
+    return absl::OkStatus();
+  }
+  return s;
+}
+
+absl::Status Execution::RunCanonical() {
+  for (uint32_t g = 0; g < groups_.size(); ++g) {
+    StartGroup(g);
+    Group& group = groups_[g];
+    for (;;) {
+      bool all_done = true;
+      for (uint32_t k = 0; k < group.thread_count; ++k) {
+        Thread& t = threads_[group.first_thread + k];
+        while (!t.done && !t.waiting) {
+          if (absl::Status s = Step(t); !s.ok()) return s;
+        }
+        all_done = all_done && t.done;
+      }
+      if (all_done) break;
+      MaybeReleaseBarrier(g);
+    }
+    // Canonical order finishes a group before the next: its TGSM can go.
+    group.tgsm.clear();
+    for (uint32_t k = 0; k < group.thread_count; ++k) {
+      Thread& t = threads_[group.first_thread + k];
+      t.regs = {};
+      t.xregs = {};
+    }
+  }
+  return absl::OkStatus();
+}
+
+absl::Status Execution::RunRandom() {
+  std::vector<uint32_t> runnable;
+  for (uint32_t g = 0; g < groups_.size(); ++g) StartGroup(g);
+  for (const Thread& t : threads_) runnable.push_back(t.id);
+  while (!runnable.empty()) {
+    const size_t pick = prng_.Below(runnable.size());
+    Thread& t = threads_[runnable[pick]];
+    if (absl::Status s = Step(t); !s.ok()) return s;
+    if (!t.done && !t.waiting) continue;
+    runnable[pick] = runnable.back();
+    runnable.pop_back();
+    if (!MaybeReleaseBarrier(t.group)) continue;
+    // Every live thread of the group was waiting, so none is in the list.
+    const Group& group = groups_[t.group];
+    for (uint32_t k = 0; k < group.thread_count; ++k) {
+      const Thread& u = threads_[group.first_thread + k];
+      if (!u.done) runnable.push_back(u.id);
+    }
+  }
+  return absl::OkStatus();
+}
+
+bool Execution::MaybeReleaseBarrier(uint32_t g) {
+  Group& group = groups_[g];
+  uint32_t waiting = 0, done = 0;
+  uint8_t flags = 0;
+  for (uint32_t k = 0; k < group.thread_count; ++k) {
+    const Thread& t = threads_[group.first_thread + k];
+    if (t.waiting) {
+      ++waiting;
+      flags |= program_.instructions[t.pc - 1].sync_flags;
+    }
+    if (t.done) ++done;
+  }
+  if (waiting == 0 || waiting + done != group.thread_count) return false;
+  // Spec 2.2: the barrier orders g# accesses when it fences g#, u#
+  // accesses within the group when it fences UAVs.
+  if (flags & isa::kSyncTgsm) ++group.tgsm_interval;
+  if (flags & (isa::kSyncUavGroup | isa::kSyncUavGlobal)) ++group.uav_interval;
+  for (uint32_t k = 0; k < group.thread_count; ++k) {
+    threads_[group.first_thread + k].waiting = false;
+  }
+  return true;
+}
+
+absl::Status Execution::Step(Thread& t) {
+  const auto& code = program_.instructions;
+  if (t.pc >= code.size()) {
+    t.done = true;
+    return absl::OkStatus();
+  }
+  if (++t.steps > options_.max_steps_per_thread ||
+      ++total_steps_ > options_.max_total_steps) {
+    return absl::ResourceExhaustedError(absl::StrCat(
+        "instruction budget exceeded (", options_.max_steps_per_thread,
+        " per thread, ", options_.max_total_steps, " in all)"));
+  }
+  const uint32_t index = t.pc;
+  const isa::Instruction& inst = code[index];
+  switch (inst.info().family) {
+    case isa::Family::kDecl: ++t.pc; break;
+    case isa::Family::kAlu: ExecAlu(t, inst); ++t.pc; break;
+    case isa::Family::kControl: ExecControl(t, inst); break;
+    case isa::Family::kSync:
+      ++t.pc;
+      if (inst.sync_flags & isa::kSyncThreads) t.waiting = true;
+      break;
+    case isa::Family::kLoad: ExecLoad(t, inst); ++t.pc; break;
+    case isa::Family::kStore: ExecStore(t, inst); ++t.pc; break;
+    case isa::Family::kAtomic:
+    case isa::Family::kImmAtomic: ExecAtomic(t, index, inst); ++t.pc; break;
+    case isa::Family::kCounter: ExecCounter(t, index, inst); ++t.pc; break;
+  }
+  if (t.pc >= code.size()) t.done = true;
+  return absl::OkStatus();
+}
+
+Value Execution::Read(const Thread& t, const Operand& op, int lane) const {
+  const int c = op.Component(lane);
+  switch (op.file) {
+    case RegFile::kImmediate:
+      return Value::Of(op.values[op.value_count == 1 ? 0 : static_cast<size_t>(lane & 3)]);
+    case RegFile::kTemp: {
+      const size_t k = size_t{op.index} * 4 + static_cast<size_t>(c);
+      return k < t.regs.size() ? t.regs[k] : Value{};
+    }
+    case RegFile::kIndexableTemp: {
+      if (op.index >= t.xregs.size()) return Value{};
+      uint64_t element = op.offset;
+      if (op.relative) {
+        const size_t r = size_t{op.relative->temp} * 4 + op.relative->component;
+        if (r >= t.regs.size() || !t.regs[r].defined) return Value{};
+        element += t.regs[r].bits;
+      }
+      const auto& x = t.xregs[op.index];
+      const uint64_t k = element * 4 + static_cast<uint64_t>(c);
+      return k < x.size() ? x[k] : Value{};  // out of range: undefined
+    }
+    case RegFile::kThreadID:
+      if (c > 2) return Value{};
+      return Value::Of(t.gid[static_cast<size_t>(c)] * group_size_[static_cast<size_t>(c)] +
+                       t.tid[static_cast<size_t>(c)]);
+    case RegFile::kThreadGroupID:
+      return c > 2 ? Value{} : Value::Of(t.gid[static_cast<size_t>(c)]);
+    case RegFile::kThreadIDInGroup:
+      return c > 2 ? Value{} : Value::Of(t.tid[static_cast<size_t>(c)]);
+    case RegFile::kThreadIDInGroupFlattened:
+      return Value::Of(t.tid[2] * group_size_[0] * group_size_[1] +
+                       t.tid[1] * group_size_[0] + t.tid[0]);
+    default:
+      return Value{};
+  }
+}
+
+void Execution::Write(Thread& t, const Operand& dst, int component, Value v) {
+  const size_t c = static_cast<size_t>(component & 3);
+  if (dst.file == RegFile::kTemp) {
+    const size_t k = size_t{dst.index} * 4 + c;
+    if (k < t.regs.size()) t.regs[k] = v;
+    return;
+  }
+  if (dst.file != RegFile::kIndexableTemp || dst.index >= t.xregs.size()) return;
+  auto& x = t.xregs[dst.index];
+  uint64_t element = dst.offset;
+  bool known = true;
+  if (dst.relative) {
+    const size_t r = size_t{dst.relative->temp} * 4 + dst.relative->component;
+    known = r < t.regs.size() && t.regs[r].defined;
+    if (known) element += t.regs[r].bits;
+  }
+  const uint64_t k = element * 4 + c;
+  if (!known || k >= x.size()) {
+    // A write to an unknown or out-of-range element may land anywhere in x#.
+    std::fill(x.begin(), x.end(), Value{});
+    return;
+  }
+  x[k] = v;
+}
+
+bool Execution::Condition(const Thread& t, const Operand& op) {
+  const Value v = Read(t, op, 0);
+  // Control flow on an undefined value: the executor may take either path,
+  // so nothing it writes afterwards can be judged (spec 6.0).
+  if (!v.defined) chaos_ = true;
+  return v.bits != 0;
+}
+
+void Execution::ExecAlu(Thread& t, const isa::Instruction& inst) {
+  const bool two_dst = inst.op == Op::kIMul || inst.op == Op::kUMul;
+  const size_t first_src = two_dst ? 2 : 1;
+  const Operand& lo = inst.operands[two_dst ? 1 : 0];
+  const Operand* hi = two_dst ? &inst.operands[0] : nullptr;
+  const uint8_t mask = static_cast<uint8_t>(lo.mask | (hi ? hi->mask : 0));
+  // Every source is read before any destination is written (dst may alias).
+  std::array<Value, 4> result{}, high{};
+  for (int c = 0; c < 4; ++c) {
+    if (!(mask & (1u << c))) continue;
+    std::array<Value, 4> src{};
+    for (size_t k = first_src; k < inst.operands.size() && k - first_src < 4; ++k) {
+      src[k - first_src] = Read(t, inst.operands[k], c);
+    }
+    result[static_cast<size_t>(c)] = EvalAlu(inst.op, src, &high[static_cast<size_t>(c)]);
+  }
+  for (int c = 0; c < 4; ++c) {
+    if (lo.mask & (1u << c)) Write(t, lo, c, result[static_cast<size_t>(c)]);
+    if (hi && (hi->mask & (1u << c))) Write(t, *hi, c, high[static_cast<size_t>(c)]);
+  }
+}
+
+void Execution::ExecControl(Thread& t, const isa::Instruction& inst) {
+  const uint32_t here = t.pc;
+  const uint32_t target = map_.target[here];
+  switch (inst.op) {
+    case Op::kIfZ: case Op::kIfNz: {
+      const bool nonzero = Condition(t, inst.operands[0]);
+      const bool taken = (inst.op == Op::kIfNz) == nonzero;
+      t.pc = taken ? here + 1 : target;
+      return;
+    }
+    case Op::kElse: t.pc = target; return;        // end of the true branch
+    case Op::kEndLoop: t.pc = target + 1; return;  // back to the body
+    case Op::kBreak: t.pc = target + 1; return;
+    case Op::kContinue: t.pc = target + 1; return;
+    case Op::kBreakcZ: case Op::kBreakcNz:
+    case Op::kContinuecZ: case Op::kContinuecNz:
+    case Op::kRetcZ: case Op::kRetcNz: {
+      const bool nonzero = Condition(t, inst.operands[0]);
+      const bool taken = inst.info().test_nonzero == nonzero;
+      if (!taken) {
+        t.pc = here + 1;
+      } else if (inst.op == Op::kRetcZ || inst.op == Op::kRetcNz) {
+        t.done = true;
+      } else {
+        t.pc = target + 1;
+      }
+      return;
+    }
+    case Op::kSwitch: {
+      const Value v = Read(t, inst.operands[0], 0);
+      if (!v.defined) chaos_ = true;
+      uint32_t chosen = target;  // endswitch when nothing matches
+      for (uint32_t k : map_.cases[here]) {
+        const isa::Instruction& label = program_.instructions[k];
+        if (label.op == Op::kDefault) {
+          if (chosen == target) chosen = k;
+        } else if (label.operands[0].values[0] == v.bits) {
+          chosen = k;
+          break;
+        }
+      }
+      t.pc = chosen + 1;
+      return;
+    }
+    case Op::kRet: t.done = true; return;
+    default:  // endif, loop, case, default, endswitch: nothing to do
+      t.pc = here + 1;
+      return;
+  }
+}
+
+isa::Outcome Execution::TakeOutcome() {
+  for (uint32_t slot = 0; slot < uavs_.size(); ++slot) {
+    if (!uavs_[slot]) continue;
+    const Uav& u = *uavs_[slot];
+    const bool all_undefined =
+        chaos_ || log_.Poisoned(MemoryId{false, 0, slot}) ||
+        known_.Poisoned(MemoryId{false, 0, slot});
+    isa::UavState s;
+    s.slot = slot;
+    for (const Value& v : u.words) {
+      s.words.push_back(v.bits);
+      s.defined.push_back(v.defined && !all_undefined);
+    }
+    if (u.counter) {
+      s.counter = u.counter->bits;
+      s.counter_defined = u.counter->defined && !chaos_;
+    }
+    outcome_.uavs.push_back(std::move(s));
+  }
+  if (chaos_) {
+    outcome_.message = "control flow depended on an undefined value";
+    for (auto& e : outcome_.trace) e.returned.reset();
+  }
+  outcome_.has_trace = true;
+  return std::move(outcome_);
+}
+
+}  // namespace atomfuzz::oracle

@@ -1,0 +1,112 @@
+// One pass of the reference interpreter over a case under a schedule
+// (internal to oracle/; Interpret() in interpreter.h drives the passes).
+#ifndef ATOMFUZZ_ORACLE_EXECUTION_H_
+#define ATOMFUZZ_ORACLE_EXECUTION_H_
+
+#include <array>
+#include <cstdint>
+#include <vector>
+
+#include "absl/status/status.h"
+#include "isa/case_file.h"
+#include "isa/outcome.h"
+#include "isa/prng.h"
+#include "oracle/access_log.h"
+#include "oracle/addressing.h"
+#include "oracle/control_map.h"
+#include "oracle/interpreter.h"
+#include "oracle/value.h"
+
+namespace atomfuzz::oracle {
+
+struct Thread {
+  uint32_t id = 0;     // global index
+  uint32_t group = 0;  // linear group index
+  std::array<uint32_t, 3> tid = {0, 0, 0};  // vThreadIDInGroup
+  std::array<uint32_t, 3> gid = {0, 0, 0};  // vThreadGroupID
+  uint32_t pc = 0;
+  bool done = false;
+  bool waiting = false;  // at a sync_*_t
+  uint64_t steps = 0;
+  std::vector<Value> regs;                 // r#: 4 per register
+  std::vector<std::vector<Value>> xregs;   // x#: 4 per element
+  std::vector<uint32_t> occurrences;       // per atomic ordinal
+};
+
+struct Uav {
+  Layout layout;
+  isa::Format format = isa::Format::kR32Uint;
+  std::vector<Value> words;
+  std::optional<Value> counter;
+};
+
+struct Group {
+  std::vector<std::vector<Value>> tgsm;  // per g# slot (empty if undeclared)
+  uint32_t tgsm_interval = 0;  // barriers with _t and _g passed
+  uint32_t uav_interval = 0;   // barriers with _t and a UAV fence passed
+  uint32_t first_thread = 0, thread_count = 0;
+};
+
+class Execution {
+ public:
+  // `known` holds what earlier passes saw (races, poison); this pass records
+  // its own accesses into log().
+  Execution(const isa::Case& c, const ControlMap& map,
+            const InterpretOptions& options, const AccessLog& known);
+
+  absl::Status Run();
+  isa::Outcome TakeOutcome();
+  const AccessLog& log() const { return log_; }
+
+ private:
+  // execution.cc: setup, scheduling, control flow, registers, ALU.
+  absl::Status Setup();
+  void StartGroup(uint32_t g);
+  absl::Status RunCanonical();
+  absl::Status RunRandom();
+  absl::Status Step(Thread& t);
+  bool MaybeReleaseBarrier(uint32_t g);  // true if it released
+  Value Read(const Thread& t, const isa::Operand& op, int lane) const;
+  void Write(Thread& t, const isa::Operand& dst, int component, Value v);
+  bool Condition(const Thread& t, const isa::Operand& op);
+  void ExecAlu(Thread& t, const isa::Instruction& inst);
+  void ExecControl(Thread& t, const isa::Instruction& inst);
+
+  // memory_ops.cc: loads, stores, atomics, with races and poison.
+  void ExecLoad(Thread& t, const isa::Instruction& inst);
+  void ExecStore(Thread& t, const isa::Instruction& inst);
+  void ExecAtomic(Thread& t, uint32_t index, const isa::Instruction& inst);
+  void ExecCounter(Thread& t, uint32_t index, const isa::Instruction& inst);
+  const Layout* LayoutOf(const Thread& t, const isa::Operand& target) const;
+  std::vector<Value>* WordsOf(Thread& t, const isa::Operand& target);
+  MemoryId IdOf(const Thread& t, const isa::Operand& target) const;
+  Accessor AccessorOf(const Thread& t, bool tgsm) const;
+  Value ReadWord(Thread& t, const isa::Operand& target, uint32_t word);
+  void StoreWord(Thread& t, const isa::Operand& target, uint32_t word, Value v);
+  void Poison(Thread& t, const isa::Operand& target);
+
+  const isa::Case& case_;
+  const isa::Program& program_;
+  const ControlMap& map_;
+  const InterpretOptions& options_;
+  const AccessLog& known_;
+  AccessLog log_;
+  isa::Prng prng_;
+
+  uint32_t temps_ = 0;
+  std::vector<uint32_t> xsizes_;            // x# -> elements (0 = undeclared)
+  std::vector<uint32_t> atomic_ordinal_;    // instruction -> ordinal
+  uint32_t atomic_count_ = 0;
+  std::array<uint32_t, 3> group_size_ = {1, 1, 1};
+  std::vector<std::optional<Uav>> uavs_;    // by slot
+  std::vector<std::optional<Layout>> tgsm_layouts_;  // by g# slot
+  std::vector<Group> groups_;
+  std::vector<Thread> threads_;
+  uint64_t total_steps_ = 0;
+  bool chaos_ = false;  // control flow depended on an undefined value
+  isa::Outcome outcome_;
+};
+
+}  // namespace atomfuzz::oracle
+
+#endif  // ATOMFUZZ_ORACLE_EXECUTION_H_

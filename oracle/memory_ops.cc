@@ -1,0 +1,296 @@
+// Execution: loads, stores and atomics (spec 1.3-1.7), with the race and
+// poison rules of spec 2.1-2.4 applied through the access log.
+#include <bit>
+
+#include "oracle/execution.h"
+#include "oracle/rmw.h"
+
+namespace atomfuzz::oracle {
+
+using isa::AddressClass;
+using isa::Op;
+using isa::Operand;
+using isa::RegFile;
+using isa::Role;
+
+namespace {
+
+const Operand& OperandWith(const isa::Instruction& inst, Role role) {
+  return inst.operands[static_cast<size_t>(inst.info().operand_with_role(role))];
+}
+
+// Highest window component (0..3) a load's resource swizzle reads for the
+// destination's mask.
+int HighestRead(const Operand& dst, const Operand& mem) {
+  int highest = 0;
+  for (int c = 0; c < 4; ++c) {
+    if (dst.mask & (1u << c)) highest = std::max<int>(highest, mem.Component(c));
+  }
+  return highest;
+}
+
+}  // namespace
+
+const Layout* Execution::LayoutOf(const Thread& t, const Operand& target) const {
+  if (target.file == RegFile::kUav) {
+    return target.index < uavs_.size() && uavs_[target.index]
+               ? &uavs_[target.index]->layout
+               : nullptr;
+  }
+  return target.index < tgsm_layouts_.size() && tgsm_layouts_[target.index]
+             ? &*tgsm_layouts_[target.index]
+             : nullptr;
+}
+
+std::vector<Value>* Execution::WordsOf(Thread& t, const Operand& target) {
+  if (target.file == RegFile::kUav) return &uavs_[target.index]->words;
+  return &groups_[t.group].tgsm[target.index];
+}
+
+MemoryId Execution::IdOf(const Thread& t, const Operand& target) const {
+  const bool tgsm = target.file == RegFile::kTgsm;
+  return MemoryId{tgsm, tgsm ? t.group : 0, target.index};
+}
+
+Accessor Execution::AccessorOf(const Thread& t, bool tgsm) const {
+  const Group& g = groups_[t.group];
+  return {t.id, t.group, tgsm ? g.tgsm_interval : g.uav_interval};
+}
+
+Value Execution::ReadWord(Thread& t, const Operand& target, uint32_t word) {
+  const MemoryId id = IdOf(t, target);
+  const Accessor a = AccessorOf(t, id.tgsm);
+  log_.Record(id, word, Access::kRead, a);
+  const bool poisoned = id.tgsm ? known_.TgsmPoisoned(t.group) : known_.Poisoned(id);
+  // Spec 2.4: a read racing with another thread's write sees an
+  // order-dependent value (E-28, E-34); a poisoned memory, any value.
+  if (poisoned || known_.Concurrent(id, word, Access::kStore, a) ||
+      known_.Concurrent(id, word, Access::kAtomic, a)) {
+    return Value{};
+  }
+  return (*WordsOf(t, target))[word];
+}
+
+void Execution::StoreWord(Thread& t, const Operand& target, uint32_t word,
+                          Value v) {
+  const MemoryId id = IdOf(t, target);
+  const Accessor a = AccessorOf(t, id.tgsm);
+  log_.Record(id, word, Access::kStore, a);
+  // Two racing writes leave either value; a store racing with an atomic on
+  // g# is undefined (spec 2.1 TGSM limitation, E-27), and on u# is
+  // order-dependent: both are beyond one definite value.
+  if (known_.Concurrent(id, word, Access::kStore, a) ||
+      known_.Concurrent(id, word, Access::kAtomic, a)) {
+    v = Value{};
+  }
+  (*WordsOf(t, target))[word] = v;
+}
+
+void Execution::Poison(Thread& t, const Operand& target) {
+  const MemoryId id = IdOf(t, target);
+  log_.RecordPoison(id);
+  if (!id.tgsm) {
+    for (Value& v : uavs_[target.index]->words) v = Value{};
+    return;
+  }
+  // TGSM-POISON: every g# of the group (spec 0.1, 1.3, E-21).
+  for (auto& words : groups_[t.group].tgsm) {
+    for (Value& v : words) v = Value{};
+  }
+}
+
+void Execution::ExecLoad(Thread& t, const isa::Instruction& inst) {
+  const Operand& dst = inst.operands[0];
+  const Operand& mem = OperandWith(inst, Role::kTarget);
+  const Layout* layout = LayoutOf(t, mem);
+  const bool uav = mem.file == RegFile::kUav;
+  std::array<Value, 4> window{};  // what the 4-word window holds
+  if (layout == nullptr) {
+    // Undeclared: the validator rejects it; nothing to read.
+  } else if (inst.op == Op::kLdUavTyped) {
+    const Operand& addr = OperandWith(inst, Role::kAddress);
+    std::array<uint32_t, 3> coords{};
+    bool defined = true;
+    for (int k = 0; k < layout->AddressWidth(); ++k) {
+      const Value v = Read(t, addr, k);
+      defined = defined && v.defined;
+      coords[static_cast<size_t>(k)] = v.bits;
+    }
+    // Spec 1.7: like ld, the format's component (x) then the defaults
+    // (0, 0, 1); out of bounds reads 0 for x.
+    const uint32_t one =
+        uavs_[mem.index]->format == isa::Format::kR32Float ? 0x3f800000u : 1u;
+    window = {Value::Of(0), Value::Of(0), Value::Of(0), Value::Of(one)};
+    const Resolved r = ResolveTyped(*layout, coords);
+    if (!defined) {
+      window[0] = Value{};
+    } else if (r.cls == AddressClass::kInBounds) {
+      window[0] = ReadWord(t, mem, r.word);
+    }
+  } else {
+    const bool structured = inst.op == Op::kLdStructured;
+    const Value index =
+        structured ? Read(t, OperandWith(inst, Role::kStructIndex), 0) : Value::Of(0);
+    const Value offset = Read(t, OperandWith(inst, Role::kByteOffset), 0);
+    const int count = HighestRead(dst, mem) + 1;
+    const WordRange r = ResolveRange(*layout, index.bits, offset.bits, count);
+    // Spec 1.7: misaligned reads and offsets past the structure are
+    // undefined; other out-of-bounds u# words read 0 and g# words undefined.
+    const bool all_undefined = !index.defined || !offset.defined ||
+                               r.misaligned || r.offset_overflow;
+    for (int c = 0; c < count && !all_undefined; ++c) {
+      const size_t k = static_cast<size_t>(c);
+      if (r.in_bounds[k]) {
+        window[k] = ReadWord(t, mem, static_cast<uint32_t>(r.first_word + k));
+      } else {
+        window[k] = uav ? Value::Of(0) : Value{};
+      }
+    }
+  }
+  std::array<Value, 4> result{};
+  for (int c = 0; c < 4; ++c) {
+    result[static_cast<size_t>(c)] = window[mem.Component(c)];
+  }
+  for (int c = 0; c < 4; ++c) {
+    if (dst.mask & (1u << c)) Write(t, dst, c, result[static_cast<size_t>(c)]);
+  }
+}
+
+void Execution::ExecStore(Thread& t, const isa::Instruction& inst) {
+  const Operand& mem = inst.operands[0];
+  const Layout* layout = LayoutOf(t, mem);
+  if (layout == nullptr) return;
+  const bool uav = mem.file == RegFile::kUav;
+  const Operand& src = OperandWith(inst, Role::kValue);
+  if (inst.op == Op::kStoreUavTyped) {
+    const Operand& addr = OperandWith(inst, Role::kAddress);
+    std::array<uint32_t, 3> coords{};
+    bool defined = true;
+    for (int k = 0; k < layout->AddressWidth(); ++k) {
+      const Value v = Read(t, addr, k);
+      defined = defined && v.defined;
+      coords[static_cast<size_t>(k)] = v.bits;
+    }
+    if (!defined) return Poison(t, mem);  // spec 6.0: could land anywhere
+    const Resolved r = ResolveTyped(*layout, coords);
+    if (r.cls == AddressClass::kInBounds) StoreWord(t, mem, r.word, Read(t, src, 0));
+    return;  // out of bounds: nothing written (spec 1.7)
+  }
+  const bool structured = inst.op == Op::kStoreStructured;
+  const Value index =
+      structured ? Read(t, OperandWith(inst, Role::kStructIndex), 0) : Value::Of(0);
+  const Value offset = Read(t, OperandWith(inst, Role::kByteOffset), 0);
+  const int count = std::bit_width(static_cast<unsigned>(mem.mask));
+  std::array<Value, 4> values{};
+  for (int c = 0; c < count; ++c) values[static_cast<size_t>(c)] = Read(t, src, c);
+  if (!index.defined || !offset.defined) return Poison(t, mem);
+  const WordRange r = ResolveRange(*layout, index.bits, offset.bits, count);
+  // Spec 1.7: misaligned writes and offsets past the structure poison; on
+  // g# any out-of-bounds word poisons all TGSM.
+  if (r.misaligned || r.offset_overflow) return Poison(t, mem);
+  for (int c = 0; c < count; ++c) {
+    if (!r.in_bounds[static_cast<size_t>(c)] && !uav) return Poison(t, mem);
+  }
+  for (int c = 0; c < count; ++c) {
+    const size_t k = static_cast<size_t>(c);
+    if (!(mem.mask & (1u << c)) || !r.in_bounds[k]) continue;  // u#: skipped
+    StoreWord(t, mem, static_cast<uint32_t>(r.first_word + k), values[k]);
+  }
+}
+
+void Execution::ExecAtomic(Thread& t, uint32_t index,
+                           const isa::Instruction& inst) {
+  const isa::OpcodeInfo& row = inst.info();
+  const Operand& mem = OperandWith(inst, Role::kTarget);
+  const Operand& addr = OperandWith(inst, Role::kAddress);
+  const Layout* layout = LayoutOf(t, mem);
+  // Spec 1.4/1.5: for cmp forms src0 is the comparand and src1 the value.
+  const bool cmp = row.rmw == isa::Rmw::kCmpExch;
+  const Value src0 = Read(t, OperandWith(inst, cmp ? Role::kComparand : Role::kValue), 0);
+  const Value src1 = cmp ? Read(t, OperandWith(inst, Role::kValue), 0) : Value{};
+
+  isa::AtomicEvent e;
+  e.group = t.gid;
+  e.thread = t.tid;
+  e.instruction = index;
+  e.occurrence = t.occurrences[atomic_ordinal_[index]]++;
+  e.file = mem.file;
+  e.slot = mem.index;
+  e.src0 = src0.bits;
+  e.src1 = src1.bits;
+
+  Value old{};  // what dst0 receives: undefined unless the access happens
+  if (layout != nullptr) {
+    std::array<uint32_t, 3> coords{};
+    bool defined = true;
+    for (int k = 0; k < layout->AddressWidth(); ++k) {
+      const Value v = Read(t, addr, k);
+      defined = defined && v.defined;
+      coords[static_cast<size_t>(k)] = v.bits;
+    }
+    const Resolved r = defined ? ResolveAtomic(*layout, coords)
+                               : Resolved{AddressClass::kUndefined, 0};
+    e.address = r.cls;
+    e.word = r.word;
+    switch (r.cls) {
+      case AddressClass::kInBounds: {
+        const MemoryId id = IdOf(t, mem);
+        const Accessor a = AccessorOf(t, id.tgsm);
+        log_.Record(id, r.word, Access::kAtomic, a);
+        Value& word = (*WordsOf(t, mem))[r.word];
+        const bool poisoned =
+            id.tgsm ? known_.TgsmPoisoned(t.group) : known_.Poisoned(id);
+        if (poisoned || known_.Concurrent(id, r.word, Access::kStore, a)) {
+          word = Value{};  // order against a plain store is not one value
+        }
+        old = word;
+        const bool needs_old = row.rmw != isa::Rmw::kExch;
+        const bool defined_new = src0.defined && (!needs_old || old.defined) &&
+                                 (!cmp || src1.defined);
+        word = {ApplyRmw(row.rmw, old.bits, src0.bits, src1.bits), defined_new};
+        break;
+      }
+      case AddressClass::kSkip:
+        break;  // spec 1.3: memory untouched, dst0 undefined
+      default:  // poison, or an undefined address (spec 6.0)
+        Poison(t, mem);
+        break;
+    }
+  }
+  if (row.returns_old()) {
+    const Operand& dst0 = inst.operands[0];
+    for (int c = 0; c < 4; ++c) {
+      if (dst0.mask & (1u << c)) Write(t, dst0, c, old);
+    }
+  }
+  e.returned = old.defined ? std::optional<uint32_t>(old.bits) : std::nullopt;
+  outcome_.trace.push_back(e);
+}
+
+void Execution::ExecCounter(Thread& t, uint32_t index,
+                            const isa::Instruction& inst) {
+  const Operand& dst0 = inst.operands[0];
+  const Operand& uav = inst.operands[1];
+  isa::AtomicEvent e;
+  e.group = t.gid;
+  e.thread = t.tid;
+  e.instruction = index;
+  e.occurrence = t.occurrences[atomic_ordinal_[index]]++;
+  e.file = RegFile::kUav;
+  e.slot = uav.index;
+  Value returned{};
+  if (uav.index < uavs_.size() && uavs_[uav.index] && uavs_[uav.index]->counter) {
+    Value& counter = *uavs_[uav.index]->counter;
+    const CounterStep step = inst.op == Op::kImmAtomicAlloc ? Alloc(counter.bits)
+                                                            : Consume(counter.bits);
+    returned = {step.returned, counter.defined};
+    counter = {step.next, counter.defined};
+  }
+  for (int c = 0; c < 4; ++c) {
+    if (dst0.mask & (1u << c)) Write(t, dst0, c, returned);
+  }
+  e.returned = returned.defined ? std::optional<uint32_t>(returned.bits) : std::nullopt;
+  outcome_.trace.push_back(e);
+}
+
+}  // namespace atomfuzz::oracle
