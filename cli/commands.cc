@@ -7,6 +7,7 @@ int RunFmt(const std::vector<std::string>& args);
 int RunValidate(const std::vector<std::string>& args);
 int RunCoverage(const std::vector<std::string>& args);
 int RunRun(const std::vector<std::string>& args);
+int RunCheck(const std::vector<std::string>& args);
 
 namespace {
 
@@ -20,6 +21,9 @@ const Command kCommands[] = {
     {"run", "atomfuzz run FILE [--target=oracle] [--schedule=canonical|random:SEED] [--json] [--trace]",
      "run one case and print its outcome (undefined words print as 8 question marks)",
      {"target", "schedule", "json", "trace"}, RunRun},
+    {"check", "atomfuzz check FILE... [--target=oracle] [--schedule=canonical|random:SEED] [--quiet]",
+     "run cases and compare them with their [expect] sections (exit 1 on any mismatch)",
+     {"target", "schedule", "quiet"}, RunCheck},
     {"coverage", "atomfuzz coverage FILE...",
      "print the atomic x memory-kind matrix a set of cases covers", {},
      RunCoverage},
