@@ -1,0 +1,335 @@
+#include "oracle/serialization.h"
+
+#include <algorithm>
+#include <map>
+
+#include "absl/container/flat_hash_map.h"
+#include "absl/container/flat_hash_set.h"
+#include "absl/strings/str_cat.h"
+#include "absl/strings/str_format.h"
+#include "oracle/rmw.h"
+
+namespace atomfuzz::oracle {
+namespace {
+
+using isa::Rmw;
+
+bool Commutes(Rmw r) {
+  return r == Rmw::kIAdd || r == Rmw::kAnd || r == Rmw::kOr || r == Rmw::kXor ||
+         r == Rmw::kIMax || r == Rmw::kIMin || r == Rmw::kUMax ||
+         r == Rmw::kUMin || r == Rmw::kAlloc || r == Rmw::kConsume;
+}
+
+// Counters are one family: +1 and -1 commute with each other.
+Rmw Family(Rmw r) { return r == Rmw::kConsume ? Rmw::kAlloc : r; }
+
+std::string Hex(uint32_t v) { return absl::StrFormat("0x%08x", v); }
+
+// Iterative depth-first search over orders (no recursion: a million ops on
+// one word must not exhaust the stack). State: each chain's position and the
+// word's value; dead states are remembered by a 128-bit hash.
+class Search {
+ public:
+  Search(uint32_t start, const std::vector<SerialOp>& ops,
+         std::optional<uint32_t> final_value, uint64_t budget)
+      : ops_(ops), final_(final_value), budget_(budget), value_(start) {
+    // Dense chain and group numbers; chains as slices of one array.
+    absl::flat_hash_map<uint32_t, uint32_t> chain_index, group_index;
+    std::vector<uint32_t> chain_of(ops.size());
+    group_of_.resize(ops.size());
+    for (size_t i = 0; i < ops.size(); ++i) {
+      chain_of[i] = chain_index.emplace(ops[i].chain, chain_index.size()).first->second;
+      group_of_[i] = group_index.emplace(ops[i].group, group_index.size()).first->second;
+    }
+    intervals_.resize(group_index.size());
+    std::vector<size_t> count(chain_index.size() + 1, 0);
+    for (size_t i = 0; i < ops.size(); ++i) {
+      ++count[chain_of[i] + 1];
+      ++intervals_[group_of_[i]][ops[i].interval];
+    }
+    for (size_t c = 1; c < count.size(); ++c) count[c] += count[c - 1];
+    chain_begin_ = count;
+    order_.resize(ops.size());
+    for (size_t i = 0; i < ops.size(); ++i) order_[count[chain_of[i]]++] = i;
+    chains_ = chain_index.size();
+    pos_.assign(chains_, 0);
+    keys_.resize(ops.size());
+    uint64_t x = 0x243F6A8885A308D3ull;
+    for (auto& k : keys_) k = {Mix(x += 0x9E3779B97F4A7C15ull), Mix(x += 0x9E3779B97F4A7C15ull)};
+    for (size_t c = 0; c < chains_; ++c) AddHead(c);
+  }
+
+  SerialResult Run() {
+    SerialResult r;
+    const bool found = Dfs();
+    r.steps = steps_;
+    if (found) {
+      r.end = value_;
+      return r;
+    }
+    if (steps_ > budget_) {
+      r.kind = SerialResult::Kind::kUnknown;
+      r.why = absl::StrCat("no order found within ", budget_, " search steps");
+      return r;
+    }
+    r.kind = SerialResult::Kind::kDivergence;
+    r.culprit = culprit_;
+    r.why = why_;
+    return r;
+  }
+
+ private:
+  struct Frame {
+    size_t begin, end, next;  // candidate chains in pool_[begin, end)
+    size_t applied_chain;     // chain advanced to reach the child, if any
+    uint32_t value_before;
+  };
+
+  static uint64_t Mix(uint64_t z) {
+    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
+    z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
+    return z ^ (z >> 31);
+  }
+
+  bool Done(size_t c) const { return chain_begin_[c] + pos_[c] >= chain_begin_[c + 1]; }
+  size_t Head(size_t c) const { return order_[chain_begin_[c] + pos_[c]]; }
+
+  // The value the head op of chain c requires before it, if it has one.
+  std::optional<uint32_t> Requires(size_t c) const {
+    const SerialOp& o = ops_[Head(c)];
+    if (!o.returned) return std::nullopt;
+    // Invert SerialReturn: consume returns old - 1.
+    return o.rmw == isa::Rmw::kConsume ? *o.returned + 1 : *o.returned;
+  }
+  void AddHead(size_t c) {
+    if (Done(c)) return;
+    if (auto req = Requires(c)) {
+      by_value_[*req].push_back(c);
+    } else {
+      blind_.push_back(c);
+    }
+  }
+  void RemoveHead(size_t c) {
+    if (Done(c)) return;
+    const std::optional<uint32_t> req = Requires(c);
+    if (!req) {
+      blind_.erase(std::find(blind_.begin(), blind_.end(), c));
+      return;
+    }
+    auto it = by_value_.find(*req);
+    auto& v = it->second;
+    v.erase(std::find(v.begin(), v.end(), c));
+    if (v.empty()) by_value_.erase(it);
+  }
+  bool Enabled(size_t c) const {
+    const size_t op = Head(c);
+    // Every op of the same group in an earlier interval must be done.
+    return intervals_[group_of_[op]].begin()->first == ops_[op].interval;
+  }
+  void Advance(size_t c) {
+    const size_t op = Head(c);
+    const SerialOp& o = ops_[op];
+    RemoveHead(c);
+    value_ = SerialApply(o, value_);
+    Toggle(op);
+    auto& per_group = intervals_[group_of_[op]];
+    if (--per_group[o.interval] == 0) per_group.erase(o.interval);
+    ++pos_[c];
+    ++placed_;
+    AddHead(c);
+  }
+  void Retreat(size_t c, uint32_t value_before) {
+    RemoveHead(c);
+    --pos_[c];
+    --placed_;
+    const size_t op = Head(c);
+    ++intervals_[group_of_[op]][ops_[op].interval];
+    Toggle(op);
+    value_ = value_before;
+    AddHead(c);
+  }
+  void Toggle(size_t op) {
+    hash_.first ^= keys_[op].first;
+    hash_.second ^= keys_[op].second;
+  }
+  std::pair<uint64_t, uint64_t> StateKey() const {
+    return {hash_.first ^ (uint64_t{value_} * 0xD6E8FEB86659FD93ull),
+            hash_.second ^ Mix(value_ + 0x632BE59BD9B4E019ull)};
+  }
+
+  // Pushes a frame for the current state with its candidate chains.
+  //
+  // An op whose known return is the current value and which leaves the value
+  // unchanged (a max that loses, a failed cmp_exch, an or of set bits) can
+  // always go first: in any legal order it sits where the word holds this
+  // same value, and moving it here changes no other op's view, while its
+  // chain and group only gain freedom. So it is the only candidate: without
+  // this, n such ops would make the search try 2^n subsets.
+  void Enter(size_t applied_chain, uint32_t value_before) {
+    const size_t begin = pool_.size();
+    if (placed_ < ops_.size() && !failed_.contains(StateKey())) {
+      auto it = by_value_.find(value_);
+      if (it != by_value_.end()) {
+        for (size_t c : it->second) {
+          if (!Enabled(c)) continue;
+          if (SerialApply(ops_[Head(c)], value_) == value_) {
+            pool_.resize(begin);
+            pool_.push_back(c);
+            break;
+          }
+          pool_.push_back(c);
+        }
+      }
+      const bool forced = pool_.size() == begin + 1 &&
+                          ops_[Head(pool_[begin])].returned &&
+                          SerialApply(ops_[Head(pool_[begin])], value_) == value_;
+      if (!forced) {
+        for (size_t c : blind_) {
+          if (Enabled(c)) pool_.push_back(c);
+        }
+      }
+      if (pool_.size() == begin) Stuck();
+    }
+    stack_.push_back({begin, pool_.size(), begin, applied_chain, value_before});
+  }
+
+  bool Dfs() {
+    Enter(SIZE_MAX, value_);
+    while (!stack_.empty()) {
+      Frame& f = stack_.back();
+      if (placed_ == ops_.size()) {
+        if (!final_ || *final_ == value_) return true;
+        Note(absl::StrCat("every atomic fits an order, but it ends at ", Hex(value_),
+                          " and the final word is ", Hex(*final_)));
+      } else if (f.next < f.end) {
+        if (++steps_ > budget_) return false;
+        const size_t c = pool_[f.next++];
+        const uint32_t before = value_;
+        Advance(c);
+        Enter(c, before);
+        continue;
+      }
+      // Dead end: remember it, undo the step that led here.
+      failed_.insert(StateKey());
+      const size_t chain = f.applied_chain;
+      const uint32_t before = f.value_before;
+      pool_.resize(f.begin);
+      stack_.pop_back();
+      if (chain != SIZE_MAX) Retreat(chain, before);
+    }
+    return false;
+  }
+
+  void Note(std::string why, std::optional<uint32_t> culprit = {}) {
+    if (placed_ < deepest_ && !why_.empty()) return;
+    deepest_ = placed_;
+    why_ = std::move(why);
+    culprit_ = culprit;
+  }
+
+  // No head op can go next: explain with one whose return does not fit.
+  void Stuck() {
+    for (size_t c = 0; c < chains_; ++c) {
+      if (Done(c)) continue;
+      const SerialOp& o = ops_[Head(c)];
+      if (!o.returned || !Enabled(c)) continue;
+      Note(absl::StrCat("after ", placed_, " of ", ops_.size(),
+                        " atomics the word holds ", Hex(value_),
+                        " and no remaining atomic can go next (op ", o.id,
+                        " returned ", Hex(*o.returned), ")"),
+           o.id);
+      return;
+    }
+    Note(absl::StrCat("after ", placed_, " of ", ops_.size(),
+                      " atomics no order can go on"));
+  }
+
+  const std::vector<SerialOp>& ops_;
+  std::optional<uint32_t> final_;
+  uint64_t budget_;
+  uint32_t value_;
+  size_t chains_ = 0;
+  std::vector<size_t> chain_begin_;  // chain c is order_[begin[c], begin[c+1])
+  std::vector<size_t> order_;        // op indices grouped by chain
+  std::vector<uint32_t> group_of_;   // op -> dense group
+  std::vector<size_t> pos_;
+  size_t placed_ = 0;
+  // dense group -> interval -> ops not yet placed
+  std::vector<std::map<uint32_t, size_t>> intervals_;
+  absl::flat_hash_map<uint32_t, std::vector<size_t>> by_value_;
+  std::vector<size_t> blind_;
+  std::vector<std::pair<uint64_t, uint64_t>> keys_;
+  std::pair<uint64_t, uint64_t> hash_ = {0, 0};
+  absl::flat_hash_set<std::pair<uint64_t, uint64_t>> failed_;
+  std::vector<Frame> stack_;
+  std::vector<size_t> pool_;
+  uint64_t steps_ = 0;
+  size_t deepest_ = 0;
+  std::string why_;
+  std::optional<uint32_t> culprit_;
+};
+
+}  // namespace
+
+uint32_t SerialReturn(const SerialOp& op, uint32_t old) {
+  if (op.rmw == Rmw::kConsume) return Consume(old).returned;
+  if (op.rmw == Rmw::kAlloc) return Alloc(old).returned;
+  return old;  // spec 1.5, E-7: every immediate atomic returns the old value
+}
+
+uint32_t SerialApply(const SerialOp& op, uint32_t old) {
+  if (op.rmw == Rmw::kConsume) return Consume(old).next;
+  if (op.rmw == Rmw::kAlloc) return Alloc(old).next;
+  return ApplyRmw(op.rmw, old, op.src0, op.src1);
+}
+
+SerialResult CheckSerialization(uint32_t start, const std::vector<SerialOp>& ops,
+                                std::optional<uint32_t> final_value,
+                                uint64_t budget) {
+  SerialResult r;
+  if (ops.empty()) {
+    if (final_value && *final_value != start) {
+      r.kind = SerialResult::Kind::kDivergence;
+      r.why = absl::StrCat("no atomic touched it, yet it holds ", Hex(*final_value),
+                           " instead of ", Hex(start));
+      return r;
+    }
+    r.end = start;
+    return r;
+  }
+  // Nothing observed but the end, and one commutative family: every order
+  // ends at the same value (spec 2.4), no search needed.
+  const bool blind = std::none_of(ops.begin(), ops.end(),
+                                  [](const SerialOp& o) { return o.returned.has_value(); });
+  const Rmw family = Family(ops[0].rmw);
+  const bool one_family =
+      Commutes(family) && std::all_of(ops.begin(), ops.end(), [&](const SerialOp& o) {
+        return Family(o.rmw) == family;
+      });
+  if (blind && one_family) {
+    uint32_t v = start;
+    for (const SerialOp& o : ops) v = SerialApply(o, v);
+    if (final_value && *final_value != v) {
+      r.kind = SerialResult::Kind::kDivergence;
+      r.why = absl::StrCat("order-independent atomics end at ", Hex(v),
+                           ", the final word is ", Hex(*final_value));
+      return r;
+    }
+    r.end = v;
+    return r;
+  }
+  Search search(start, ops, final_value, budget);
+  r = search.Run();
+  // With every return known the end value is the same for all legal orders
+  // (the values form one path through the returns); otherwise it is not
+  // known to be unique.
+  const bool all_returned = std::all_of(ops.begin(), ops.end(), [](const SerialOp& o) {
+    return o.returned.has_value();
+  });
+  if (r.kind == SerialResult::Kind::kAllowed && !all_returned && !final_value) {
+    r.end.reset();
+  }
+  return r;
+}
+
+}  // namespace atomfuzz::oracle

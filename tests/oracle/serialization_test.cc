@@ -1,0 +1,132 @@
+// The per-word serialization check accepts every legal order and rejects
+// outcomes no order explains (spec 2.1, E-25, E-26).
+#include "oracle/serialization.h"
+
+#include "gtest/gtest.h"
+#include "isa/prng.h"
+
+namespace atomfuzz::oracle {
+namespace {
+
+using isa::Rmw;
+using Kind = SerialResult::Kind;
+
+SerialOp Op(uint32_t chain, Rmw rmw, uint32_t src0, std::optional<uint32_t> ret,
+            uint32_t src1 = 0) {
+  SerialOp o;
+  o.chain = chain;
+  o.rmw = rmw;
+  o.src0 = src0;
+  o.src1 = src1;
+  o.returned = ret;
+  o.id = chain;
+  return o;
+}
+
+TEST(Serialization, IAddPrefixesInAnyOrder) {  // E-25
+  std::vector<SerialOp> ops = {Op(0, Rmw::kIAdd, 1, 12), Op(1, Rmw::kIAdd, 1, 10),
+                               Op(2, Rmw::kIAdd, 1, 11)};
+  const auto r = CheckSerialization(10, ops, 13, 1000);
+  EXPECT_EQ(r.kind, Kind::kAllowed);
+  EXPECT_EQ(r.end, 13u);
+}
+
+TEST(Serialization, LostUpdateIsADivergence) {
+  // Two adds both saw 10: no order returns 10 twice.
+  std::vector<SerialOp> ops = {Op(0, Rmw::kIAdd, 1, 10), Op(1, Rmw::kIAdd, 1, 10)};
+  const auto r = CheckSerialization(10, ops, std::nullopt, 1000);
+  EXPECT_EQ(r.kind, Kind::kDivergence);
+  EXPECT_NE(r.why.find("0x0000000a"), std::string::npos) << r.why;
+}
+
+TEST(Serialization, FinalOffByOne) {
+  std::vector<SerialOp> ops = {Op(0, Rmw::kIAdd, 1, 0), Op(1, Rmw::kIAdd, 1, 1)};
+  EXPECT_EQ(CheckSerialization(0, ops, 3, 1000).kind, Kind::kDivergence);
+  EXPECT_EQ(CheckSerialization(0, ops, 2, 1000).kind, Kind::kAllowed);
+}
+
+TEST(Serialization, ExchangeChain) {  // E-26
+  std::vector<SerialOp> ops = {Op(0, Rmw::kExch, 5, 7), Op(1, Rmw::kExch, 7, 0),
+                               Op(2, Rmw::kExch, 9, 5)};
+  const auto r = CheckSerialization(0, ops, 9, 1000);
+  EXPECT_EQ(r.kind, Kind::kAllowed);
+  EXPECT_EQ(CheckSerialization(0, ops, 7, 1000).kind, Kind::kDivergence);
+}
+
+TEST(Serialization, SwappedCmpExchOperandsAreCaught) {  // E-5
+  // cmp_exch(comparand 0, value 5) on 0 stores 5; a translation that swaps
+  // them compares with 5, fails, and leaves 0.
+  std::vector<SerialOp> ops = {Op(0, Rmw::kCmpExch, 0, 0, 5)};
+  EXPECT_EQ(CheckSerialization(0, ops, 5, 1000).kind, Kind::kAllowed);
+  EXPECT_EQ(CheckSerialization(0, ops, 0, 1000).kind, Kind::kDivergence);
+}
+
+TEST(Serialization, ProgramOrderWithinAThreadIsKept) {
+  // One thread adds 1 then 2: it cannot see 10 after its own add of 1 first.
+  std::vector<SerialOp> ops = {Op(0, Rmw::kIAdd, 1, 12), Op(0, Rmw::kIAdd, 2, 10)};
+  EXPECT_EQ(CheckSerialization(10, ops, 13, 1000).kind, Kind::kDivergence);
+}
+
+TEST(Serialization, BarrierIntervalsOrderAGroup) {
+  SerialOp late = Op(0, Rmw::kExch, 1, 0);
+  late.interval = 1;
+  SerialOp early = Op(1, Rmw::kExch, 2, 1);  // claims to come after `late`
+  EXPECT_EQ(CheckSerialization(0, {late, early}, 2, 1000).kind, Kind::kDivergence);
+  early.group = 1;  // another group: no barrier between them
+  EXPECT_EQ(CheckSerialization(0, {late, early}, 2, 1000).kind, Kind::kAllowed);
+}
+
+TEST(Serialization, BlindCommutativeOpsFoldWithoutSearch) {
+  std::vector<SerialOp> ops;
+  for (uint32_t i = 0; i < 1000; ++i) ops.push_back(Op(i, Rmw::kOr, 1u << (i % 32), std::nullopt));
+  const auto r = CheckSerialization(0, ops, 0xffffffff, 10);
+  EXPECT_EQ(r.kind, Kind::kAllowed);
+  EXPECT_EQ(r.steps, 0u);
+}
+
+TEST(Serialization, CountersAllocAndConsume) {  // E-36
+  std::vector<SerialOp> ops = {Op(0, Rmw::kAlloc, 0, 1), Op(1, Rmw::kAlloc, 0, 0)};
+  EXPECT_EQ(CheckSerialization(0, ops, 2, 1000).kind, Kind::kAllowed);
+  std::vector<SerialOp> consume = {Op(0, Rmw::kConsume, 0, 0xffffffff)};
+  EXPECT_EQ(CheckSerialization(0, consume, 0xffffffff, 1000).kind, Kind::kAllowed);
+  consume[0].returned = 0;  // the pre-decrement value: wrong (spec 1.6)
+  EXPECT_EQ(CheckSerialization(0, consume, 0xffffffff, 1000).kind, Kind::kDivergence);
+}
+
+TEST(Serialization, SearchHandlesAmbiguousReturns) {
+  // imax ops that do not change the word all return the same value.
+  // Without pruning, 20 interchangeable ops are 2^20 states.
+  std::vector<SerialOp> ops;
+  for (uint32_t i = 0; i < 20; ++i) ops.push_back(Op(i, Rmw::kIMax, 3, 5));
+  ops.push_back(Op(20, Rmw::kIMax, 9, 5));
+  EXPECT_EQ(CheckSerialization(5, ops, 9, 1000).kind, Kind::kAllowed);
+  EXPECT_EQ(CheckSerialization(5, ops, 5, 1000).kind, Kind::kDivergence);
+  ops.push_back(Op(21, Rmw::kIMax, 1, 9));  // must come after the 9
+  EXPECT_EQ(CheckSerialization(5, ops, 9, 1000).kind, Kind::kAllowed);
+  ops.back().returned = 5;  // claims to precede it, yet the word ends at 9
+  ops.back().src0 = 10;
+  EXPECT_EQ(CheckSerialization(5, ops, 9, 1000).kind, Kind::kDivergence);
+}
+
+TEST(Serialization, AMillionTraceableOpsRebuildLinearly) {
+  // Distinct addends from many threads, shuffled: one candidate per step.
+  const uint32_t n = 1000000;
+  std::vector<uint32_t> order(n);
+  for (uint32_t i = 0; i < n; ++i) order[i] = i;
+  isa::Prng prng(5);
+  for (uint32_t i = n - 1; i > 0; --i) std::swap(order[i], order[prng.Below(i + 1)]);
+  std::vector<SerialOp> ops(n);
+  uint32_t v = 0;
+  for (uint32_t k = 0; k < n; ++k) {
+    const uint32_t i = order[k];
+    ops[i] = Op(i, Rmw::kIAdd, 2 * i + 1, v);
+    v += 2 * i + 1;
+  }
+  const auto r = CheckSerialization(0, ops, v, 2 * n);
+  EXPECT_EQ(r.kind, Kind::kAllowed);
+  // Prefix sums wrap mod 2^32 and collide now and then: a little branching.
+  EXPECT_LT(r.steps, n + n / 2);
+}
+
+}  // namespace
+}  // namespace atomfuzz::oracle
