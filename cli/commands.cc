@@ -8,6 +8,7 @@ int RunValidate(const std::vector<std::string>& args);
 int RunCoverage(const std::vector<std::string>& args);
 int RunRun(const std::vector<std::string>& args);
 int RunCheck(const std::vector<std::string>& args);
+int RunJudge(const std::vector<std::string>& args);
 
 namespace {
 
@@ -24,6 +25,9 @@ const Command kCommands[] = {
     {"check", "atomfuzz check FILE... [--target=oracle] [--schedule=canonical|random:SEED] [--quiet]",
      "run cases and compare them with their [expect] sections (exit 1 on any mismatch)",
      {"target", "schedule", "quiet"}, RunCheck},
+    {"judge", "atomfuzz judge FILE... [--target=oracle] [--schedule=canonical|random:SEED] [--quiet]",
+     "run cases on a target and judge each outcome: allowed, unknown or divergence (exit 1 on any divergence)",
+     {"target", "schedule", "quiet"}, RunJudge},
     {"coverage", "atomfuzz coverage FILE...",
      "print the atomic x memory-kind matrix a set of cases covers", {},
      RunCoverage},

@@ -38,6 +38,15 @@ bool AccessLog::Concurrent(const MemoryId& m, uint32_t word, Access kind,
   return t != threads_.end() && t->second.HasOtherThan(a.thread);
 }
 
+bool AccessLog::OnlyGroupWrites(const MemoryId& m, uint32_t word,
+                                uint32_t group) const {
+  for (Access kind : {Access::kStore, Access::kAtomic}) {
+    auto g = groups_.find(WordKey{m, word, kind});
+    if (g != groups_.end() && g->second.HasOtherThan(group)) return false;
+  }
+  return true;
+}
+
 bool AccessLog::Merge(const AccessLog& other) {
   bool changed = false;
   for (const auto& [k, two] : other.groups_) {

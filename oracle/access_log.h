@@ -47,6 +47,8 @@ class AccessLog {
   bool Concurrent(const MemoryId& m, uint32_t word, Access kind,
                   const Accessor& a) const;
   bool Poisoned(const MemoryId& m) const { return poisoned_.contains(m); }
+  // Whether only `group` stores to or atomically modifies the word.
+  bool OnlyGroupWrites(const MemoryId& m, uint32_t word, uint32_t group) const;
   // TGSM-POISON: any g# of the group.
   bool TgsmPoisoned(uint32_t group) const { return poisoned_groups_.contains(group); }
 

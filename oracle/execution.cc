@@ -14,12 +14,14 @@ using isa::Operand;
 using isa::RegFile;
 
 Execution::Execution(const isa::Case& c, const ControlMap& map,
-                     const InterpretOptions& options, const AccessLog& known)
+                     const InterpretOptions& options, const AccessLog& known,
+                     Replay* replay)
     : case_(c),
       program_(c.shader),
       map_(map),
       options_(options),
       known_(known),
+      replay_(replay),
       prng_(options.schedule.seed) {}
 
 absl::Status Execution::Setup() {
@@ -183,6 +185,7 @@ absl::Status Execution::RunCanonical() {
       MaybeReleaseBarrier(g);
     }
     // Canonical order finishes a group before the next: its TGSM can go.
+    if (replay_) replay_->GroupDone(g);
     group.tgsm.clear();
     for (uint32_t k = 0; k < group.thread_count; ++k) {
       Thread& t = threads_[group.first_thread + k];
@@ -235,6 +238,7 @@ bool Execution::MaybeReleaseBarrier(uint32_t g) {
   for (uint32_t k = 0; k < group.thread_count; ++k) {
     threads_[group.first_thread + k].waiting = false;
   }
+  if (replay_) replay_->Barrier(g, flags, known_);
   return true;
 }
 

@@ -15,6 +15,7 @@
 #include "oracle/addressing.h"
 #include "oracle/control_map.h"
 #include "oracle/interpreter.h"
+#include "oracle/replay.h"
 #include "oracle/value.h"
 
 namespace atomfuzz::oracle {
@@ -51,8 +52,10 @@ class Execution {
  public:
   // `known` holds what earlier passes saw (races, poison); this pass records
   // its own accesses into log().
+  // With `replay`, atomics take their returns from it (the judge).
   Execution(const isa::Case& c, const ControlMap& map,
-            const InterpretOptions& options, const AccessLog& known);
+            const InterpretOptions& options, const AccessLog& known,
+            Replay* replay = nullptr);
 
   absl::Status Run();
   isa::Outcome TakeOutcome();
@@ -84,12 +87,14 @@ class Execution {
   Value ReadWord(Thread& t, const isa::Operand& target, uint32_t word);
   void StoreWord(Thread& t, const isa::Operand& target, uint32_t word, Value v);
   void Poison(Thread& t, const isa::Operand& target);
+  AtomicSite SiteOf(const Thread& t, uint32_t index, bool tgsm) const;
 
   const isa::Case& case_;
   const isa::Program& program_;
   const ControlMap& map_;
   const InterpretOptions& options_;
   const AccessLog& known_;
+  Replay* replay_;
   AccessLog log_;
   isa::Prng prng_;
 

@@ -74,6 +74,7 @@ Value Execution::ReadWord(Thread& t, const Operand& target, uint32_t word) {
 void Execution::StoreWord(Thread& t, const Operand& target, uint32_t word,
                           Value v) {
   const MemoryId id = IdOf(t, target);
+  if (replay_) replay_->BeforeStore(id, word);
   const Accessor a = AccessorOf(t, id.tgsm);
   log_.Record(id, word, Access::kStore, a);
   // Two racing writes leave either value; a store racing with an atomic on
@@ -84,6 +85,15 @@ void Execution::StoreWord(Thread& t, const Operand& target, uint32_t word,
     v = Value{};
   }
   (*WordsOf(t, target))[word] = v;
+}
+
+AtomicSite Execution::SiteOf(const Thread& t, uint32_t index, bool tgsm) const {
+  AtomicSite s;
+  s.key = {t.gid, t.tid, index, t.occurrences[atomic_ordinal_[index]]};
+  s.thread = t.id;
+  s.group = t.group;
+  s.interval = AccessorOf(t, tgsm).interval;
+  return s;
 }
 
 void Execution::Poison(Thread& t, const Operand& target) {
@@ -209,6 +219,7 @@ void Execution::ExecAtomic(Thread& t, uint32_t index,
   const Value src0 = Read(t, OperandWith(inst, cmp ? Role::kComparand : Role::kValue), 0);
   const Value src1 = cmp ? Read(t, OperandWith(inst, Role::kValue), 0) : Value{};
 
+  const AtomicSite site = SiteOf(t, index, mem.file == RegFile::kTgsm);
   isa::AtomicEvent e;
   e.group = t.gid;
   e.thread = t.tid;
@@ -240,8 +251,13 @@ void Execution::ExecAtomic(Thread& t, uint32_t index,
         Value& word = (*WordsOf(t, mem))[r.word];
         const bool poisoned =
             id.tgsm ? known_.TgsmPoisoned(t.group) : known_.Poisoned(id);
-        if (poisoned || known_.Concurrent(id, r.word, Access::kStore, a)) {
-          word = Value{};  // order against a plain store is not one value
+        const bool clean =
+            !poisoned && !known_.Concurrent(id, r.word, Access::kStore, a);
+        if (!clean) word = Value{};  // order against a plain store is not one value
+        if (replay_) {
+          old = replay_->Atomic(id, r.word, &word, site, row.rmw, src0, src1, clean,
+                                known_.Concurrent(id, r.word, Access::kAtomic, a));
+          break;
         }
         old = word;
         const bool needs_old = row.rmw != isa::Rmw::kExch;
@@ -251,11 +267,15 @@ void Execution::ExecAtomic(Thread& t, uint32_t index,
         break;
       }
       case AddressClass::kSkip:
+        if (replay_) replay_->Untouched(site);
         break;  // spec 1.3: memory untouched, dst0 undefined
       default:  // poison, or an undefined address (spec 6.0)
+        if (replay_) replay_->Untouched(site);
         Poison(t, mem);
         break;
     }
+  } else if (replay_) {
+    replay_->Untouched(site);
   }
   if (row.returns_old()) {
     const Operand& dst0 = inst.operands[0];
@@ -271,6 +291,7 @@ void Execution::ExecCounter(Thread& t, uint32_t index,
                             const isa::Instruction& inst) {
   const Operand& dst0 = inst.operands[0];
   const Operand& uav = inst.operands[1];
+  const AtomicSite site = SiteOf(t, index, false);
   isa::AtomicEvent e;
   e.group = t.gid;
   e.thread = t.tid;
@@ -281,10 +302,27 @@ void Execution::ExecCounter(Thread& t, uint32_t index,
   Value returned{};
   if (uav.index < uavs_.size() && uavs_[uav.index] && uavs_[uav.index]->counter) {
     Value& counter = *uavs_[uav.index]->counter;
+    // The counter is one more word, shared by every thread (spec 1.6).
+    const MemoryId id{false, 0, uav.index};
+    const Accessor a = AccessorOf(t, false);
+    log_.Record(id, UINT32_MAX, Access::kAtomic, a);
+    if (replay_) {
+      const isa::Rmw rmw = inst.info().rmw;
+      returned = replay_->Atomic(id, UINT32_MAX, &counter, site, rmw, Value{}, Value{},
+                                 true, known_.Concurrent(id, UINT32_MAX, Access::kAtomic, a));
+      for (int c = 0; c < 4; ++c) {
+        if (dst0.mask & (1u << c)) Write(t, dst0, c, returned);
+      }
+      e.returned = returned.defined ? std::optional<uint32_t>(returned.bits) : std::nullopt;
+      outcome_.trace.push_back(e);
+      return;
+    }
     const CounterStep step = inst.op == Op::kImmAtomicAlloc ? Alloc(counter.bits)
                                                             : Consume(counter.bits);
     returned = {step.returned, counter.defined};
     counter = {step.next, counter.defined};
+  } else if (replay_) {
+    replay_->Untouched(site);
   }
   for (int c = 0; c < 4; ++c) {
     if (dst0.mask & (1u << c)) Write(t, dst0, c, returned);

@@ -1,0 +1,60 @@
+// atomfuzz judge: run each case on a target and judge its outcome. One
+// verdict line per case; exit 1 on any divergence.
+#include <cstdio>
+
+#include "absl/flags/flag.h"
+#include "cli/command.h"
+#include "cli/flags.h"
+#include "cli/load_case.h"
+#include "fuzz/differential.h"
+
+namespace atomfuzz::cli {
+
+int RunJudge(const std::vector<std::string>& files) {
+  if (files.empty()) {
+    std::fprintf(stderr, "atomfuzz judge: expected at least one FILE\n");
+    return kExitBadInput;
+  }
+  auto schedule = oracle::Schedule::Parse(absl::GetFlag(FLAGS_schedule));
+  if (!schedule.ok()) {
+    std::fprintf(stderr, "atomfuzz judge: --schedule: %s\n",
+                 std::string(schedule.status().message()).c_str());
+    return kExitBadInput;
+  }
+  fuzz::RunOptions run;
+  run.target = absl::GetFlag(FLAGS_target);
+  run.schedule = *schedule;
+  int status = kExitOk;
+  int counts[3] = {0, 0, 0};
+  for (const std::string& path : files) {
+    isa::Case c;
+    if (LoadCase(path, /*validate=*/true, c) != LoadResult::kOk) {
+      status = kExitBadInput;
+      continue;
+    }
+    auto d = fuzz::RunAndJudge(c, run);
+    if (!d.ok()) {
+      std::fprintf(stderr, "%s: %s\n", path.c_str(),
+                   std::string(d.status().message()).c_str());
+      status = kExitBadInput;
+      continue;
+    }
+    ++counts[static_cast<int>(d->verdict.kind)];
+    std::printf("%s: %s\n", path.c_str(), d->verdict.Summary().c_str());
+    for (size_t i = 1; i < d->verdict.findings.size() && i < 10; ++i) {
+      const oracle::Finding& f = d->verdict.findings[i];
+      std::printf("  also %s at %s: %s\n", f.kind.c_str(), f.where.c_str(), f.why.c_str());
+    }
+    if (d->verdict.kind == oracle::Verdict::Kind::kDivergence && status == kExitOk) {
+      status = kExitCheckFailed;
+    }
+  }
+  if (!absl::GetFlag(FLAGS_quiet)) {
+    std::printf("%d allowed, %d divergent, %d unknown (target %s, schedule %s)\n",
+                counts[0], counts[1], counts[2], run.target.c_str(),
+                run.schedule.ToString().c_str());
+  }
+  return status;
+}
+
+}  // namespace atomfuzz::cli

@@ -1,0 +1,23 @@
+// One differential test: run a case on a target, bring the outcome to the
+// oracle's judge.
+#ifndef ATOMFUZZ_FUZZ_DIFFERENTIAL_H_
+#define ATOMFUZZ_FUZZ_DIFFERENTIAL_H_
+
+#include "absl/status/statusor.h"
+#include "fuzz/runner.h"
+#include "isa/case_file.h"
+#include "oracle/judge.h"
+
+namespace atomfuzz::fuzz {
+
+struct Differential {
+  isa::Outcome outcome;  // what the target produced
+  oracle::Verdict verdict;
+};
+
+absl::StatusOr<Differential> RunAndJudge(const isa::Case& c, const RunOptions& run,
+                                         const oracle::JudgeOptions& judge = {});
+
+}  // namespace atomfuzz::fuzz
+
+#endif  // ATOMFUZZ_FUZZ_DIFFERENTIAL_H_

@@ -1,0 +1,118 @@
+#include "oracle/judge.h"
+
+#include "absl/strings/str_cat.h"
+#include "absl/strings/str_format.h"
+#include "oracle/access_log.h"
+#include "oracle/control_map.h"
+#include "oracle/execution.h"
+
+namespace atomfuzz::oracle {
+namespace {
+
+std::string Hex(uint32_t v) { return absl::StrFormat("0x%08x", v); }
+
+// Final words and counters the replay defines must be what was observed.
+void CompareMemory(const isa::Outcome& spec, const isa::Outcome& seen,
+                   std::vector<Finding>& findings) {
+  for (const isa::UavState& want : spec.uavs) {
+    const isa::UavState* got = seen.FindUav(want.slot);
+    if (got == nullptr || got->words.size() != want.words.size()) {
+      findings.push_back({"wrong-memory", absl::StrCat("u", want.slot),
+                          absl::StrCat("expected ", want.words.size(),
+                                       " words, the target returned ",
+                                       got ? got->words.size() : 0)});
+      continue;
+    }
+    for (size_t w = 0; w < want.words.size(); ++w) {
+      if (!want.defined[w] || got->words[w] == want.words[w]) continue;
+      findings.push_back({"wrong-memory", absl::StrCat("u", want.slot, "[", w, "]"),
+                          absl::StrCat("expected ", Hex(want.words[w]), ", got ",
+                                       Hex(got->words[w]))});
+    }
+    if (want.counter && want.counter_defined &&
+        (!got->counter || *got->counter != *want.counter)) {
+      findings.push_back({"wrong-counter", absl::StrCat("u", want.slot, " counter"),
+                          absl::StrCat("expected ", Hex(*want.counter), ", got ",
+                                       got->counter ? Hex(*got->counter) : "none")});
+    }
+  }
+}
+
+}  // namespace
+
+std::string Verdict::Summary() const {
+  switch (kind) {
+    case Kind::kAllowed: return "allowed";
+    case Kind::kUnknown:
+      return absl::StrCat("unknown: ", unknown.empty() ? "" : unknown.front());
+    case Kind::kDivergence: {
+      const Finding& f = findings.front();
+      std::string s = absl::StrCat("divergence: ", f.kind, " at ", f.where, ": ", f.why);
+      if (findings.size() > 1) absl::StrAppend(&s, " (and ", findings.size() - 1, " more)");
+      return s;
+    }
+  }
+  return "?";
+}
+
+absl::StatusOr<Verdict> Judge(const isa::Case& c, const isa::Outcome& observed,
+                              const JudgeOptions& options) {
+  Verdict v;
+  if (observed.status != isa::RunStatus::kOk) {
+    // Only an endless loop excuses a run that did not finish.
+    auto spec = Interpret(c, options.interpret);
+    if (!spec.ok()) return spec.status();
+    const bool both_endless =
+        spec->status == isa::RunStatus::kBudgetExceeded &&
+        (observed.status == isa::RunStatus::kBudgetExceeded ||
+         observed.status == isa::RunStatus::kTimedOut);
+    if (both_endless) {
+      v.notes.push_back("the program does not terminate; nothing to compare");
+      return v;
+    }
+    v.kind = Verdict::Kind::kDivergence;
+    v.findings.push_back({std::string(isa::RunStatusName(observed.status)), "the run",
+                          observed.message.empty() ? "the spec's run completes"
+                                                   : observed.message});
+    return v;
+  }
+  absl::StatusOr<ControlMap> map = BuildControlMap(c.shader);
+  if (!map.ok()) return map.status();
+  if (!observed.has_trace) {
+    v.notes.push_back("no trace: returned values and order-dependent words not judged");
+  }
+  // Same fixpoint as Interpret(): rerun until no new race or poison appears.
+  constexpr int kMaxPasses = 8;
+  AccessLog known;
+  for (int pass = 0; pass < kMaxPasses; ++pass) {
+    Replay replay(observed, c.shader, options.search_budget);
+    Execution e(c, *map, options.interpret, known, &replay);
+    if (absl::Status s = e.Run(); !s.ok()) return s;
+    const bool learned = known.Merge(e.log());
+    if (learned && pass + 1 < kMaxPasses) continue;
+    replay.Finish();
+    isa::Outcome spec = e.TakeOutcome();
+    if (spec.status != isa::RunStatus::kOk) {
+      v.kind = Verdict::Kind::kUnknown;
+      v.unknown.push_back(absl::StrCat("replaying the observed returns: ", spec.message));
+      return v;
+    }
+    if (learned) {
+      v.notes.push_back("race analysis did not converge; memory not judged");
+      for (auto& u : spec.uavs) u.defined.assign(u.defined.size(), false);
+    }
+    if (!spec.message.empty()) v.notes.push_back(spec.message);
+    v.findings = replay.findings();
+    CompareMemory(spec, observed, v.findings);
+    v.unknown = replay.unknowns();
+    break;
+  }
+  if (!v.findings.empty()) {
+    v.kind = Verdict::Kind::kDivergence;
+  } else if (!v.unknown.empty()) {
+    v.kind = Verdict::Kind::kUnknown;
+  }
+  return v;
+}
+
+}  // namespace atomfuzz::oracle

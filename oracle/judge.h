@@ -1,0 +1,46 @@
+// The judge: is an observed outcome (a target's final memory, counters and,
+// when it can observe them, the values its atomics returned) one that the
+// spec allows? It never calls a legal outcome a divergence: undefined values
+// (spec 0.1, 6.0) and every serialization of concurrent atomics (2.1, 2.4)
+// are accepted.
+//
+// With a trace, the case is re-executed with each atomic returning what the
+// target saw, so everything computed from returned values is checked, and
+// each word's atomics must admit one total order explaining every return and
+// the final value. Without a trace, only order-independent results are
+// judged (a return that depends on other threads' atomics is undefined).
+#ifndef ATOMFUZZ_ORACLE_JUDGE_H_
+#define ATOMFUZZ_ORACLE_JUDGE_H_
+
+#include <string>
+#include <vector>
+
+#include "absl/status/statusor.h"
+#include "isa/case_file.h"
+#include "isa/outcome.h"
+#include "oracle/interpreter.h"
+#include "oracle/replay.h"
+
+namespace atomfuzz::oracle {
+
+struct JudgeOptions {
+  InterpretOptions interpret;            // budgets (the schedule is unused)
+  uint64_t search_budget = 1u << 20;     // per word, serialization search steps
+};
+
+struct Verdict {
+  enum class Kind : uint8_t { kAllowed, kDivergence, kUnknown };
+  Kind kind = Kind::kAllowed;
+  std::vector<Finding> findings;    // kDivergence: the first is the headline
+  std::vector<std::string> unknown; // searches that ran out of budget
+  std::vector<std::string> notes;   // what could not be judged, and why
+  // "allowed", "unknown: ...", or "divergence: <kind> at <where>: <why>".
+  std::string Summary() const;
+};
+
+absl::StatusOr<Verdict> Judge(const isa::Case& c, const isa::Outcome& observed,
+                              const JudgeOptions& options = {});
+
+}  // namespace atomfuzz::oracle
+
+#endif  // ATOMFUZZ_ORACLE_JUDGE_H_

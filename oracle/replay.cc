@@ -1,0 +1,216 @@
+#include "oracle/replay.h"
+
+#include "absl/strings/str_cat.h"
+#include "absl/strings/str_format.h"
+#include "oracle/rmw.h"
+
+namespace atomfuzz::oracle {
+namespace {
+
+std::string Hex(uint32_t v) { return absl::StrFormat("0x%08x", v); }
+
+std::string Xyz(const std::array<uint32_t, 3>& v) {
+  return absl::StrCat("(", v[0], ",", v[1], ",", v[2], ")");
+}
+
+}  // namespace
+
+Replay::Replay(const isa::Outcome& observed, const isa::Program& program,
+               uint64_t search_budget)
+    : observed_(observed), program_(program), budget_(search_budget) {
+  consumed_.assign(observed.trace.size(), false);
+  for (size_t i = 0; i < observed.trace.size(); ++i) {
+    const isa::AtomicEvent& e = observed.trace[i];
+    index_.emplace(EventKey{e.group, e.thread, e.instruction, e.occurrence}, i);
+  }
+}
+
+std::optional<uint32_t> Replay::Observed(const AtomicSite& site, bool* found) {
+  *found = false;
+  if (!observed_.has_trace) return std::nullopt;
+  auto it = index_.find(site.key);
+  if (it == index_.end() || consumed_[it->second]) {
+    const auto& inst = program_.instructions[site.key.instruction];
+    findings_.push_back(
+        {"missing-atomic",
+         absl::StrCat(inst.info().mnemonic, " (instruction ", site.key.instruction,
+                      ", line ", inst.line, ") in group ", Xyz(site.key.group),
+                      " thread ", Xyz(site.key.thread), " occurrence ",
+                      site.key.occurrence),
+         "the spec executes it but the target's trace does not have it"});
+    return std::nullopt;
+  }
+  *found = true;
+  consumed_[it->second] = true;
+  return observed_.trace[it->second].returned;
+}
+
+void Replay::Untouched(const AtomicSite& site) {
+  bool found;
+  Observed(site, &found);  // any value is allowed (spec 1.3: undefined)
+}
+
+Value Replay::Atomic(const MemoryId& m, uint32_t word, Value* cell,
+                     const AtomicSite& site, isa::Rmw rmw, Value src0, Value src1,
+                     bool clean, bool others) {
+  bool found = false;
+  const std::optional<uint32_t> seen = Observed(site, &found);
+  const Cell c{m, word};
+  auto [it, fresh] = open_.try_emplace(c);
+  History& h = it->second;
+  if (fresh) {
+    h.cell = cell;
+    h.start = *cell;
+    h.first_group = site.group;
+  }
+  const bool needs_src1 = rmw == isa::Rmw::kCmpExch;
+  const bool operands_known =
+      rmw == isa::Rmw::kAlloc || rmw == isa::Rmw::kConsume ||
+      (src0.defined && (!needs_src1 || src1.defined));
+  if (!clean || !operands_known || !h.start.defined) h.judgeable = false;
+
+  SerialOp op;
+  op.chain = site.thread;
+  op.group = site.group;
+  op.interval = site.interval;
+  op.rmw = rmw;
+  op.src0 = src0.bits;
+  op.src1 = src1.bits;
+  op.id = static_cast<uint32_t>(h.ops.size());
+
+  Value returned{};
+  if (observed_.has_trace) {
+    // The target's value, checked later against every legal order.
+    if (found && seen) {
+      op.returned = *seen;
+      returned = Value::Of(*seen);
+    }
+    if (found && !seen) h.judgeable = false;  // target did not say
+  } else if (!others && cell->defined) {
+    // No other thread's atomic can come between: the value is the spec's.
+    returned = Value::Of(SerialReturn(op, cell->bits));
+  }
+  h.ops.push_back(op);
+  h.keys.push_back(site.key);
+  // The word as this thread sees it next: exact when no other thread's
+  // atomics interleave (reads that race with them are undefined anyway).
+  if (returned.defined && operands_known) {
+    // The value before the op: consume returns the decremented counter.
+    const uint32_t before =
+        rmw == isa::Rmw::kConsume ? returned.bits + 1 : returned.bits;
+    *cell = Value::Of(SerialApply(op, observed_.has_trace ? before : cell->bits));
+  } else {
+    *cell = Value{};
+  }
+  return returned;
+}
+
+void Replay::BeforeStore(const MemoryId& m, uint32_t word) {
+  auto it = open_.find(Cell{m, word});
+  if (it == open_.end()) return;
+  Close(it->first, it->second, std::nullopt);
+  open_.erase(it);
+}
+
+void Replay::Barrier(uint32_t group, uint8_t flags, const AccessLog& known) {
+  const bool tgsm = flags & isa::kSyncTgsm;
+  const bool uav = flags & (isa::kSyncUavGroup | isa::kSyncUavGlobal);
+  for (auto it = open_.begin(); it != open_.end();) {
+    const Cell& c = it->first;
+    const bool closes =
+        c.word != UINT32_MAX &&
+        (c.m.tgsm ? tgsm && c.m.group == group
+                  : uav && it->second.first_group == group &&
+                        known.OnlyGroupWrites(c.m, c.word, group));
+    if (!closes) {
+      ++it;
+      continue;
+    }
+    Close(c, it->second, std::nullopt);
+    open_.erase(it++);
+  }
+}
+
+void Replay::GroupDone(uint32_t group) {
+  for (auto it = open_.begin(); it != open_.end();) {
+    if (it->first.m.tgsm && it->first.m.group == group) {
+      Close(it->first, it->second, std::nullopt);
+      open_.erase(it++);
+    } else {
+      ++it;
+    }
+  }
+}
+
+void Replay::Finish() {
+  for (auto& [c, h] : open_) {
+    std::optional<uint32_t> final_value;
+    if (!c.m.tgsm) {
+      const isa::UavState* u = observed_.FindUav(c.m.slot);
+      if (u != nullptr && c.word == UINT32_MAX) {
+        if (u->counter) final_value = *u->counter;
+      } else if (u != nullptr && c.word < u->words.size()) {
+        final_value = u->words[c.word];
+      }
+    }
+    Close(c, h, final_value);
+  }
+  open_.clear();
+  for (size_t i = 0; i < consumed_.size(); ++i) {
+    if (consumed_[i]) continue;
+    const isa::AtomicEvent& e = observed_.trace[i];
+    findings_.push_back(
+        {"extra-atomic",
+         absl::StrCat("instruction ", e.instruction, " in group ", Xyz(e.group),
+                      " thread ", Xyz(e.thread), " occurrence ", e.occurrence),
+         "the target's trace has an atomic the spec does not execute"});
+  }
+}
+
+std::string Replay::Describe(const Cell& c) const {
+  if (c.word == UINT32_MAX) return absl::StrCat("u", c.m.slot, " counter");
+  if (c.m.tgsm) return absl::StrCat("g", c.m.slot, "[", c.word, "] of group ", c.m.group);
+  return absl::StrCat("u", c.m.slot, "[", c.word, "]");
+}
+
+void Replay::Close(const Cell& c, History& h, std::optional<uint32_t> final_value) {
+  if (!h.judgeable) {
+    *h.cell = Value{};
+    return;
+  }
+  if (!observed_.has_trace) {
+    // Without returns only order-independent results can be judged; the
+    // search would be blind.
+    const SerialResult r = CheckSerialization(h.start.bits, h.ops, std::nullopt, 0);
+    *h.cell = r.kind == SerialResult::Kind::kAllowed && r.end ? Value::Of(*r.end) : Value{};
+    return;
+  }
+  const SerialResult r = CheckSerialization(h.start.bits, h.ops, final_value, budget_);
+  switch (r.kind) {
+    case SerialResult::Kind::kAllowed:
+      *h.cell = r.end ? Value::Of(*r.end) : Value{};
+      return;
+    case SerialResult::Kind::kUnknown:
+      unknowns_.push_back(absl::StrCat(Describe(c), ": ", r.why));
+      *h.cell = Value{};
+      return;
+    case SerialResult::Kind::kDivergence: {
+      std::string where = Describe(c);
+      if (r.culprit && *r.culprit < h.keys.size()) {
+        const EventKey& k = h.keys[*r.culprit];
+        absl::StrAppend(&where, ", ",
+                        program_.instructions[k.instruction].info().mnemonic,
+                        " (line ", program_.instructions[k.instruction].line,
+                        ") in group ", Xyz(k.group), " thread ", Xyz(k.thread));
+      }
+      findings_.push_back({c.word == UINT32_MAX ? "wrong-counter" : "wrong-return",
+                           where,
+                           absl::StrCat("starting from ", Hex(h.start.bits), ", ",
+                                        r.why)});
+      *h.cell = Value{};  // reported once
+      return;
+    }
+  }
+}
+
+}  // namespace atomfuzz::oracle

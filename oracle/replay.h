@@ -1,0 +1,112 @@
+// The judge's side of an execution: instead of performing each atomic, the
+// interpreter asks Replay what it returned (the target's observed value, or
+// "undefined when order-dependent" without a trace) and records it in the
+// history of its memory word. Histories are checked for a legal order
+// (serialization.h) when a barrier closes them, a plain store overwrites
+// them, their group ends, or the run ends (against the observed final word).
+#ifndef ATOMFUZZ_ORACLE_REPLAY_H_
+#define ATOMFUZZ_ORACLE_REPLAY_H_
+
+#include <array>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "absl/container/flat_hash_map.h"
+#include "isa/outcome.h"
+#include "isa/program.h"
+#include "oracle/access_log.h"
+#include "oracle/serialization.h"
+#include "oracle/value.h"
+
+namespace atomfuzz::oracle {
+
+// Something no legal execution explains.
+struct Finding {
+  std::string kind;  // wrong-return, wrong-memory, wrong-counter, missing-atomic, extra-atomic
+  std::string where;
+  std::string why;
+};
+
+struct EventKey {
+  std::array<uint32_t, 3> group, thread;
+  uint32_t instruction, occurrence;
+  bool operator==(const EventKey&) const = default;
+  template <typename H>
+  friend H AbslHashValue(H h, const EventKey& k) {
+    return H::combine(std::move(h), k.group, k.thread, k.instruction, k.occurrence);
+  }
+};
+
+// Who performs an atomic, as the history needs it.
+struct AtomicSite {
+  EventKey key;
+  uint32_t thread = 0, group = 0, interval = 0;
+};
+
+class Replay {
+ public:
+  // With a trace, atomics return what was observed; without, a return that
+  // depends on the order of other threads' atomics is undefined.
+  Replay(const isa::Outcome& observed, const isa::Program& program,
+         uint64_t search_budget);
+
+  // An in-bounds atomic on `cell` (a memory word or a counter). `clean` is
+  // false when the word's value cannot be reasoned about (poisoned, racing
+  // with a plain store, or the operands are undefined). `others` is whether
+  // other threads' atomics on it are concurrent. Returns dst0; updates *cell.
+  Value Atomic(const MemoryId& m, uint32_t word, Value* cell, const AtomicSite& site,
+               isa::Rmw rmw, Value src0, Value src1, bool clean, bool others);
+  // An atomic that did not access memory (out of bounds, poison): its
+  // observed event is accounted for; dst0 stays undefined.
+  void Untouched(const AtomicSite& site);
+
+  // A plain store to the word is about to happen.
+  void BeforeStore(const MemoryId& m, uint32_t word);
+  // A barrier released `group`: close the histories it orders.
+  void Barrier(uint32_t group, uint8_t sync_flags, const AccessLog& known);
+  // The group's TGSM is about to be freed.
+  void GroupDone(uint32_t group);
+  // End of run: close everything, UAV words against the observed finals.
+  void Finish();
+
+  const std::vector<Finding>& findings() const { return findings_; }
+  const std::vector<std::string>& unknowns() const { return unknowns_; }
+  bool has_trace() const { return observed_.has_trace; }
+
+ private:
+  struct Cell {
+    MemoryId m;
+    uint32_t word;  // UINT32_MAX: the counter of UAV m.slot
+    bool operator==(const Cell&) const = default;
+    template <typename H>
+    friend H AbslHashValue(H h, const Cell& c) {
+      return H::combine(std::move(h), c.m, c.word);
+    }
+  };
+  struct History {
+    Value* cell = nullptr;
+    Value start;
+    std::vector<SerialOp> ops;
+    std::vector<EventKey> keys;  // per op, for messages
+    bool judgeable = true;
+    uint32_t first_group = 0;
+  };
+
+  std::optional<uint32_t> Observed(const AtomicSite& site, bool* found);
+  void Close(const Cell& c, History& h, std::optional<uint32_t> final_value);
+  std::string Describe(const Cell& c) const;
+
+  const isa::Outcome& observed_;
+  const isa::Program& program_;
+  uint64_t budget_;
+  absl::flat_hash_map<EventKey, size_t> index_;
+  std::vector<bool> consumed_;
+  absl::flat_hash_map<Cell, History> open_;
+  std::vector<Finding> findings_;
+  std::vector<std::string> unknowns_;
+};
+
+}  // namespace atomfuzz::oracle
+
+#endif  // ATOMFUZZ_ORACLE_REPLAY_H_

@@ -1,0 +1,204 @@
+// The judge accepts every outcome the interpreter produces under random
+// schedules, and rejects hand-made illegal ones (a return no order produces,
+// a lost update, a final value off by one, a swapped cmp_exch).
+#include "oracle/judge.h"
+
+#include <string>
+
+#include "absl/strings/str_cat.h"
+#include "gtest/gtest.h"
+#include "isa/case_file.h"
+#include "oracle/interpreter.h"
+
+namespace atomfuzz::oracle {
+namespace {
+
+isa::Case Parse(const std::string& text) {
+  auto c = isa::ParseCase(text, "judge.case");
+  EXPECT_TRUE(c.ok()) << c.status();
+  return *c;
+}
+
+isa::Outcome RunWith(const isa::Case& c, Schedule s) {
+  InterpretOptions o;
+  o.schedule = s;
+  auto r = Interpret(c, o);
+  EXPECT_TRUE(r.ok()) << r.status();
+  return *r;
+}
+
+Verdict JudgeOf(const isa::Case& c, const isa::Outcome& o) {
+  auto v = Judge(c, o);
+  EXPECT_TRUE(v.ok()) << v.status();
+  return *v;
+}
+
+// 64 threads x several atomics on 2 words of u0 (and a counter on u1).
+std::string RacyCase(const std::string& body, const std::string& init = "") {
+  return absl::StrCat(
+      "[dispatch]\ngroups 2, 1, 1\n"
+      "[uav u0]\nkind raw\nwords 4\n", init,
+      "[uav u1]\nkind structured\nstride 4\nelements 128\ncounter 5\n"
+      "[shader]\ncs_5_0\ndcl_uav_raw u0\ndcl_uav_structured u1, 4\n"
+      "dcl_input vThreadID.x\ndcl_input vThreadIDInGroupFlattened\n"
+      "dcl_temps 4\ndcl_thread_group 32, 1, 1\n",
+      body, "ret\n");
+}
+
+// (Declarations are instructions 0-5; each body starts at 6.)
+// iadd with distinct addends, the result used as an address.
+constexpr char kAddThenAddress[] =
+    "iadd r0.x, vThreadID.x, l(1)\n"
+    "imm_atomic_iadd r1.x, u0, l(0), r0.x\n"
+    "and r1.y, r1.x, l(4)\n"
+    "atomic_or u0, r1.y, l(1)\n";
+// one-hot or / xor, with the returns stored.
+constexpr char kOneHot[] =
+    "and r0.x, vThreadID.x, l(31)\n"
+    "ishl r0.y, l(1), r0.x\n"
+    "imm_atomic_or r1.x, u0, l(0), r0.y\n"
+    "imm_atomic_xor r1.y, u0, l(4), r0.y\n"
+    "store_structured u1.x, vThreadID.x, l(0), r1.x\n";
+// exchange chain and cmp_exch race.
+constexpr char kExchange[] =
+    "iadd r0.x, vThreadID.x, l(100)\n"
+    "imm_atomic_exch r1.x, u0, l(0), r0.x\n"
+    "imm_atomic_cmp_exch r1.y, u0, l(4), l(0), r0.x\n"
+    "store_structured u1.x, vThreadID.x, l(0), r1.y\n";
+// signed max/min with negatives.
+constexpr char kMinMax[] =
+    "ineg r0.x, vThreadID.x\n"
+    "imm_atomic_imax r1.x, u0, l(0), r0.x\n"
+    "imm_atomic_imin r1.y, u0, l(4), r0.x\n"
+    "imm_atomic_umax r1.z, u0, l(8), r0.x\n";
+// counters, the returned index used as an address.
+constexpr char kCounter[] =
+    "imm_atomic_alloc r0.x, u1\n"
+    "store_structured u1.x, r0.x, l(0), vThreadID.x\n";
+
+const char* const kRacyBodies[] = {kAddThenAddress, kOneHot, kExchange, kMinMax,
+                                   kCounter};
+
+TEST(Judge, AcceptsEveryRandomScheduleOfRacyCases) {
+  int judged = 0;
+  for (const char* body : kRacyBodies) {
+    const isa::Case c = Parse(RacyCase(body, "data 0, 0, 0x80000000, 0\n"));
+    for (uint64_t seed = 1; seed <= 200; ++seed) {
+      const isa::Outcome o = RunWith(c, Schedule::Random(seed));
+      const Verdict v = JudgeOf(c, o);
+      ASSERT_EQ(v.kind, Verdict::Kind::kAllowed)
+          << body << "seed " << seed << ": " << v.Summary();
+      ++judged;
+    }
+  }
+  EXPECT_EQ(judged, 1000);
+}
+
+// Runs the case, lets `corrupt` change the outcome, expects a divergence
+// whose summary mentions `what`.
+void ExpectRejected(const std::string& body,
+                    const std::function<void(isa::Outcome&)>& corrupt,
+                    const std::string& what) {
+  const isa::Case c = Parse(RacyCase(body));
+  isa::Outcome o = RunWith(c, Schedule::Random(11));
+  ASSERT_EQ(JudgeOf(c, o).kind, Verdict::Kind::kAllowed);
+  corrupt(o);
+  const Verdict v = JudgeOf(c, o);
+  EXPECT_EQ(v.kind, Verdict::Kind::kDivergence) << v.Summary();
+  EXPECT_NE(v.Summary().find(what), std::string::npos) << v.Summary();
+}
+
+isa::AtomicEvent& EventOf(isa::Outcome& o, uint32_t instruction, uint32_t nth) {
+  for (auto& e : o.trace) {
+    if (e.instruction == instruction && nth-- == 0) return e;
+  }
+  ADD_FAILURE() << "no event of instruction " << instruction;
+  return o.trace.front();
+}
+
+TEST(Judge, RejectsAReturnNoOrderProduces) {
+  ExpectRejected(kRacyBodies[0],
+                 [](isa::Outcome& o) { *EventOf(o, 7, 3).returned += 7; },
+                 "wrong-return");
+}
+
+TEST(Judge, RejectsALostUpdate) {
+  // Two adds that both saw the same value: the second overwrote the first.
+  ExpectRejected(kRacyBodies[0],
+                 [](isa::Outcome& o) {
+                   EventOf(o, 7, 5).returned = EventOf(o, 7, 4).returned;
+                 },
+                 "wrong-return");
+}
+
+TEST(Judge, RejectsAFinalValueOffByOne) {
+  ExpectRejected(kRacyBodies[0], [](isa::Outcome& o) { o.uavs[0].words[0] += 1; },
+                 "u0[0]");
+}
+
+TEST(Judge, RejectsASwappedCmpExch) {
+  // A translator that swaps comparand and value compares with the thread's
+  // value: the word keeps the exchange chain's last value. Model it on a
+  // single thread, where the spec says 0 -> r0.x.
+  const std::string text = RacyCase(
+      "if_z vThreadID.x\n"
+      "imm_atomic_cmp_exch r1.x, u0, l(4), l(0), l(77)\n"
+      "endif\n");
+  const isa::Case c = Parse(text);
+  isa::Outcome o = RunWith(c, Schedule::Canonical());
+  ASSERT_EQ(o.uavs[0].words[1], 77u);
+  o.uavs[0].words[1] = 0;  // compared with 77, failed, left 0
+  const Verdict v = JudgeOf(c, o);
+  EXPECT_EQ(v.kind, Verdict::Kind::kDivergence);
+  EXPECT_NE(v.Summary().find("u0[1]"), std::string::npos) << v.Summary();
+}
+
+TEST(Judge, RejectsAWrongValueDerivedFromAReturn) {
+  // The counter's returns are stored: a wrong counter return shows up.
+  ExpectRejected(kRacyBodies[4],
+                 [](isa::Outcome& o) { *EventOf(o, 6, 0).returned = 1000; },
+                 "divergence");
+}
+
+TEST(Judge, RejectsMissingAndExtraAtomics) {
+  ExpectRejected(kRacyBodies[1], [](isa::Outcome& o) { o.trace.pop_back(); },
+                 "missing-atomic");
+  ExpectRejected(kRacyBodies[1],
+                 [](isa::Outcome& o) {
+                   o.trace.push_back(o.trace.back());
+                   o.trace.back().occurrence = 1;
+                 },
+                 "extra-atomic");
+}
+
+TEST(Judge, WithoutATraceJudgesOrderIndependentWords) {
+  const isa::Case c = Parse(RacyCase(kRacyBodies[3]));
+  isa::Outcome o = RunWith(c, Schedule::Random(3));
+  o.has_trace = false;
+  o.trace.clear();
+  EXPECT_EQ(JudgeOf(c, o).kind, Verdict::Kind::kAllowed);
+  o.uavs[0].words[0] ^= 1;  // imax over all threads: order-independent
+  EXPECT_EQ(JudgeOf(c, o).kind, Verdict::Kind::kDivergence);
+}
+
+TEST(Judge, UndefinedWordsAreNeverDivergent) {
+  // An out-of-bounds exchange returns an undefined value that is stored.
+  const isa::Case c = Parse(RacyCase("imm_atomic_exch r0.x, u0, l(64), l(1)\n"
+                                     "store_structured u1.x, vThreadID.x, l(0), r0.x\n"));
+  isa::Outcome o = RunWith(c, Schedule::Canonical());
+  for (auto& e : o.trace) e.returned = 0xdeadbeef;
+  for (int w = 0; w < 64; ++w) o.uavs[1].words[w] = 0xdeadbeef;
+  const Verdict v = JudgeOf(c, o);
+  EXPECT_EQ(v.kind, Verdict::Kind::kAllowed) << v.Summary();
+}
+
+TEST(Judge, CrashIsADivergence) {
+  const isa::Case c = Parse(RacyCase(kRacyBodies[0]));
+  isa::Outcome o = RunWith(c, Schedule::Canonical());
+  o.status = isa::RunStatus::kCrashed;
+  o.message = "SIGSEGV";
+  EXPECT_EQ(JudgeOf(c, o).Summary(), "divergence: crashed at the run: SIGSEGV");
+}
+
+}  // namespace
+}  // namespace atomfuzz::oracle
