@@ -3,6 +3,10 @@
 // a value is "varying" if it may differ between threads of one group, and any
 // doubt makes it varying. Calling uniform flow divergent only rejects a case;
 // the reverse would let an invalid one through.
+//
+// The analysis is flow-sensitive, because fxc reuses registers: r0.x may hold
+// vThreadID.x early on and a uniform loop counter later. A write in uniform
+// flow from uniform sources makes its components uniform again.
 #include <vector>
 
 #include "absl/strings/str_cat.h"
@@ -14,13 +18,9 @@ namespace {
 
 enum class Block : uint8_t { kIf, kElse, kLoop, kSwitch };
 
-struct Frame {
-  Block block;
-  bool divergent;  // threads may disagree about being inside
-  size_t loop_id;  // kLoop: index into UniformityPass::divergent_loops_
-};
-
-void CheckBalance(const Program& p, DiagnosticSink& sink) {
+// Returns whether the blocks balance; reports every place where they do not.
+bool CheckBalance(const Program& p, DiagnosticSink& sink) {
+  bool ok = true;
   std::vector<std::pair<Block, int>> stack;  // block, line it opened
   auto inside = [&](Block b) {
     for (const auto& [blk, line] : stack) {
@@ -29,6 +29,7 @@ void CheckBalance(const Program& p, DiagnosticSink& sink) {
     return false;
   };
   auto error = [&](const Instruction& i, std::string expected) {
+    ok = false;
     Violation(sink, RuleId::kControlFlow, i.line, std::move(expected),
               Quote(PrintInstruction(i)));
   };
@@ -84,32 +85,112 @@ void CheckBalance(const Program& p, DiagnosticSink& sink) {
     }
   }
   for (const auto& [block, line] : stack) {
+    ok = false;
     Violation(sink, RuleId::kControlFlow, line,
               block == Block::kLoop     ? "endloop for this loop"
               : block == Block::kSwitch ? "endswitch for this switch"
                                         : "endif for this if",
               "end of program");
   }
+  return ok;
 }
 
-// One forward walk; repeated until the varying set stops growing, so values
-// carried around loops are accounted for.
+// Beyond these the analysis gives up and calls everything varying, so that
+// hostile input stays cheap. No real shader comes close.
+constexpr uint32_t kMaxTrackedTemps = 4096;  // the dcl_temps limit (spec 1.8)
+constexpr size_t kMaxDepth = 64;
+constexpr int kMaxRounds = 32;
+constexpr uint64_t kMaxStateBits = uint64_t{1} << 22;
+
+// What may differ between the threads of one group at one program point.
+struct State {
+  std::vector<bool> temps;  // r#.c varying, at 4 * # + c
+  bool returned = false;    // some threads of the group have returned
+
+  // Returns whether anything became varying.
+  bool Join(const State& o) {
+    bool changed = !returned && o.returned;
+    returned = returned || o.returned;
+    for (size_t k = 0; k < temps.size(); ++k) {
+      if (o.temps[k] && !temps[k]) changed = temps[k] = true;
+    }
+    return changed;
+  }
+};
+
+struct Frame {
+  Block block;
+  bool divergent;        // threads may disagree about being here
+  bool entry_divergent;  // the same, where the block starts
+  size_t id;             // kLoop: index into the per-loop tables
+  State other;  // kIf, kSwitch: the state before it; kElse: at the end of
+                // the then part
+  std::optional<State> exit;  // kLoop, kSwitch: joined over the breaks
+};
+
+// Forward walks over the instruction list, repeated until the states at loop
+// heads and the divergence of loops stop changing; then one last walk
+// reports.
 class UniformityPass {
  public:
   explicit UniformityPass(const Program& p) : p_(p) {}
 
   void Run(DiagnosticSink& sink) {
-    constexpr int kMaxRounds = 16;
+    Size();
     bool converged = false;
-    for (int round = 0; round < kMaxRounds && !converged; ++round) {
-      converged = !Walk(nullptr);
+    for (int round = 0; round < kMaxRounds && !converged && !gave_up_;
+         ++round) {
+      changed_ = false;
+      Walk(nullptr);
+      converged = !changed_;
     }
-    if (!converged) everything_varying_ = true;
+    if (!converged || gave_up_) {
+      everything_varying_ = true;
+      tracked_ = 0;
+      heads_.assign(heads_.size(), Empty());
+    }
     Walk(&sink);
   }
 
  private:
-  bool Varying(const Operand& o) const {
+  // Sizes the tables; gives up on programs whose states would be huge.
+  void Size() {
+    uint32_t max_temp = 0;
+    size_t loops = 0, blocks = 0;
+    for (const Instruction& i : p_.instructions) {
+      for (const Operand& o : i.operands) {
+        if (o.file == RegFile::kTemp) {
+          const uint32_t n = std::min(o.index, kMaxTrackedTemps) + 1;
+          max_temp = std::max(max_temp, n);
+        }
+      }
+      loops += i.op == Op::kLoop;
+      blocks += i.op == Op::kLoop || i.op == Op::kSwitch || i.op == Op::kIfZ ||
+                i.op == Op::kIfNz;
+    }
+    tracked_ = std::min(max_temp, kMaxTrackedTemps);
+    if (uint64_t{tracked_} * 4 * (loops + blocks) > kMaxStateBits) {
+      gave_up_ = true;
+      tracked_ = 0;
+    }
+    heads_.assign(loops, Empty());
+    divergent_loops_.assign(loops, false);
+  }
+
+  // The state at program start: temps hold undefined, per-thread values.
+  State Fresh() const {
+    State s;
+    s.temps.assign(size_t{tracked_} * 4, true);
+    return s;
+  }
+  // Nothing known yet (the start of a loop's back-edge join).
+  State Empty() const {
+    State s;
+    s.temps.assign(size_t{tracked_} * 4, false);
+    return s;
+  }
+
+  bool Varying(const State& s, const Operand& o) const {
     if (everything_varying_) return true;
     switch (o.file) {
       case RegFile::kImmediate:
@@ -117,121 +198,184 @@ class UniformityPass {
         return false;
       case RegFile::kTemp:
         for (int lane = 0; lane < o.SourceWidth(); ++lane) {
-          if (IsVaryingTemp(o.index, o.Component(lane))) return true;
+          if (o.index >= tracked_ ||
+              s.temps[size_t{o.index} * 4 + o.Component(lane)]) {
+            return true;
+          }
         }
         return false;
       default:
         return true;  // thread ids, x# (may be indexed per thread)
     }
   }
-  bool IsVaryingTemp(uint32_t r, int c) const {
-    const size_t k = size_t{r} * 4 + static_cast<size_t>(c);
-    return k < varying_.size() && varying_[k];
-  }
-  // Returns whether anything changed.
-  bool MarkVarying(const Operand& dst) {
-    if (dst.file != RegFile::kTemp) return false;
-    bool changed = false;
+
+  void Write(State& s, const Operand& dst, bool varying) const {
+    if (dst.file != RegFile::kTemp || dst.index >= tracked_) return;
     for (int c = 0; c < 4; ++c) {
-      if (!(dst.mask & (1u << c))) continue;
-      const size_t k = size_t{dst.index} * 4 + static_cast<size_t>(c);
-      if (k >= (1u << 16) * 4) continue;  // absurd index; validator reports it
-      if (k >= varying_.size()) varying_.resize(k + 1, false);
-      if (!varying_[k]) changed = varying_[k] = true;
+      if (dst.mask & (1u << c)) s.temps[size_t{dst.index} * 4 + c] = varying;
     }
-    return changed;
   }
 
-  bool Walk(DiagnosticSink* sink) {
-    bool changed = false;
-    std::vector<Frame> stack;
-    bool returned_divergently = false;
-    size_t next_loop = 0;
-    auto divergent_here = [&] {
-      return returned_divergently || (!stack.empty() && stack.back().divergent);
-    };
-    // Makes the innermost enclosing loop divergent (a break/continue that
-    // only some threads take).
-    auto loop_escape = [&](bool cond_varying) {
-      if (!cond_varying && !divergent_here()) return;
-      for (auto it = stack.rbegin(); it != stack.rend(); ++it) {
-        if (it->block == Block::kLoop) {
-          if (!divergent_loops_[it->loop_id]) {
-            divergent_loops_[it->loop_id] = true;
-            changed = true;
-          }
-          return;
-        }
-      }
-    };
-    for (const Instruction& i : p_.instructions) {
-      const OpcodeInfo& row = i.info();
-      const bool cond_varying =
-          row.operand_with_role(Role::kCondition) >= 0 &&
-          Varying(i.operands[static_cast<size_t>(row.operand_with_role(Role::kCondition))]);
-      switch (i.op) {
-        case Op::kIfZ: case Op::kIfNz:
-          stack.push_back({Block::kIf, divergent_here() || cond_varying, 0});
-          continue;
-        case Op::kSwitch:
-          stack.push_back({Block::kSwitch, divergent_here() || cond_varying, 0});
-          continue;
-        case Op::kLoop: {
-          if (next_loop >= divergent_loops_.size()) divergent_loops_.push_back(false);
-          const size_t id = next_loop++;
-          stack.push_back({Block::kLoop, divergent_here() || divergent_loops_[id], id});
-          continue;
-        }
-        case Op::kEndIf: case Op::kEndLoop: case Op::kEndSwitch:
-          if (!stack.empty()) stack.pop_back();
-          continue;
-        case Op::kBreak: case Op::kContinue: case Op::kBreakcZ:
-        case Op::kBreakcNz: case Op::kContinuecZ: case Op::kContinuecNz:
-          loop_escape(cond_varying);
-          continue;
-        case Op::kRet: case Op::kRetcZ: case Op::kRetcNz:
-          if (cond_varying || divergent_here()) returned_divergently = true;
-          continue;
-        case Op::kSync:
-          if (sink && (i.sync_flags & kSyncThreads) && divergent_here()) {
-            Violation(*sink, RuleId::kSyncInDivergentFlow, i.line,
-                      "sync with _t in control flow uniform across the group",
-                      absl::StrCat(Quote(PrintInstruction(i)),
-                                   " in divergent control flow"));
-          }
-          continue;
-        default:
-          break;
-      }
-      // Writes: results of memory reads are varying, as is anything written
-      // where only some threads run; ALU results follow their sources.
-      bool result_varying = divergent_here() || row.family != Family::kAlu;
-      for (int k = 0; !result_varying && k < row.operand_count(); ++k) {
-        if (row.operands[static_cast<size_t>(k)].kind == OperandKind::kSrc) {
-          result_varying = Varying(i.operands[static_cast<size_t>(k)]);
-        }
-      }
-      if (!result_varying) continue;
-      for (int k = 0; k < row.operand_count(); ++k) {
-        if (row.operands[static_cast<size_t>(k)].kind == OperandKind::kDst) {
-          changed |= MarkVarying(i.operands[static_cast<size_t>(k)]);
-        }
+  // Index of the innermost loop (or, for break, loop or switch).
+  static std::optional<size_t> Target(const std::vector<Frame>& stack,
+                                      bool switch_too) {
+    for (size_t k = stack.size(); k-- > 0;) {
+      if (stack[k].block == Block::kLoop ||
+          (switch_too && stack[k].block == Block::kSwitch)) {
+        return k;
       }
     }
-    return changed;
+    return std::nullopt;  // unbalanced programs are not analysed
   }
+
+  void Walk(DiagnosticSink* sink);
+  void Escape(std::vector<Frame>& stack, State& state, Op op, bool divergent);
 
   const Program& p_;
-  std::vector<bool> varying_;  // temp component -> varying
+  uint32_t tracked_ = 0;  // temps r0..r(tracked_-1) are tracked
+  std::vector<State> heads_;  // per loop: joined over back edges
   std::vector<bool> divergent_loops_;
+  bool changed_ = false;
+  bool gave_up_ = false;
   bool everything_varying_ = false;
 };
+
+// break, continue and their conditional forms. After a `divergent` escape
+// (only some threads take it) the rest of the blocks it leaves is divergent,
+// and so is all of a loop it breaks or continues: later iterations run
+// without those threads.
+void UniformityPass::Escape(std::vector<Frame>& stack, State& state, Op op,
+                            bool divergent) {
+  const bool is_break =
+      op == Op::kBreak || op == Op::kBreakcZ || op == Op::kBreakcNz;
+  const std::optional<size_t> t = Target(stack, is_break);
+  if (!t) return;
+  Frame& f = stack[*t];
+  const bool loop = f.block == Block::kLoop;
+  if (divergent) {
+    for (size_t k = *t; k < stack.size(); ++k) stack[k].divergent = true;
+    if (loop && !divergent_loops_[f.id]) {
+      divergent_loops_[f.id] = true;
+      changed_ = true;
+    }
+  }
+  if (!is_break) {
+    changed_ |= heads_[f.id].Join(state);
+  } else if (f.exit) {
+    f.exit->Join(state);
+  } else {
+    f.exit = state;
+  }
+}
+
+void UniformityPass::Walk(DiagnosticSink* sink) {
+  std::vector<Frame> stack;
+  State state = Fresh();
+  size_t next_loop = 0;
+  auto push = [&](Block block, bool divergent, size_t id, State other) {
+    stack.push_back({block, divergent, divergent, id, std::move(other),
+                     std::nullopt});
+  };
+  auto divergent_here = [&] {
+    return everything_varying_ || state.returned ||
+           (!stack.empty() && stack.back().divergent);
+  };
+  for (const Instruction& i : p_.instructions) {
+    const OpcodeInfo& row = i.info();
+    const int cond = row.operand_with_role(Role::kCondition);
+    const bool cond_varying =
+        cond >= 0 && row.family == Family::kControl &&
+        Varying(state, i.operands[static_cast<size_t>(cond)]);
+    if (stack.size() > kMaxDepth && !everything_varying_) {
+      gave_up_ = true;
+      return;
+    }
+    switch (i.op) {
+      case Op::kIfZ: case Op::kIfNz:
+        push(Block::kIf, divergent_here() || cond_varying, 0, state);
+        continue;
+      case Op::kElse: {
+        // The else part starts from the if's state: a break or ret in the
+        // then part left from there, not from here.
+        Frame& f = stack.back();
+        std::swap(state, f.other);
+        f.block = Block::kElse;
+        f.divergent = f.entry_divergent;
+        continue;
+      }
+      case Op::kEndIf:
+        state.Join(stack.back().other);  // the path that skipped this part
+        stack.pop_back();
+        continue;
+      case Op::kLoop: {
+        const size_t id = next_loop++;
+        state.Join(heads_[id]);
+        push(Block::kLoop, divergent_here() || divergent_loops_[id], id,
+             State{});
+        continue;
+      }
+      case Op::kEndLoop: {
+        Frame& f = stack.back();
+        changed_ |= heads_[f.id].Join(state);
+        // Threads leave only through breaks; a loop without one never ends
+        // (or ends by ret), so what follows keeps the current state.
+        if (f.exit) state = *std::move(f.exit);
+        stack.pop_back();
+        continue;
+      }
+      case Op::kSwitch:
+        push(Block::kSwitch, divergent_here() || cond_varying, 0, state);
+        continue;
+      case Op::kCase: case Op::kDefault:
+        state.Join(stack.back().other);  // jumped to from the switch
+        continue;
+      case Op::kEndSwitch: {
+        Frame& f = stack.back();
+        state.Join(f.other);  // no case matched and no default
+        if (f.exit) state.Join(*f.exit);
+        stack.pop_back();
+        continue;
+      }
+      case Op::kBreak: case Op::kBreakcZ: case Op::kBreakcNz:
+      case Op::kContinue: case Op::kContinuecZ: case Op::kContinuecNz:
+        Escape(stack, state, i.op, cond_varying || divergent_here());
+        continue;
+      case Op::kRet: case Op::kRetcZ: case Op::kRetcNz:
+        if (cond_varying || divergent_here()) state.returned = true;
+        continue;
+      case Op::kSync:
+        if (sink && (i.sync_flags & kSyncThreads) && divergent_here()) {
+          Violation(*sink, RuleId::kSyncInDivergentFlow, i.line,
+                    "sync with _t in control flow uniform across the group",
+                    absl::StrCat(Quote(PrintInstruction(i)),
+                                 " in divergent control flow"));
+        }
+        continue;
+      default:
+        break;
+    }
+    // Results of memory reads and atomics are varying, as is anything
+    // written where only some threads run; ALU results follow their sources.
+    bool varying = divergent_here() || row.family != Family::kAlu;
+    for (int k = 0; !varying && k < row.operand_count(); ++k) {
+      if (row.operands[static_cast<size_t>(k)].kind == OperandKind::kSrc) {
+        varying = Varying(state, i.operands[static_cast<size_t>(k)]);
+      }
+    }
+    for (int k = 0; k < row.operand_count(); ++k) {
+      if (row.operands[static_cast<size_t>(k)].kind == OperandKind::kDst) {
+        Write(state, i.operands[static_cast<size_t>(k)], varying);
+      }
+    }
+  }
+}
 
 }  // namespace
 
 void CheckControlFlow(const Program& program, DiagnosticSink& sink) {
-  CheckBalance(program, sink);
-  UniformityPass(program).Run(sink);
+  // The uniformity walk needs the block structure; an unbalanced program is
+  // rejected already.
+  if (CheckBalance(program, sink)) UniformityPass(program).Run(sink);
 }
 
 }  // namespace atomfuzz::isa

@@ -1,44 +1,17 @@
 #include "isa/validator.h"
 
+#include <algorithm>
 #include <map>
 #include <set>
 
 #include "absl/strings/str_cat.h"
+#include "absl/strings/str_join.h"
 #include "isa/printer.h"
 #include "isa/spelling.h"
 #include "isa/validation_rules.h"
 
 namespace atomfuzz::isa {
 namespace {
-
-constexpr Rule kRules[] = {
-    {"decl-before-use", "spec 3.1, 1.8", "every register is declared before use"},
-    {"decl-order", "spec 3.1", "declarations precede instructions"},
-    {"decl-duplicate", "spec 1.8", "a register is declared once"},
-    {"temps-limit", "spec 1.8", "temps plus indexable temps <= 4096"},
-    {"thread-group", "spec 1.8", "one dcl_thread_group within 1024x1024x64, x*y*z <= 1024"},
-    {"tgsm-size", "spec 1.8", "g# sizes are positive multiples of 4, total <= 32768 bytes"},
-    {"stride", "spec 1.2, 1.8", "structured stride > 0, multiple of 4, <= 2048"},
-    {"typed-format", "E-24, spec 1.1", "typed atomics only on uint/sint R32 views"},
-    {"dst0-single-component", "spec 1.5", "dst0 of an immediate atomic has one component"},
-    {"counter-needs-counter", "spec 1.6", "alloc/consume target a structured UAV with a counter"},
-    {"alloc-and-consume", "E-37, spec 1.6", "alloc and consume not both on one UAV"},
-    {"sync-in-divergent-flow", "E-30, spec 2.2", "sync with _t only in uniform control flow"},
-    {"sync-flags", "E-32, E-33, spec 2.2", "sync flags form one of the valid variants"},
-    {"dynamic-uav-index", "E-44, spec 1.1", "u# and g# are not indexed dynamically"},
-    {"control-flow", "spec 3.1", "if/else/endif, loop/endloop, switch/case/endswitch balance"},
-    {"resource-binding", "spec 1.1, 1.2", "every declared u# is bound to a matching resource"},
-    {"memory-kind", "spec 1.1, 1.7", "an instruction targets a memory kind it supports"},
-    {"store-mask", "spec 1.7", "store masks are .x, .xy, .xyz, .xyzw (typed: .xyzw)"},
-    {"operand-width", "spec 1.2, 1.4", "addresses have enough components; atomic values one"},
-    {"dispatch", "spec 1.8", "each group count <= 65535"},
-    {"register-range", "spec 1.1, 1.8", "u# <= 63, g# < 8192"},
-    {"opc-needs-counter", "spec 1.6", "_opc declares a UAV whose view has a counter"},
-    {"ends-with-ret", "spec 3.1", "the program ends with ret"},
-    {"case-literal", "FS 22.7", "case takes a scalar immediate"},
-    {"expectation", "docs/case-format.md", "expectations name existing words, counters and atomics"},
-};
-static_assert(std::size(kRules) == static_cast<size_t>(RuleId::kExpectation) + 1);
 
 // Declarations gathered in one pass, then consulted by the instruction checks.
 struct Declarations {
@@ -47,7 +20,7 @@ struct Declarations {
   std::map<uint32_t, const Instruction*> uavs;   // u# -> dcl
   std::map<uint32_t, const Instruction*> tgsm;   // g# -> dcl
   std::map<RegFile, uint8_t> inputs;             // system value -> mask
-  int thread_groups = 0;
+  const Instruction* thread_group = nullptr;     // the first one
 };
 
 uint8_t MemoryOf(const Declarations& d, const Operand& op) {
@@ -77,6 +50,15 @@ std::string MemoryName(uint8_t m) {
     case kTgsmStructured: return "a structured g#";
     default: return "an undeclared register";
   }
+}
+
+// "a raw u# or a raw g#" for a MemoryBit set.
+std::string MemoryList(uint8_t set) {
+  std::vector<std::string> names;
+  for (uint8_t bit = 1; bit <= kTgsmStructured; bit <<= 1) {
+    if (set & bit) names.push_back(MemoryName(bit));
+  }
+  return absl::StrJoin(names, " or ");
 }
 
 class ProgramChecker {
@@ -111,13 +93,14 @@ class ProgramChecker {
   }
 
   void CollectDeclarations() {
-    bool seen_code = false;
-    uint32_t tgsm_bytes = 0;
+    const Instruction* first_code = nullptr;
+    Budget temps, tgsm_bytes;
     for (const Instruction& i : p_.instructions) {
       if (i.info().family != Family::kDecl) {
-        seen_code = true;
+        if (first_code == nullptr) first_code = &i;
         continue;
       }
+      const bool seen_code = first_code != nullptr;
       if (seen_code) {
         Violation(sink_, RuleId::kDeclOrder, i.line,
                   "declarations before the first instruction",
@@ -129,6 +112,8 @@ class ProgramChecker {
           if (d_.temps) {
             Violation(sink_, RuleId::kDeclDuplicate, i.line, "one dcl_temps",
                       "a second one");
+          } else {
+            Spend(temps, i.operands[0].index, i);
           }
           d_.temps = i.operands[0].index;
           break;
@@ -138,6 +123,8 @@ class ProgramChecker {
             Violation(sink_, RuleId::kDeclDuplicate, i.line,
                       absl::StrCat("one declaration of x", i.operands[0].index),
                       "a second one");
+          } else {
+            Spend(temps, i.operands[0].offset, i);
           }
           break;
         case Op::kDclUavRaw:
@@ -166,14 +153,7 @@ class ProgramChecker {
                           : "a stride > 0 and a multiple of 4, and a count > 0",
                       Quote(PrintInstruction(i)));
           }
-          tgsm_bytes = static_cast<uint32_t>(
-              std::min<uint64_t>(tgsm_bytes + bytes, 0xFFFFFFFFu));
-          if (tgsm_bytes > 32768) {
-            Violation(sink_, RuleId::kTgsmSize, i.line,
-                      "at most 32768 bytes of g# in all",
-                      absl::StrCat(tgsm_bytes, " bytes"));
-            tgsm_bytes = 0;  // report once per overflow
-          }
+          Spend(tgsm_bytes, bytes, i);
           break;
         }
         case Op::kDclInput: {
@@ -195,21 +175,39 @@ class ProgramChecker {
           break;
       }
     }
-    uint64_t total = d_.temps.value_or(0);
-    for (const auto& [x, size] : d_.indexable) total += size;
-    if (total > 4096) {
-      Violation(sink_, RuleId::kTempsLimit, 0,
-                "at most 4096 temps and indexable temps in all",
-                absl::StrCat(total));
-    }
-    if (d_.thread_groups != 1) {
-      Violation(sink_, RuleId::kThreadGroup, 0, "exactly one dcl_thread_group",
-                absl::StrCat(d_.thread_groups));
+    if (d_.thread_group == nullptr) {
+      // Where the declarations end, which is where it belongs.
+      const int line = first_code ? first_code->line
+                       : p_.instructions.empty() ? 0
+                                                 : p_.instructions.back().line;
+      Violation(sink_, RuleId::kThreadGroup, line, "a dcl_thread_group",
+                "none");
     }
   }
 
+  // A limit on a sum over declarations (spec 1.8), reported once, at the
+  // declaration that goes over. Sums stop there, so they cannot overflow.
+  struct Budget {
+    uint64_t used = 0;
+    bool reported = false;
+  };
+  void Spend(Budget& b, uint64_t n, const Instruction& i) {
+    const bool tgsm = i.op == Op::kDclTgsmRaw || i.op == Op::kDclTgsmStructured;
+    if (b.reported || (b.used += n) <= (tgsm ? 32768u : 4096u)) return;
+    b.reported = true;
+    Violation(sink_, tgsm ? RuleId::kTgsmSize : RuleId::kTempsLimit, i.line,
+              tgsm ? "at most 32768 bytes of g# in all"
+                   : "at most 4096 temps and indexable temps in all",
+              absl::StrCat(b.used, tgsm ? " bytes" : ""));
+  }
+
   void CheckThreadGroup(const Instruction& i) {
-    ++d_.thread_groups;
+    if (d_.thread_group != nullptr) {
+      Violation(sink_, RuleId::kThreadGroup, i.line, "one dcl_thread_group",
+                "a second one");
+      return;
+    }
+    d_.thread_group = &i;
     const uint64_t x = i.operands[0].index, y = i.operands[1].index,
                    z = i.operands[2].index;
     if (x < 1 || x > 1024 || y < 1 || y > 1024 || z < 1 || z > 64 ||
@@ -240,9 +238,10 @@ class ProgramChecker {
     }
     switch (o.file) {
       case RegFile::kTemp:
-        if (!d_.temps || o.index >= *d_.temps) {
-          undeclared(absl::StrCat("a register below dcl_temps ",
-                                  d_.temps.value_or(0)));
+        if (!d_.temps) {
+          undeclared("a dcl_temps before using r#");
+        } else if (o.index >= *d_.temps) {
+          undeclared(absl::StrCat("a register below dcl_temps ", *d_.temps));
         }
         break;
       case RegFile::kIndexableTemp: {
@@ -276,15 +275,19 @@ class ProgramChecker {
     }
   }
 
+  // Registers out of range are reported at their declaration; a use without
+  // one is reported by CheckDeclared.
   void CheckInstruction(const Instruction& i) {
     const OpcodeInfo& row = i.info();
-    CheckRegisterRange(i);
     for (int k = 0; k < row.operand_count(); ++k) {
       const Operand& o = i.operands[static_cast<size_t>(k)];
       CheckDeclared(i, o);
-      if ((o.file == RegFile::kUav || o.file == RegFile::kTgsm) && o.relative) {
+      // SM5.0 has no index on u# or g# at all (E-44); the reader accepts
+      // u0[r1.x + 0] and u0[2] so that this rule can name them.
+      if ((o.file == RegFile::kUav || o.file == RegFile::kTgsm) &&
+          (o.relative || o.offset != 0)) {
         Violation(sink_, RuleId::kDynamicUavIndex, i.line,
-                  "a u# or g# with a constant index", Quote(PrintOperand(o)));
+                  "a u# or g# without an index", Quote(PrintOperand(o)));
       }
     }
     if (i.op == Op::kSync) CheckSyncFlags(i);
@@ -317,7 +320,7 @@ class ProgramChecker {
     if (mem == 0) return;  // undeclared: reported already
     if ((row.memories & mem) == 0) {
       Violation(sink_, RuleId::kMemoryKind, i.line,
-                absl::StrCat(row.mnemonic, " on a memory kind it supports"),
+                absl::StrCat(row.mnemonic, " on ", MemoryList(row.memories)),
                 MemoryName(mem));
       return;
     }
@@ -329,7 +332,8 @@ class ProgramChecker {
         if (t != ReturnType::kUint && t != ReturnType::kSint) {
           Violation(sink_, RuleId::kTypedFormat, i.line,
                     "an atomic on a typed UAV declared uint or sint",
-                    Quote(PrintInstruction(dcl)));
+                    absl::StrCat("u", target.index, " declared ",
+                                 ReturnTypeName(t)));
           break;
         }
       }
@@ -413,6 +417,8 @@ bool TypeMatchesFormat(ReturnType t, Format f) {
 
 void CheckBinding(const Case& c, const Declarations& d, DiagnosticSink& sink) {
   for (const auto& [slot, dcl] : d.uavs) {
+    // Out of range: reported as register-range, and no [uav] can bind it.
+    if (slot > kMaxUavSlot) continue;
     const Resource* r = c.FindResource(slot);
     const std::string what = absl::StrCat("u", slot);
     if (r == nullptr) {
@@ -469,14 +475,22 @@ void CheckBinding(const Case& c, const Declarations& d, DiagnosticSink& sink) {
       Violation(sink, RuleId::kResourceBinding, r.line,
                 absl::StrCat("a dcl_uav_* for the bound u", r.slot), "none");
     }
+    if (r.counter && r.kind != ResourceKind::kStructured) {  // spec 1.6
+      Violation(sink, RuleId::kResourceBinding, r.line,
+                "a counter on structured UAVs only",
+                absl::StrCat("a counter on a ", ResourceKindName(r.kind),
+                             " UAV"));
+    }
   }
 }
 
+// Counters on other kinds are reported as memory-kind (the instruction) or
+// resource-binding (the view).
 void CheckCounters(const Case& c, const Program& p, DiagnosticSink& sink) {
   for (const Instruction& i : p.instructions) {
     if (i.info().family != Family::kCounter) continue;
     const Resource* r = c.FindResource(i.operands[1].index);
-    if (r != nullptr && !r->counter) {
+    if (r != nullptr && r->kind == ResourceKind::kStructured && !r->counter) {
       Violation(sink, RuleId::kCounterNeedsCounter, i.line,
                 absl::StrCat("a 'counter' line in [uav u", r->slot, "]"),
                 "a UAV without a counter");
@@ -484,7 +498,31 @@ void CheckCounters(const Case& c, const Program& p, DiagnosticSink& sink) {
   }
 }
 
-void CheckExpectations(const Case& c, DiagnosticSink& sink) {
+std::string Triple(const std::array<uint32_t, 3>& v) {
+  return absl::StrCat(v[0], ", ", v[1], ", ", v[2]);
+}
+
+// An expectation about a thread that never runs could never fail.
+void CheckReturnThread(const ReturnExpectation& e, const Case& c,
+                       const Declarations& d, DiagnosticSink& sink) {
+  using Xyz = std::array<uint32_t, 3>;
+  auto inside = [&](absl::string_view what, const Xyz& v, const Xyz& extent,
+                    absl::string_view where) {
+    if (v[0] >= extent[0] || v[1] >= extent[1] || v[2] >= extent[2]) {
+      Violation(sink, RuleId::kExpectation, e.line,
+                absl::StrCat("a ", what, " inside the ", where, Triple(extent)),
+                absl::StrCat(what, " ", Triple(v)));
+    }
+  };
+  inside("group", e.group, c.groups, "dispatch ");
+  if (const Instruction* tg = d.thread_group) {  // else reported already
+    const std::vector<Operand>& o = tg->operands;
+    inside("thread", e.thread, {o[0].index, o[1].index, o[2].index}, "group ");
+  }
+}
+
+void CheckExpectations(const Case& c, const Declarations& d,
+                       DiagnosticSink& sink) {
   for (const WordExpectation& w : c.expect_words) {
     const Resource* r = c.FindResource(w.slot);
     if (r == nullptr || w.last >= r->init.size()) {
@@ -511,6 +549,7 @@ void CheckExpectations(const Case& c, DiagnosticSink& sink) {
                 absl::StrCat("an atomic number below ", returning),
                 absl::StrCat(e.atomic));
     }
+    CheckReturnThread(e, c, d, sink);
   }
 }
 
@@ -534,16 +573,14 @@ void ValidateProgram(const Program& program, DiagnosticSink& sink) {
 void ValidateCase(const Case& c, DiagnosticSink& sink) {
   ProgramChecker checker(c.shader, sink);
   checker.Run();
-  for (uint32_t g : c.groups) {
-    if (g > 65535) {
-      Violation(sink, RuleId::kDispatch, 0, "group counts <= 65535",
-                absl::StrCat(c.groups[0], ", ", c.groups[1], ", ", c.groups[2]));
-      break;
-    }
+  if (*std::max_element(c.groups.begin(), c.groups.end()) > 65535) {
+    // The Case keeps no line for [dispatch].
+    Violation(sink, RuleId::kDispatch, 0, "group counts <= 65535",
+              Triple(c.groups));
   }
   CheckBinding(c, checker.decls(), sink);
   CheckCounters(c, c.shader, sink);
-  CheckExpectations(c, sink);
+  CheckExpectations(c, checker.decls(), sink);
 }
 
 absl::Status Validate(const Case& c) {
