@@ -8,6 +8,7 @@
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
 #include "oracle/rmw.h"
+#include "oracle/value_graph.h"
 
 namespace atomfuzz::oracle {
 namespace {
@@ -188,6 +189,21 @@ class Search {
           if (Enabled(c)) pool_.push_back(c);
         }
       }
+      // At a branch, keep only the candidates after which the remaining ops
+      // can still form a trail (value_graph.h): Fleury's rule of not burning
+      // bridges. Without per-thread chains it never backtracks.
+      if (pool_.size() > begin + 1 && blind_.empty()) {
+        size_t kept = begin;
+        for (size_t k = begin; k < pool_.size(); ++k) {
+          const size_t c = pool_[k];
+          const uint32_t before = value_;
+          Advance(c);
+          const bool possible = TrailPossible();
+          Retreat(c, before);
+          if (possible) pool_[kept++] = c;
+        }
+        pool_.resize(kept);
+      }
       if (pool_.size() == begin) Stuck();
     }
     stack_.push_back({begin, pool_.size(), begin, applied_chain, value_before});
@@ -218,6 +234,16 @@ class Search {
       if (chain != SIZE_MAX) Retreat(chain, before);
     }
     return false;
+  }
+
+  bool TrailPossible() {
+    remaining_.clear();
+    for (size_t c = 0; c < chains_; ++c) {
+      for (size_t k = chain_begin_[c] + pos_[c]; k < chain_begin_[c + 1]; ++k) {
+        remaining_.push_back(&ops_[order_[k]]);
+      }
+    }
+    return CheckTrail(value_, remaining_, final_).ok;
   }
 
   void Note(std::string why, std::optional<uint32_t> culprit = {}) {
@@ -263,6 +289,7 @@ class Search {
   absl::flat_hash_set<std::pair<uint64_t, uint64_t>> failed_;
   std::vector<Frame> stack_;
   std::vector<size_t> pool_;
+  std::vector<const SerialOp*> remaining_;
   uint64_t steps_ = 0;
   size_t deepest_ = 0;
   std::string why_;
@@ -318,14 +345,39 @@ SerialResult CheckSerialization(uint32_t start, const std::vector<SerialOp>& ops
     r.end = v;
     return r;
   }
-  Search search(start, ops, final_value, budget);
-  r = search.Run();
-  // With every return known the end value is the same for all legal orders
-  // (the values form one path through the returns); otherwise it is not
-  // known to be unique.
+  // With every return known, a legal order is an Eulerian trail of the
+  // value graph: necessary always, sufficient when nothing else orders the
+  // ops (one per thread, one barrier interval per group).
   const bool all_returned = std::all_of(ops.begin(), ops.end(), [](const SerialOp& o) {
     return o.returned.has_value();
   });
+  if (all_returned) {
+    std::vector<const SerialOp*> all;
+    all.reserve(ops.size());
+    absl::flat_hash_map<uint32_t, uint32_t> chain_ops, group_interval;
+    bool unconstrained = true;
+    for (const SerialOp& o : ops) {
+      all.push_back(&o);
+      unconstrained = unconstrained && ++chain_ops[o.chain] == 1 &&
+                      group_interval.try_emplace(o.group, o.interval).first->second ==
+                          o.interval;
+    }
+    const TrailCheck trail = CheckTrail(start, all, final_value);
+    if (!trail.ok) {
+      r.kind = SerialResult::Kind::kDivergence;
+      r.why = trail.why;
+      r.culprit = trail.culprit;
+      return r;
+    }
+    if (unconstrained) {
+      r.end = trail.end;
+      return r;
+    }
+  }
+  Search search(start, ops, final_value, budget);
+  r = search.Run();
+  // With every return known the end value is the trail's end, the same for
+  // all legal orders; otherwise it is not known to be unique.
   if (r.kind == SerialResult::Kind::kAllowed && !all_returned && !final_value) {
     r.end.reset();
   }

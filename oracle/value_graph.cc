@@ -1,0 +1,111 @@
+#include "oracle/value_graph.h"
+
+#include <numeric>
+
+#include "absl/container/flat_hash_map.h"
+#include "absl/strings/str_cat.h"
+#include "absl/strings/str_format.h"
+
+namespace atomfuzz::oracle {
+namespace {
+
+std::string Hex(uint32_t v) { return absl::StrFormat("0x%08x", v); }
+
+struct Node {
+  uint32_t seen = 0;      // ops that saw this value (edges out)
+  uint32_t left = 0;      // ops that left this value (edges in)
+  uint32_t component = 0; // union-find parent
+  std::optional<uint32_t> some_op;  // an op that saw it, for messages
+};
+
+class Graph {
+ public:
+  uint32_t Id(uint32_t value) {
+    auto [it, added] = index_.try_emplace(value, static_cast<uint32_t>(nodes_.size()));
+    if (added) {
+      nodes_.push_back({});
+      nodes_.back().component = it->second;
+      values_.push_back(value);
+    }
+    return it->second;
+  }
+  uint32_t Find(uint32_t n) {
+    while (nodes_[n].component != n) {
+      nodes_[n].component = nodes_[nodes_[n].component].component;
+      n = nodes_[n].component;
+    }
+    return n;
+  }
+  void Union(uint32_t a, uint32_t b) { nodes_[Find(a)].component = Find(b); }
+  Node& node(uint32_t n) { return nodes_[n]; }
+  uint32_t value(uint32_t n) const { return values_[n]; }
+  size_t size() const { return nodes_.size(); }
+
+ private:
+  absl::flat_hash_map<uint32_t, uint32_t> index_;
+  std::vector<Node> nodes_;
+  std::vector<uint32_t> values_;
+};
+
+}  // namespace
+
+TrailCheck CheckTrail(uint32_t start, const std::vector<const SerialOp*>& ops,
+                      std::optional<uint32_t> final_value) {
+  TrailCheck r;
+  Graph g;
+  const uint32_t s = g.Id(start);
+  for (const SerialOp* op : ops) {
+    const uint32_t before =
+        op->rmw == isa::Rmw::kConsume ? *op->returned + 1 : *op->returned;
+    const uint32_t a = g.Id(before), b = g.Id(SerialApply(*op, before));
+    ++g.node(a).seen;
+    ++g.node(b).left;
+    if (!g.node(a).some_op) g.node(a).some_op = op->id;
+    g.Union(a, b);
+  }
+  // Balance: the word holds a value (start once, plus once per op leaving
+  // it) exactly as often as ops see it, except where the trail ends.
+  std::optional<uint32_t> end;
+  for (uint32_t n = 0; n < g.size(); ++n) {
+    const Node& node = g.node(n);
+    const int64_t held = int64_t{node.left} + (n == s ? 1 : 0);
+    const int64_t surplus = held - node.seen;  // 1 at the end, else 0
+    if (surplus == 0) continue;
+    if (surplus == 1 && !end) {
+      end = g.value(n);
+      continue;
+    }
+    r.culprit = node.some_op;
+    r.why = surplus < 0
+                ? absl::StrCat(node.seen, " atomics returned ", Hex(g.value(n)),
+                               ", but the word can hold it only ", held,
+                               " times (as the start value or after an atomic)")
+                : absl::StrCat("the word would be left at both ", Hex(*end),
+                               " and ", Hex(g.value(n)), ": ", held,
+                               " ways to reach ", Hex(g.value(n)), " but only ",
+                               node.seen, " atomics saw it");
+    return r;
+  }
+  // Every op must be reachable from the start.
+  for (const SerialOp* op : ops) {
+    const uint32_t before =
+        op->rmw == isa::Rmw::kConsume ? *op->returned + 1 : *op->returned;
+    if (g.Find(g.Id(before)) != g.Find(s)) {
+      r.culprit = op->id;
+      r.why = absl::StrCat("an atomic returned ", Hex(*op->returned),
+                           ", a value no order of these atomics reaches from ",
+                           Hex(start));
+      return r;
+    }
+  }
+  r.end = end.value_or(start);
+  if (final_value && *final_value != r.end) {
+    r.why = absl::StrCat("the returned values chain from ", Hex(start), " to ",
+                         Hex(r.end), ", but the final word is ", Hex(*final_value));
+    return r;
+  }
+  r.ok = true;
+  return r;
+}
+
+}  // namespace atomfuzz::oracle
