@@ -14,6 +14,37 @@ namespace {
 // Limits that keep hostile input cheap; no real shader comes close.
 constexpr size_t kMaxInstructions = 1 << 16;
 
+// What to ask for when `word` is no mnemonic: the suffix grammar of the row it
+// starts with (dcl_uav_typed_texture4d, sync_g_g), else any instruction.
+std::string ExpectedMnemonic(absl::string_view word) {
+  for (size_t cut = word.size(); cut != absl::string_view::npos && cut > 0;
+       cut = word.rfind('_', cut - 1)) {
+    const OpcodeInfo* row = FindMnemonic(word.substr(0, cut));
+    if (row == nullptr) continue;
+    switch (row->suffix) {
+      case Suffix::kSyncFlags:
+        return "sync[_uglobal|_ugroup][_g][_t]";
+      case Suffix::kGlc:
+        return absl::StrCat(row->mnemonic, "[_glc]");
+      case Suffix::kGlcOpc:
+        return absl::StrCat(row->mnemonic, "[_glc][_opc]");
+      case Suffix::kDimGlc:
+        return absl::StrCat(row->mnemonic,
+                            "_<dim>[_glc] with <dim> buffer, texture1d, "
+                            "texture1darray, texture2d, texture2darray or "
+                            "texture3d");
+      case Suffix::kIndexable:
+        return absl::StrCat(row->mnemonic, " or ", row->mnemonic,
+                            "_indexable(...)(...)");
+      case Suffix::kGlobalFlags:
+        return std::string(row->mnemonic);
+      case Suffix::kNone:
+        break;
+    }
+  }
+  return "an instruction";
+}
+
 class LineAssembler {
  public:
   LineAssembler(TextCursor& cur, int line, DiagnosticSink& sink)
@@ -26,7 +57,7 @@ class LineAssembler {
     const absl::string_view word = cur_.ReadIdentifier();
     if (word.empty()) return Fail("an instruction", cur_.Found());
     if (!ResolveMnemonic(word, inst)) {
-      sink_.Error(line_, mnemonic_col, "an instruction", Quote(word));
+      sink_.Error(line_, mnemonic_col, ExpectedMnemonic(word), Quote(word));
       return std::nullopt;
     }
     if (!ParseSuffixOperands(inst)) return std::nullopt;
@@ -165,7 +196,9 @@ class LineAssembler {
       return Reject("'(' and four component types", cur_.Found());
     }
     for (int i = 0; i < 4; ++i) {
-      if (i > 0 && !cur_.Consume(',')) return Reject("','", cur_.Found());
+      if (i > 0 && !cur_.Consume(',')) {
+        return Reject("',' and four component types", cur_.Found());
+      }
       const int col = cur_.col();
       const absl::string_view name = cur_.ReadIdentifier();
       auto t = ReturnTypeFromName(name);
@@ -181,7 +214,10 @@ class LineAssembler {
     return true;
   }
 
+  // Zero flags is representable (a generated program may clear them all),
+  // so a bare `dcl_globalFlags` reads back as no flags.
   bool ParseGlobalFlags(Instruction& inst) {
+    if (cur_.AtEnd()) return true;
     do {
       const int col = cur_.col();
       const absl::string_view name = cur_.ReadIdentifier();

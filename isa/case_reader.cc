@@ -3,6 +3,7 @@
 #include <map>
 #include <set>
 #include <string>
+#include <utility>
 
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
@@ -29,8 +30,10 @@ struct DataItem {
 
 struct PendingResource {
   Resource res;
-  std::set<std::string, std::less<>> keys;
+  // Each key seen, with its line and column for messages about it.
+  std::map<std::string, std::pair<int, int>, std::less<>> keys;
   std::vector<DataItem> data;
+  bool failed = false;  // a value was malformed: the shape is unknown
   int size_line = 0, size_col = 0;
   int size_count = 0;
 };
@@ -43,8 +46,10 @@ class CaseReader {
   absl::StatusOr<Case> Read();
 
  private:
-  enum class Section { kNone, kMetadata, kDispatch, kUav, kShader, kExpectUav,
-                       kExpectReturns };
+  // kSkip: the body of a section whose header was rejected (already
+  // reported; its lines would only repeat the error).
+  enum class Section { kNone, kSkip, kMetadata, kDispatch, kUav, kShader,
+                       kExpectUav, kExpectReturns };
 
   void Error(TextCursor& cur, std::string expected) {
     sink_.Error(line_, cur.col(), std::move(expected), cur.Found());
@@ -54,8 +59,10 @@ class CaseReader {
   void ReadMetadata(TextCursor& cur);
   void ReadDispatch(TextCursor& cur);
   void ReadUavKey(TextCursor& cur);
+  void ReadUavValue(TextCursor& cur, absl::string_view key);
   void ReadExpectUav(TextCursor& cur);
   void ReadExpectReturn(TextCursor& cur);
+  bool CheckShape(const PendingResource& p);
   void FinishResource();
   void FinishShader();
   bool ExpectEnd(TextCursor& cur);
@@ -101,7 +108,7 @@ absl::StatusOr<Case> CaseReader::Read() {
       continue;
     }
     if (cur.Peek() == '[') {
-      if (!StartSection(cur)) section_ = Section::kNone;
+      if (!StartSection(cur)) section_ = Section::kSkip;
       continue;
     }
     ReadLine(cur);
@@ -131,7 +138,7 @@ bool CaseReader::StartSection(TextCursor& cur) {
   cur.Consume('[');
   const int name_col = cur.col();
   const absl::string_view name = cur.ReadIdentifier();
-  std::string key(name);
+  std::string key(name);  // canonical, for duplicates: "uav u1"
   Section next = Section::kNone;
   uint32_t slot = 0;
   if (name == "metadata") {
@@ -146,8 +153,11 @@ bool CaseReader::StartSection(TextCursor& cur) {
     if (name == "expect" && arg == "returns") {
       next = Section::kExpectReturns;
     } else {
-      auto n = arg.size() > 1 && arg[0] == 'u' ? ParseUnsigned(arg.substr(1))
-                                               : std::nullopt;
+      // u and a decimal number, as for registers (u00 is u0; u0x1 is no slot).
+      const bool digits =
+          arg.size() > 1 && arg[0] == 'u' &&
+          arg.find_first_not_of("0123456789", 1) == absl::string_view::npos;
+      auto n = digits ? ParseUnsigned(arg.substr(1)) : std::nullopt;
       if (!n || *n > kMaxUavSlot) {
         sink_.Error(line_, arg_col,
                     name == "uav" ? "a UAV slot u0..u63"
@@ -158,17 +168,21 @@ bool CaseReader::StartSection(TextCursor& cur) {
       slot = *n;
       next = name == "uav" ? Section::kUav : Section::kExpectUav;
     }
-    absl::StrAppend(&key, " ", arg);
+    absl::StrAppend(&key, " ",
+                    next == Section::kExpectReturns ? "returns"
+                                                    : absl::StrCat("u", slot));
   } else {
     sink_.Error(line_, name_col, std::string(kSectionList),
                 name.empty() ? cur.Found() : Quote(name));
     return false;
   }
+  // A header with a missing ']' or junk after it is still recognisable:
+  // report it and read the section.
   if (!cur.Consume(']')) {
     Error(cur, "']'");
-    return false;
+  } else {
+    ExpectEnd(cur);
   }
-  if (!ExpectEnd(cur)) return false;
   if (!seen_sections_.insert(key).second) {
     sink_.Error(line_, 1, absl::StrCat("one [", key, "] section"),
                 "a second one");
@@ -203,6 +217,7 @@ void CaseReader::ReadLine(TextCursor& cur) {
     case Section::kNone:
       Error(cur, std::string(kSectionList));
       return;
+    case Section::kSkip: return;
     case Section::kMetadata: return ReadMetadata(cur);
     case Section::kDispatch: return ReadDispatch(cur);
     case Section::kUav: return ReadUavKey(cur);
@@ -243,7 +258,6 @@ void CaseReader::ReadDispatch(TextCursor& cur) {
 
 void CaseReader::ReadUavKey(TextCursor& cur) {
   PendingResource& p = *pending_;
-  Resource& r = p.res;
   const int key_col = cur.col();
   const absl::string_view key = cur.ReadIdentifier();
   static constexpr absl::string_view kKeys[] = {
@@ -256,11 +270,24 @@ void CaseReader::ReadUavKey(TextCursor& cur) {
                 key.empty() ? cur.Found() : Quote(key));
     return;
   }
-  if (key != "data" && !p.keys.insert(std::string(key)).second) {
+  if (key != "data" &&
+      !p.keys.emplace(std::string(key), std::pair(line_, key_col)).second) {
     sink_.Error(line_, key_col, absl::StrCat("one '", key, "' line"),
                 "a second one");
     return;
   }
+  const size_t errors = sink_.error_count();
+  ReadUavValue(cur, key);
+  if (sink_.error_count() != errors) {
+    p.failed = true;  // checking the shape would only add confusing errors
+    return;
+  }
+  ExpectEnd(cur);
+}
+
+void CaseReader::ReadUavValue(TextCursor& cur, absl::string_view key) {
+  PendingResource& p = *pending_;
+  Resource& r = p.res;
   if (key == "kind") {
     const int col = cur.col();
     const absl::string_view v = cur.ReadIdentifier();
@@ -315,27 +342,46 @@ void CaseReader::ReadUavKey(TextCursor& cur) {
     else if (key == "elements") r.elements = *v;
     else r.counter = *v;
   }
-  ExpectEnd(cur);
 }
 
-void CaseReader::FinishResource() {
-  PendingResource p = std::move(*pending_);
-  pending_.reset();
-  Resource& r = p.res;
+// Where `key` was written, or the [uav] header when it was not.
+std::pair<int, int> KeyPosition(const PendingResource& p,
+                                absl::string_view key) {
+  auto it = p.keys.find(key);
+  return it == p.keys.end() ? std::pair(p.res.line, 1) : it->second;
+}
+
+// The key whose value sets how many words a resource of this kind has.
+absl::string_view SizeKey(ResourceKind kind) {
+  switch (kind) {
+    case ResourceKind::kRaw: return "words";
+    case ResourceKind::kStructured: return "elements";
+    case ResourceKind::kTyped: return "size";
+  }
+  return "kind";
+}
+
+bool CaseReader::CheckShape(const PendingResource& p) {
+  const Resource& r = p.res;
   const int line = r.line;
+  if (!p.keys.contains("kind")) {
+    sink_.Error(line, 1, "a 'kind' line (raw, structured or typed)", "none");
+    return false;
+  }
   auto need = [&](absl::string_view key) {
     if (!p.keys.contains(key)) {
       sink_.Error(line, 1,
-                  absl::StrCat("a '", key, "' line for a ",
-                               ResourceKindName(r.kind), " resource"),
+                  absl::StrCat(key == "elements" ? "an '" : "a '", key,
+                               "' line for a ", ResourceKindName(r.kind),
+                               " resource"),
                   "none");
       return false;
     }
     return true;
   };
   auto forbid = [&](absl::string_view key) {
-    if (p.keys.contains(key)) {
-      sink_.Error(line, 1,
+    if (auto it = p.keys.find(key); it != p.keys.end()) {
+      sink_.Error(it->second.first, it->second.second,
                   absl::StrCat("no '", key, "' line for a ",
                                ResourceKindName(r.kind), " resource"),
                   absl::StrCat("'", key, "'"));
@@ -343,38 +389,49 @@ void CaseReader::FinishResource() {
     }
     return true;
   };
-  bool ok = need("kind");
   switch (r.kind) {
     case ResourceKind::kRaw:
-      ok = need("words") && forbid("stride") && forbid("elements") &&
-           forbid("dim") && forbid("format") && forbid("size") && ok;
-      break;
+      return need("words") && forbid("stride") && forbid("elements") &&
+             forbid("dim") && forbid("format") && forbid("size");
     case ResourceKind::kStructured:
-      ok = need("stride") && need("elements") && forbid("words") &&
-           forbid("dim") && forbid("format") && forbid("size") && ok;
-      if (ok && (r.stride == 0 || r.stride % 4 != 0)) {
-        sink_.Error(line, 1, "a stride that is a positive multiple of 4",
-                    absl::StrCat(r.stride));
-        ok = false;
+      if (!(need("stride") && need("elements") && forbid("words") &&
+            forbid("dim") && forbid("format") && forbid("size"))) {
+        return false;
       }
-      break;
+      if (r.stride == 0 || r.stride % 4 != 0) {
+        const auto [l, c] = KeyPosition(p, "stride");
+        sink_.Error(l, c, "a stride that is a positive multiple of 4",
+                    absl::StrCat(r.stride));
+        return false;
+      }
+      return true;
     case ResourceKind::kTyped:
-      ok = need("dim") && need("format") && need("size") && forbid("words") &&
-           forbid("stride") && forbid("elements") && ok;
-      if (ok && p.size_count != TypedAddressWidth(r.dim)) {
+      if (!(need("dim") && need("format") && need("size") &&
+            forbid("words") && forbid("stride") && forbid("elements"))) {
+        return false;
+      }
+      if (p.size_count != TypedAddressWidth(r.dim)) {
         sink_.Error(p.size_line, p.size_col,
                     absl::StrCat(TypedAddressWidth(r.dim), " extents for ",
                                  DimName(r.dim)),
                     absl::StrCat(p.size_count));
-        ok = false;
+        return false;
       }
-      break;
+      return true;
   }
-  if (!ok) return;
+  return false;
+}
+
+void CaseReader::FinishResource() {
+  PendingResource p = std::move(*pending_);
+  pending_.reset();
+  if (p.failed || !CheckShape(p)) return;
+  Resource& r = p.res;
   const uint64_t words = r.WordCount();
   if (words > kMaxResourceWords) {
-    sink_.Error(line, 1, absl::StrCat("at most ", kMaxResourceWords,
-                                      " words in one resource"),
+    const auto [l, c] = KeyPosition(p, SizeKey(r.kind));
+    sink_.Error(l, c, absl::StrCat("at most ", kMaxResourceWords,
+                                   " words in one resource"),
                 absl::StrCat(words));
     return;
   }

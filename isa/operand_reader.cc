@@ -48,6 +48,17 @@ KindRule RuleFor(OperandKind kind) {
   return {false, false, false, false, false, false, "a number"};
 }
 
+// The decimal number after a register letter: "r12" -> 12. Digits only, so
+// that r0x1 is not r1.
+std::optional<uint32_t> RegisterNumber(absl::string_view word) {
+  const absl::string_view digits = word.substr(1);
+  if (digits.empty() ||
+      digits.find_first_not_of("0123456789") != absl::string_view::npos) {
+    return std::nullopt;
+  }
+  return ParseUnsigned(digits);
+}
+
 }  // namespace
 
 std::nullopt_t OperandReader::Fail(std::string expected) {
@@ -91,7 +102,13 @@ std::optional<Operand> OperandReader::ReadRegister(OperandKind kind) {
   Operand op;
   if (word == "l" && cur_.Peek() == '(') {
     if (!rule.immediate) return FailAt(col, rule.what, Quote("l("));
-    return ReadImmediate();
+    std::optional<Operand> imm = ReadImmediate();
+    if (imm && imm->value_count != 1 && imm->value_count != 4) {
+      // Reported at the 'l', where the operand starts.
+      return FailAt(col, "1 or 4 values in l(...)",
+                    absl::StrCat(imm->value_count, " values"));
+    }
+    return imm;
   }
   if (word == "null") {
     if (!rule.null) return FailAt(col, rule.what, Quote(word));
@@ -115,13 +132,10 @@ std::optional<Operand> OperandReader::ReadRegister(OperandKind kind) {
   }
   // r12, x3, u0, g1: one letter and a decimal number.
   const char letter = word[0];
-  auto number = ParseUnsigned(word.substr(1));
-  const bool digits_only =
-      word.size() > 1 && word.substr(1).find_first_not_of("0123456789") ==
-                             absl::string_view::npos;
+  auto number = RegisterNumber(word);
   const bool known = letter == 'r' || letter == 'x' || letter == 'u' ||
                      letter == 'g';
-  if (!known || !digits_only || !number) {
+  if (!known || !number) {
     return FailAt(col, rule.what, Quote(word));
   }
   op.index = *number;
@@ -177,8 +191,7 @@ bool OperandReader::ReadBracketIndex(Operand& op, bool allow_relative) {
   const int col = cur_.col();
   const absl::string_view word = cur_.ReadIdentifier();
   if (!word.empty()) {
-    auto reg = word.size() > 1 && word[0] == 'r' ? ParseUnsigned(word.substr(1))
-                                                 : std::nullopt;
+    auto reg = word[0] == 'r' ? RegisterNumber(word) : std::nullopt;
     if (!allow_relative || !reg) {
       FailAt(col, allow_relative ? "an index (N, r#.c or r#.c + N)" : "a size",
              Quote(word));
@@ -251,8 +264,8 @@ bool OperandReader::ReadSwizzle(Operand& op) {
   return true;
 }
 
+// After "l"; the '(' is next. Any count from 1 to 4; the caller checks it.
 std::optional<Operand> OperandReader::ReadImmediate() {
-  const int open_col = cur_.col();
   cur_.Consume('(');
   Operand op;
   op.file = RegFile::kImmediate;
@@ -269,10 +282,6 @@ std::optional<Operand> OperandReader::ReadImmediate() {
     op.values[static_cast<size_t>(count++)] = *v;
   } while (cur_.Consume(','));
   if (!cur_.Consume(')')) return Fail("',' or ')'");
-  if (count != 1 && count != 4) {
-    return FailAt(open_col, "1 or 4 values in l(...)",
-                  absl::StrCat(count, " values"));
-  }
   op.value_count = static_cast<uint8_t>(count);
   return op;
 }

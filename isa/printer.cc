@@ -48,6 +48,7 @@ std::string Mnemonic(const Instruction& inst) {
       for (GlobalFlag f : kAllGlobalFlags) {
         if (inst.global_flags & f) names.push_back(GlobalFlagName(f));
       }
+      if (names.empty()) return std::string(row.mnemonic);
       return absl::StrCat(row.mnemonic, " ", absl::StrJoin(names, " | "));
     }
     case Suffix::kNone:
@@ -96,7 +97,11 @@ std::string PrintOperand(const Operand& op) {
       if (HasIndex(op.file)) absl::StrAppend(&s, op.index);
       break;
   }
-  const bool bracket = op.file == RegFile::kIndexableTemp || op.relative;
+  // u0[3] (an immediate index on u#/g#) parses; keep it so that it prints
+  // back unchanged. u0[0] is u0.
+  const bool bracket = op.file == RegFile::kIndexableTemp || op.relative ||
+                       (op.offset != 0 && (op.file == RegFile::kUav ||
+                                           op.file == RegFile::kTgsm));
   if (bracket) {
     s += "[";
     if (op.relative) {

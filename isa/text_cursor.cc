@@ -3,6 +3,7 @@
 #include <bit>
 #include <cstdlib>
 #include <string>
+#include <utility>
 
 #include "absl/strings/ascii.h"
 #include "absl/strings/numbers.h"
@@ -114,6 +115,8 @@ std::optional<uint32_t> ParseUnsigned(absl::string_view text) {
     for (char c : text) {
       if (!absl::ascii_isdigit(c)) return std::nullopt;
     }
+    // Leading zeros are fine here too (as for hex); the value must fit.
+    while (text.size() > 1 && text[0] == '0') text.remove_prefix(1);
     if (text.size() > 10 || !absl::SimpleAtoi(text, &v)) return std::nullopt;
   }
   if (v > 0xFFFFFFFFull) return std::nullopt;
@@ -123,15 +126,21 @@ std::optional<uint32_t> ParseUnsigned(absl::string_view text) {
 namespace {
 
 std::optional<uint32_t> ParseSpecialFloat(absl::string_view body, bool negative) {
-  // fxc: 1.#INF00, 1.#QNAN0, 1.#IND00 (spec 3.1).
-  const uint32_t sign = negative ? 0x80000000u : 0u;
-  if (body.substr(0, 5) == "1.#IN" && body.size() >= 6 && body[5] == 'F') {
-    return sign | 0x7F800000u;
+  // fxc (MSVC printf): 1.#INF00, 1.#QNAN0, 1.#IND00, 1.#SNAN0 (spec 3.1). The
+  // tag may be padded with digits, nothing else.
+  static constexpr std::pair<absl::string_view, uint32_t> kTags[] = {
+      {"1.#INF", 0x7F800000u},
+      {"1.#QNAN", 0x7FC00000u},
+      {"1.#IND", 0x7FC00000u},
+      {"1.#SNAN", 0x7F800001u},
+  };
+  for (const auto& [tag, bits] : kTags) {
+    if (body.substr(0, tag.size()) != tag) continue;
+    for (char c : body.substr(tag.size())) {
+      if (!absl::ascii_isdigit(c)) return std::nullopt;
+    }
+    return (negative ? 0x80000000u : 0u) | bits;
   }
-  if (body.substr(0, 6) == "1.#QNA" || body.substr(0, 6) == "1.#IND") {
-    return sign | 0x7FC00000u;
-  }
-  if (body.substr(0, 6) == "1.#SNA") return sign | 0x7F800001u;
   return std::nullopt;
 }
 
