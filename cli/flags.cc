@@ -11,7 +11,8 @@ ABSL_FLAG(bool, in_place, false,
 ABSL_FLAG(bool, validate, true,
           "Also apply the validator's rules (--novalidate formats invalid "
           "cases, e.g. for invalid-input tests).");
-ABSL_FLAG(bool, quiet, false, "Print only errors.");
+ABSL_FLAG(bool, quiet, false,
+          "Print only problems: no summary line, no per-case 'allowed'.");
 ABSL_FLAG(std::string, target, "oracle",
           "Executor to run cases on: oracle (the reference interpreter).");
 ABSL_FLAG(std::string, schedule, "canonical",

@@ -40,6 +40,8 @@ int RunJudge(const std::vector<std::string>& files) {
       continue;
     }
     ++counts[static_cast<int>(d->verdict.kind)];
+    const bool quiet = absl::GetFlag(FLAGS_quiet);
+    if (quiet && d->verdict.kind == oracle::Verdict::Kind::kAllowed) continue;
     std::printf("%s: %s\n", path.c_str(), d->verdict.Summary().c_str());
     for (size_t i = 1; i < d->verdict.findings.size() && i < 10; ++i) {
       const oracle::Finding& f = d->verdict.findings[i];

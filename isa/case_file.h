@@ -104,7 +104,8 @@ struct Case {
   std::vector<WordExpectation> expect_words;
   std::vector<CounterExpectation> expect_counters;
   std::vector<ReturnExpectation> expect_returns;
-  std::string file;  // where it was read from; not compared
+  std::string file;       // where it was read from; not compared
+  int dispatch_line = 0;  // of the [dispatch] header; not compared
 
   const Resource* FindResource(uint32_t slot) const;
   bool operator==(const Case& o) const {

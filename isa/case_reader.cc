@@ -205,6 +205,7 @@ bool CaseReader::StartSection(TextCursor& cur) {
       break;
     case Section::kDispatch:
       seen_dispatch_ = true;
+      case_.dispatch_line = line_;
       break;
     default:
       break;

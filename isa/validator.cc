@@ -575,7 +575,7 @@ void ValidateCase(const Case& c, DiagnosticSink& sink) {
   checker.Run();
   if (*std::max_element(c.groups.begin(), c.groups.end()) > 65535) {
     // The Case keeps no line for [dispatch].
-    Violation(sink, RuleId::kDispatch, 0, "group counts <= 65535",
+    Violation(sink, RuleId::kDispatch, c.dispatch_line, "group counts <= 65535",
               Triple(c.groups));
   }
   CheckBinding(c, checker.decls(), sink);

@@ -22,9 +22,12 @@ void AccessLog::Record(const MemoryId& m, uint32_t word, Access kind,
   threads_[IntervalKey{w, a.group, a.interval}].Add(a.thread);
 }
 
-void AccessLog::RecordPoison(const MemoryId& m) {
-  poisoned_.insert(m);
-  if (m.tgsm) poisoned_groups_.insert(m.group);
+void AccessLog::RecordPoison(const MemoryId& m, const Accessor& a) {
+  Record(PoisonKey(m), kPoisonWord, Access::kStore, a);
+}
+
+bool AccessLog::ConcurrentPoison(const MemoryId& m, const Accessor& a) const {
+  return Concurrent(PoisonKey(m), kPoisonWord, Access::kStore, a);
 }
 
 bool AccessLog::Concurrent(const MemoryId& m, uint32_t word, Access kind,
@@ -58,10 +61,6 @@ bool AccessLog::Merge(const AccessLog& other) {
     Two& mine = threads_[k];
     if (two.a != UINT32_MAX) changed |= mine.Add(two.a);
     if (two.b != UINT32_MAX) changed |= mine.Add(two.b);
-  }
-  for (const MemoryId& m : other.poisoned_) changed |= poisoned_.insert(m).second;
-  for (uint32_t g : other.poisoned_groups_) {
-    changed |= poisoned_groups_.insert(g).second;
   }
   return changed;
 }

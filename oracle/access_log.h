@@ -40,17 +40,17 @@ struct Accessor {
 class AccessLog {
  public:
   void Record(const MemoryId& m, uint32_t word, Access kind, const Accessor& a);
-  void RecordPoison(const MemoryId& m);
+  // `m` for TGSM stands for all g# of m.group (TGSM-POISON).
+  void RecordPoison(const MemoryId& m, const Accessor& a);
 
   // Whether a thread other than `a.thread` makes an access of `kind` to the
   // word concurrently with `a`.
   bool Concurrent(const MemoryId& m, uint32_t word, Access kind,
                   const Accessor& a) const;
-  bool Poisoned(const MemoryId& m) const { return poisoned_.contains(m); }
+  // Whether a thread other than `a.thread` poisons the memory concurrently.
+  bool ConcurrentPoison(const MemoryId& m, const Accessor& a) const;
   // Whether only `group` stores to or atomically modifies the word.
   bool OnlyGroupWrites(const MemoryId& m, uint32_t word, uint32_t group) const;
-  // TGSM-POISON: any g# of the group.
-  bool TgsmPoisoned(uint32_t group) const { return poisoned_groups_.contains(group); }
 
   // Adds everything `other` holds; returns whether anything was new.
   bool Merge(const AccessLog& other);
@@ -82,8 +82,11 @@ class AccessLog {
   };
   absl::flat_hash_map<WordKey, Two> groups_;         // distinct groups
   absl::flat_hash_map<IntervalKey, Two> threads_;    // distinct threads
-  absl::flat_hash_set<MemoryId> poisoned_;
-  absl::flat_hash_set<uint32_t> poisoned_groups_;
+  // Poison is kept as a store to a word no memory has.
+  static constexpr uint32_t kPoisonWord = UINT32_MAX - 1;
+  static MemoryId PoisonKey(const MemoryId& m) {
+    return m.tgsm ? MemoryId{true, m.group, UINT32_MAX} : m;
+  }
 };
 
 }  // namespace atomfuzz::oracle

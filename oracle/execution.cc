@@ -421,9 +421,8 @@ isa::Outcome Execution::TakeOutcome() {
   for (uint32_t slot = 0; slot < uavs_.size(); ++slot) {
     if (!uavs_[slot]) continue;
     const Uav& u = *uavs_[slot];
-    const bool all_undefined =
-        chaos_ || log_.Poisoned(MemoryId{false, 0, slot}) ||
-        known_.Poisoned(MemoryId{false, 0, slot});
+    // Poison left its mark in the words themselves (Poison, StoreWord).
+    const bool all_undefined = chaos_;
     isa::UavState s;
     s.slot = slot;
     for (const Value& v : u.words) {

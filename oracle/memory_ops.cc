@@ -61,10 +61,10 @@ Value Execution::ReadWord(Thread& t, const Operand& target, uint32_t word) {
   const MemoryId id = IdOf(t, target);
   const Accessor a = AccessorOf(t, id.tgsm);
   log_.Record(id, word, Access::kRead, a);
-  const bool poisoned = id.tgsm ? known_.TgsmPoisoned(t.group) : known_.Poisoned(id);
   // Spec 2.4: a read racing with another thread's write sees an
-  // order-dependent value (E-28, E-34); a poisoned memory, any value.
-  if (poisoned || known_.Concurrent(id, word, Access::kStore, a) ||
+  // order-dependent value (E-28, E-34); racing with a poisoning, any value.
+  if (known_.ConcurrentPoison(id, a) ||
+      known_.Concurrent(id, word, Access::kStore, a) ||
       known_.Concurrent(id, word, Access::kAtomic, a)) {
     return Value{};
   }
@@ -80,7 +80,9 @@ void Execution::StoreWord(Thread& t, const Operand& target, uint32_t word,
   // Two racing writes leave either value; a store racing with an atomic on
   // g# is undefined (spec 2.1 TGSM limitation, E-27), and on u# is
   // order-dependent: both are beyond one definite value.
-  if (known_.Concurrent(id, word, Access::kStore, a) ||
+  // A poisoning that is not ordered before the store may land after it.
+  if (known_.ConcurrentPoison(id, a) ||
+      known_.Concurrent(id, word, Access::kStore, a) ||
       known_.Concurrent(id, word, Access::kAtomic, a)) {
     v = Value{};
   }
@@ -98,7 +100,7 @@ AtomicSite Execution::SiteOf(const Thread& t, uint32_t index, bool tgsm) const {
 
 void Execution::Poison(Thread& t, const Operand& target) {
   const MemoryId id = IdOf(t, target);
-  log_.RecordPoison(id);
+  log_.RecordPoison(id, AccessorOf(t, id.tgsm));
   if (!id.tgsm) {
     for (Value& v : uavs_[target.index]->words) v = Value{};
     return;
@@ -249,10 +251,8 @@ void Execution::ExecAtomic(Thread& t, uint32_t index,
         const Accessor a = AccessorOf(t, id.tgsm);
         log_.Record(id, r.word, Access::kAtomic, a);
         Value& word = (*WordsOf(t, mem))[r.word];
-        const bool poisoned =
-            id.tgsm ? known_.TgsmPoisoned(t.group) : known_.Poisoned(id);
-        const bool clean =
-            !poisoned && !known_.Concurrent(id, r.word, Access::kStore, a);
+        const bool clean = !known_.ConcurrentPoison(id, a) &&
+                           !known_.Concurrent(id, r.word, Access::kStore, a);
         if (!clean) word = Value{};  // order against a plain store is not one value
         if (replay_) {
           old = replay_->Atomic(id, r.word, &word, site, row.rmw, src0, src1, clean,

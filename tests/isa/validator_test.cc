@@ -255,7 +255,6 @@ ret
 )",
      "t.case:9:1: expected an address with 2 components, found 'l(1)' "
      "[operand-width, spec 1.2, 1.4]"},
-    // Case files keep no line for [dispatch], hence line 0.
     {"dispatch", R"([dispatch]
 groups 65536, 1, 1
 [shader]
@@ -263,7 +262,7 @@ cs_5_0
 dcl_thread_group 4, 1, 1
 ret
 )",
-     "t.case:0:1: expected group counts <= 65535, found 65536, 1, 1 "
+     "t.case:1:1: expected group counts <= 65535, found 65536, 1, 1 "
      "[dispatch, spec 1.8]"},
     {"register-range", R"([shader]
 cs_5_0
