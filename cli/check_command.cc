@@ -16,15 +16,8 @@ int RunCheck(const std::vector<std::string>& files) {
     std::fprintf(stderr, "atomfuzz check: expected at least one FILE\n");
     return kExitBadInput;
   }
-  auto schedule = oracle::Schedule::Parse(absl::GetFlag(FLAGS_schedule));
-  if (!schedule.ok()) {
-    std::fprintf(stderr, "atomfuzz check: --schedule: %s\n",
-                 std::string(schedule.status().message()).c_str());
-    return kExitBadInput;
-  }
   fuzz::RunOptions options;
-  options.target = absl::GetFlag(FLAGS_target);
-  options.schedule = *schedule;
+  if (!RunOptionsFromFlags("check", options)) return kExitBadInput;
   int status = kExitOk, passed = 0, expectations = 0;
   for (const std::string& path : files) {
     isa::Case c;

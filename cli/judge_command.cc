@@ -15,15 +15,8 @@ int RunJudge(const std::vector<std::string>& files) {
     std::fprintf(stderr, "atomfuzz judge: expected at least one FILE\n");
     return kExitBadInput;
   }
-  auto schedule = oracle::Schedule::Parse(absl::GetFlag(FLAGS_schedule));
-  if (!schedule.ok()) {
-    std::fprintf(stderr, "atomfuzz judge: --schedule: %s\n",
-                 std::string(schedule.status().message()).c_str());
-    return kExitBadInput;
-  }
   fuzz::RunOptions run;
-  run.target = absl::GetFlag(FLAGS_target);
-  run.schedule = *schedule;
+  if (!RunOptionsFromFlags("judge", run)) return kExitBadInput;
   int status = kExitOk;
   int counts[3] = {0, 0, 0};
   for (const std::string& path : files) {

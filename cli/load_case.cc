@@ -2,7 +2,9 @@
 
 #include <cstdio>
 
+#include "absl/flags/flag.h"
 #include "cli/command.h"
+#include "cli/flags.h"
 #include "isa/validator.h"
 
 namespace atomfuzz::cli {
@@ -25,6 +27,18 @@ LoadResult LoadCase(const std::string& path, bool validate, isa::Case& out,
   out = *std::move(parsed);
   if (text) *text = std::move(bytes);
   return LoadResult::kOk;
+}
+
+bool RunOptionsFromFlags(const char* command, fuzz::RunOptions& options) {
+  auto schedule = oracle::Schedule::Parse(absl::GetFlag(FLAGS_schedule));
+  if (!schedule.ok()) {
+    std::fprintf(stderr, "atomfuzz %s: --schedule: %s\n", command,
+                 std::string(schedule.status().message()).c_str());
+    return false;
+  }
+  options.target = absl::GetFlag(FLAGS_target);
+  options.schedule = *schedule;
+  return true;
 }
 
 }  // namespace atomfuzz::cli

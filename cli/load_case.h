@@ -6,6 +6,7 @@
 #include <optional>
 #include <string>
 
+#include "fuzz/runner.h"
 #include "isa/case_file.h"
 
 namespace atomfuzz::cli {
@@ -15,6 +16,10 @@ enum class LoadResult { kOk, kUnreadable, kSyntaxError, kInvalid };
 // `text` receives the file's bytes (for canonical-form comparison).
 LoadResult LoadCase(const std::string& path, bool validate, isa::Case& out,
                     std::string* text = nullptr);
+
+// --target and --schedule as run options; on a bad value prints
+// "atomfuzz COMMAND: --schedule: ..." and returns false.
+bool RunOptionsFromFlags(const char* command, fuzz::RunOptions& options);
 
 }  // namespace atomfuzz::cli
 

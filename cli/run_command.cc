@@ -15,19 +15,12 @@ int RunRun(const std::vector<std::string>& files) {
     std::fprintf(stderr, "atomfuzz run: expected exactly one FILE\n");
     return kExitBadInput;
   }
-  auto schedule = oracle::Schedule::Parse(absl::GetFlag(FLAGS_schedule));
-  if (!schedule.ok()) {
-    std::fprintf(stderr, "atomfuzz run: --schedule: %s\n",
-                 std::string(schedule.status().message()).c_str());
-    return kExitBadInput;
-  }
   isa::Case c;
   if (LoadCase(files[0], /*validate=*/true, c) != LoadResult::kOk) {
     return kExitBadInput;
   }
   fuzz::RunOptions options;
-  options.target = absl::GetFlag(FLAGS_target);
-  options.schedule = *schedule;
+  if (!RunOptionsFromFlags("run", options)) return kExitBadInput;
   auto outcome = fuzz::RunCase(c, options);
   if (!outcome.ok()) {
     std::fprintf(stderr, "%s: %s\n", files[0].c_str(),

@@ -88,6 +88,10 @@ class Execution {
   void StoreWord(Thread& t, const isa::Operand& target, uint32_t word, Value v);
   void Poison(Thread& t, const isa::Operand& target);
   AtomicSite SiteOf(const Thread& t, uint32_t index, bool tgsm) const;
+  // The components an address takes for `layout` (spec 1.2); false if any
+  // is undefined.
+  bool ReadAddress(const Thread& t, const isa::Operand& addr,
+                   const Layout& layout, std::array<uint32_t, 3>& coords) const;
 
   const isa::Case& case_;
   const isa::Program& program_;

@@ -89,6 +89,18 @@ void Execution::StoreWord(Thread& t, const Operand& target, uint32_t word,
   (*WordsOf(t, target))[word] = v;
 }
 
+bool Execution::ReadAddress(const Thread& t, const Operand& addr,
+                            const Layout& layout,
+                            std::array<uint32_t, 3>& coords) const {
+  bool defined = true;
+  for (int k = 0; k < layout.AddressWidth(); ++k) {
+    const Value v = Read(t, addr, k);
+    defined = defined && v.defined;
+    coords[static_cast<size_t>(k)] = v.bits;
+  }
+  return defined;
+}
+
 AtomicSite Execution::SiteOf(const Thread& t, uint32_t index, bool tgsm) const {
   AtomicSite s;
   s.key = {t.gid, t.tid, index, t.occurrences[atomic_ordinal_[index]]};
@@ -122,12 +134,7 @@ void Execution::ExecLoad(Thread& t, const isa::Instruction& inst) {
   } else if (inst.op == Op::kLdUavTyped) {
     const Operand& addr = OperandWith(inst, Role::kAddress);
     std::array<uint32_t, 3> coords{};
-    bool defined = true;
-    for (int k = 0; k < layout->AddressWidth(); ++k) {
-      const Value v = Read(t, addr, k);
-      defined = defined && v.defined;
-      coords[static_cast<size_t>(k)] = v.bits;
-    }
+    const bool defined = ReadAddress(t, addr, *layout, coords);
     // Spec 1.7: like ld, the format's component (x) then the defaults
     // (0, 0, 1); out of bounds reads 0 for x.
     const uint32_t one =
@@ -177,12 +184,7 @@ void Execution::ExecStore(Thread& t, const isa::Instruction& inst) {
   if (inst.op == Op::kStoreUavTyped) {
     const Operand& addr = OperandWith(inst, Role::kAddress);
     std::array<uint32_t, 3> coords{};
-    bool defined = true;
-    for (int k = 0; k < layout->AddressWidth(); ++k) {
-      const Value v = Read(t, addr, k);
-      defined = defined && v.defined;
-      coords[static_cast<size_t>(k)] = v.bits;
-    }
+    const bool defined = ReadAddress(t, addr, *layout, coords);
     if (!defined) return Poison(t, mem);  // spec 6.0: could land anywhere
     const Resolved r = ResolveTyped(*layout, coords);
     if (r.cls == AddressClass::kInBounds) StoreWord(t, mem, r.word, Read(t, src, 0));
@@ -235,12 +237,7 @@ void Execution::ExecAtomic(Thread& t, uint32_t index,
   Value old{};  // what dst0 receives: undefined unless the access happens
   if (layout != nullptr) {
     std::array<uint32_t, 3> coords{};
-    bool defined = true;
-    for (int k = 0; k < layout->AddressWidth(); ++k) {
-      const Value v = Read(t, addr, k);
-      defined = defined && v.defined;
-      coords[static_cast<size_t>(k)] = v.bits;
-    }
+    const bool defined = ReadAddress(t, addr, *layout, coords);
     const Resolved r = defined ? ResolveAtomic(*layout, coords)
                                : Resolved{AddressClass::kUndefined, 0};
     e.address = r.cls;
