@@ -105,6 +105,7 @@ absl::StatusOr<Verdict> Judge(const isa::Case& c, const isa::Outcome& observed,
     v.findings = replay.findings();
     CompareMemory(spec, observed, v.findings);
     v.unknown = replay.unknowns();
+    for (const std::string& s : replay.unjudged()) v.notes.push_back(s);
     break;
   }
   if (!v.findings.empty()) {

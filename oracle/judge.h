@@ -34,6 +34,7 @@ struct Verdict {
   std::vector<Finding> findings;    // kDivergence: the first is the headline
   std::vector<std::string> unknown; // searches that ran out of budget
   std::vector<std::string> notes;   // what could not be judged, and why
+                                    // (per word where it can say)
   // "allowed", "unknown: ...", or "divergence: <kind> at <where>: <why>".
   std::string Summary() const;
 };

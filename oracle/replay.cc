@@ -1,5 +1,7 @@
 #include "oracle/replay.h"
 
+#include <map>
+
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
 #include "oracle/rmw.h"
@@ -67,7 +69,12 @@ Value Replay::Atomic(const MemoryId& m, uint32_t word, Value* cell,
   const bool operands_known =
       rmw == isa::Rmw::kAlloc || rmw == isa::Rmw::kConsume ||
       (src0.defined && (!needs_src1 || src1.defined));
-  if (!clean || !operands_known || !h.start.defined) h.judgeable = false;
+  if (h.judgeable && !(clean && operands_known && h.start.defined)) {
+    h.judgeable = false;
+    h.why_not = !clean            ? "a plain store or a poisoning races with its atomics"
+                : !operands_known ? "an atomic's operands are undefined"
+                                  : "its value before the atomics is undefined";
+  }
 
   SerialOp op;
   op.chain = site.thread;
@@ -85,7 +92,10 @@ Value Replay::Atomic(const MemoryId& m, uint32_t word, Value* cell,
       op.returned = *seen;
       returned = Value::Of(*seen);
     }
-    if (found && !seen) h.judgeable = false;  // target did not say
+    if (found && !seen && h.judgeable) {  // the target did not say
+      h.judgeable = false;
+      h.why_not = "the trace has no returned value for one of its atomics";
+    }
   } else if (!others && cell->defined) {
     // No other thread's atomic can come between: the value is the spec's.
     returned = Value::Of(SerialReturn(op, cell->bits));
@@ -173,8 +183,21 @@ std::string Replay::Describe(const Cell& c) const {
   return absl::StrCat("u", c.m.slot, "[", c.word, "]");
 }
 
+std::string Replay::Involved(const History& h) const {
+  std::map<uint32_t, size_t> per_instruction;
+  for (const EventKey& k : h.keys) ++per_instruction[k.instruction];
+  std::string out;
+  for (const auto& [index, count] : per_instruction) {
+    const isa::Instruction& inst = program_.instructions[index];
+    absl::StrAppend(&out, out.empty() ? "" : ", ", count, " x ",
+                    inst.info().mnemonic, " (line ", inst.line, ")");
+  }
+  return out;
+}
+
 void Replay::Close(const Cell& c, History& h, std::optional<uint32_t> final_value) {
   if (!h.judgeable) {
+    unjudged_.push_back(absl::StrCat(Describe(c), ": ", h.why_not));
     *h.cell = Value{};
     return;
   }
@@ -182,7 +205,13 @@ void Replay::Close(const Cell& c, History& h, std::optional<uint32_t> final_valu
     // Without returns only order-independent results can be judged; the
     // search would be blind.
     const SerialResult r = CheckSerialization(h.start.bits, h.ops, std::nullopt, 0);
-    *h.cell = r.kind == SerialResult::Kind::kAllowed && r.end ? Value::Of(*r.end) : Value{};
+    const bool known = r.kind == SerialResult::Kind::kAllowed && r.end;
+    if (!known) {
+      unjudged_.push_back(absl::StrCat(
+          Describe(c), ": without returned values its final value depends on the "
+                       "order of ", Involved(h)));
+    }
+    *h.cell = known ? Value::Of(*r.end) : Value{};
     return;
   }
   const SerialResult r = CheckSerialization(h.start.bits, h.ops, final_value, budget_);
@@ -203,10 +232,10 @@ void Replay::Close(const Cell& c, History& h, std::optional<uint32_t> final_valu
                         " (line ", program_.instructions[k.instruction].line,
                         ") in group ", Xyz(k.group), " thread ", Xyz(k.thread));
       }
-      findings_.push_back({c.word == UINT32_MAX ? "wrong-counter" : "wrong-return",
-                           where,
-                           absl::StrCat("starting from ", Hex(h.start.bits), ", ",
-                                        r.why)});
+      findings_.push_back(
+          {c.word == UINT32_MAX ? "wrong-counter" : "wrong-return", where,
+           absl::StrCat("starting from ", Hex(h.start.bits), ", ", r.why,
+                        "; atomics on it: ", Involved(h))});
       *h.cell = Value{};  // reported once
       return;
     }

@@ -72,6 +72,8 @@ class Replay {
 
   const std::vector<Finding>& findings() const { return findings_; }
   const std::vector<std::string>& unknowns() const { return unknowns_; }
+  // Words whose atomics could not be judged, and why.
+  const std::vector<std::string>& unjudged() const { return unjudged_; }
   bool has_trace() const { return observed_.has_trace; }
 
  private:
@@ -90,12 +92,15 @@ class Replay {
     std::vector<SerialOp> ops;
     std::vector<EventKey> keys;  // per op, for messages
     bool judgeable = true;
+    std::string why_not;         // when not judgeable
     uint32_t first_group = 0;
   };
 
   std::optional<uint32_t> Observed(const AtomicSite& site, bool* found);
   void Close(const Cell& c, History& h, std::optional<uint32_t> final_value);
   std::string Describe(const Cell& c) const;
+  // "64 x imm_atomic_iadd (line 12), 1 x atomic_or (line 14)"
+  std::string Involved(const History& h) const;
 
   const isa::Outcome& observed_;
   const isa::Program& program_;
@@ -105,6 +110,7 @@ class Replay {
   absl::flat_hash_map<Cell, History> open_;
   std::vector<Finding> findings_;
   std::vector<std::string> unknowns_;
+  std::vector<std::string> unjudged_;
 };
 
 }  // namespace atomfuzz::oracle

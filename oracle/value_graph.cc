@@ -64,26 +64,28 @@ TrailCheck CheckTrail(uint32_t start, const std::vector<const SerialOp*>& ops,
     g.Union(a, b);
   }
   // Balance: the word holds a value (start once, plus once per op leaving
-  // it) exactly as often as ops see it, except where the trail ends.
+  // it) exactly as often as ops see it, except where the trail ends, once
+  // more. The surpluses always sum to 1, so any imbalance includes a value
+  // returned more often than the word could hold it: report that one, it
+  // names what the target returned.
   std::optional<uint32_t> end;
+  std::optional<uint32_t> second_end;
   for (uint32_t n = 0; n < g.size(); ++n) {
     const Node& node = g.node(n);
     const int64_t held = int64_t{node.left} + (n == s ? 1 : 0);
-    const int64_t surplus = held - node.seen;  // 1 at the end, else 0
-    if (surplus == 0) continue;
-    if (surplus == 1 && !end) {
-      end = g.value(n);
-      continue;
+    const int64_t surplus = held - node.seen;
+    if (surplus < 0) {
+      r.culprit = node.some_op;
+      r.why = absl::StrCat(node.seen, node.seen == 1 ? " atomic" : " atomics",
+                           " returned ", Hex(g.value(n)), ", but no order lets the word hold it more than ",
+                           held, held == 1 ? " time" : " times",
+                           " (as the start value or an atomic's result)");
+      return r;
     }
-    r.culprit = node.some_op;
-    r.why = surplus < 0
-                ? absl::StrCat(node.seen, " atomics returned ", Hex(g.value(n)),
-                               ", but the word can hold it only ", held,
-                               " times (as the start value or after an atomic)")
-                : absl::StrCat("the word would be left at both ", Hex(*end),
-                               " and ", Hex(g.value(n)), ": ", held,
-                               " ways to reach ", Hex(g.value(n)), " but only ",
-                               node.seen, " atomics saw it");
+    if (surplus == 1) (end ? second_end : end) = g.value(n);
+  }
+  if (second_end) {  // unreachable while the surpluses sum to 1; kept safe
+    r.why = absl::StrCat("the word would end at both ", Hex(*end), " and ", Hex(*second_end));
     return r;
   }
   // Every op must be reachable from the start.

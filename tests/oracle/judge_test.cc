@@ -85,7 +85,7 @@ const char* const kRacyBodies[] = {kAddThenAddress, kOneHot, kExchange, kMinMax,
 // outcomes (the oracle issue's acceptance run).
 uint64_t SchedulesPerCase() {
   const char* env = std::getenv("ATOMFUZZ_JUDGE_SCHEDULES");
-  return env ? std::strtoull(env, nullptr, 10) : 200;
+  return env ? std::strtoull(env, nullptr, 10) : 1000;
 }
 
 TEST(Judge, AcceptsEveryRandomScheduleOfRacyCases) {
@@ -180,6 +180,29 @@ TEST(Judge, RejectsMissingAndExtraAtomics) {
                    o.trace.back().occurrence = 1;
                  },
                  "extra-atomic");
+}
+
+TEST(Judge, ADivergenceNamesTheWordTheValuesAndTheAtomics) {
+  const isa::Case c = Parse(RacyCase(kAddThenAddress));
+  isa::Outcome o = RunWith(c, Schedule::Random(4));
+  *EventOf(o, 7, 10).returned += 1;
+  const std::string s = JudgeOf(c, o).Summary();
+  EXPECT_NE(s.find("u0[0]"), std::string::npos) << s;
+  EXPECT_NE(s.find("returned 0x"), std::string::npos) << s;
+  EXPECT_NE(s.find("atomics on it: 64 x imm_atomic_iadd (line "), std::string::npos) << s;
+}
+
+TEST(Judge, SaysWhatItCouldNotJudgeWithoutATrace) {
+  // exch and cmp_exch mixed on one word: without returns, order-dependent.
+  const isa::Case c = Parse(RacyCase(kExchange));
+  isa::Outcome o = RunWith(c, Schedule::Random(2));
+  o.has_trace = false;
+  o.trace.clear();
+  const Verdict v = JudgeOf(c, o);
+  EXPECT_EQ(v.kind, Verdict::Kind::kAllowed);
+  bool named = false;
+  for (const std::string& n : v.notes) named |= n.rfind("u0[0]: without returned values", 0) == 0;
+  EXPECT_TRUE(named) << testing::PrintToString(v.notes);
 }
 
 TEST(Judge, WithoutATraceJudgesOrderIndependentWords) {
