@@ -12,12 +12,13 @@
 namespace atomfuzz::cli {
 
 int RunCheck(const std::vector<std::string>& files) {
+  int stop = kExitOk;
+  std::unique_ptr<targets::Target> target = TargetFromFlags("check", stop);
+  if (target == nullptr) return stop;
   if (files.empty()) {
     std::fprintf(stderr, "atomfuzz check: expected at least one FILE\n");
     return kExitBadInput;
   }
-  fuzz::RunOptions options;
-  if (!RunOptionsFromFlags("check", options)) return kExitBadInput;
   int status = kExitOk, passed = 0, expectations = 0;
   for (const std::string& path : files) {
     isa::Case c;
@@ -25,7 +26,7 @@ int RunCheck(const std::vector<std::string>& files) {
       status = kExitBadInput;
       continue;
     }
-    auto outcome = fuzz::RunCase(c, options);
+    auto outcome = target->Run(c);
     if (!outcome.ok()) {
       std::fprintf(stderr, "%s: %s\n", path.c_str(),
                    std::string(outcome.status().message()).c_str());
@@ -52,8 +53,8 @@ int RunCheck(const std::vector<std::string>& files) {
   }
   if (!absl::GetFlag(FLAGS_quiet)) {
     std::printf("%d of %zu cases meet their expectations (%d expectation lines, target %s, schedule %s)\n",
-                passed, files.size(), expectations, options.target.c_str(),
-                options.schedule.ToString().c_str());
+                passed, files.size(), expectations, std::string(target->name()).c_str(),
+                absl::GetFlag(FLAGS_schedule).c_str());
   }
   return status;
 }

@@ -15,5 +15,8 @@ ABSL_DECLARE_FLAG(std::string, target);
 ABSL_DECLARE_FLAG(std::string, schedule);
 ABSL_DECLARE_FLAG(bool, json);
 ABSL_DECLARE_FLAG(bool, trace);
+ABSL_DECLARE_FLAG(int, threads);
+ABSL_DECLARE_FLAG(bool, deterministic);
+ABSL_DECLARE_FLAG(std::string, inject);
 
 #endif  // ATOMFUZZ_CLI_FLAGS_H_

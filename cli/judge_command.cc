@@ -11,12 +11,13 @@
 namespace atomfuzz::cli {
 
 int RunJudge(const std::vector<std::string>& files) {
+  int stop = kExitOk;
+  std::unique_ptr<targets::Target> target = TargetFromFlags("judge", stop);
+  if (target == nullptr) return stop;
   if (files.empty()) {
     std::fprintf(stderr, "atomfuzz judge: expected at least one FILE\n");
     return kExitBadInput;
   }
-  fuzz::RunOptions run;
-  if (!RunOptionsFromFlags("judge", run)) return kExitBadInput;
   int status = kExitOk;
   int counts[3] = {0, 0, 0};
   for (const std::string& path : files) {
@@ -25,7 +26,7 @@ int RunJudge(const std::vector<std::string>& files) {
       status = kExitBadInput;
       continue;
     }
-    auto d = fuzz::RunAndJudge(c, run);
+    auto d = fuzz::RunAndJudge(c, *target);
     if (!d.ok()) {
       std::fprintf(stderr, "%s: %s\n", path.c_str(),
                    std::string(d.status().message()).c_str());
@@ -46,8 +47,8 @@ int RunJudge(const std::vector<std::string>& files) {
   }
   if (!absl::GetFlag(FLAGS_quiet)) {
     std::printf("%d allowed, %d divergent, %d unknown (target %s, schedule %s)\n",
-                counts[0], counts[1], counts[2], run.target.c_str(),
-                run.schedule.ToString().c_str());
+                counts[0], counts[1], counts[2], std::string(target->name()).c_str(),
+                absl::GetFlag(FLAGS_schedule).c_str());
   }
   return status;
 }

@@ -5,6 +5,7 @@
 #include "absl/flags/flag.h"
 #include "cli/command.h"
 #include "cli/flags.h"
+#include "targets/fast/injection.h"
 #include "isa/validator.h"
 
 namespace atomfuzz::cli {
@@ -29,16 +30,34 @@ LoadResult LoadCase(const std::string& path, bool validate, isa::Case& out,
   return LoadResult::kOk;
 }
 
-bool RunOptionsFromFlags(const char* command, fuzz::RunOptions& options) {
+std::unique_ptr<targets::Target> TargetFromFlags(const char* command, int& exit_code) {
+  exit_code = kExitBadInput;
+  fuzz::RunOptions options;
   auto schedule = oracle::Schedule::Parse(absl::GetFlag(FLAGS_schedule));
   if (!schedule.ok()) {
     std::fprintf(stderr, "atomfuzz %s: --schedule: %s\n", command,
                  std::string(schedule.status().message()).c_str());
-    return false;
+    return nullptr;
   }
   options.target = absl::GetFlag(FLAGS_target);
   options.schedule = *schedule;
-  return true;
+  options.target_options.threads = absl::GetFlag(FLAGS_threads);
+  options.target_options.deterministic = absl::GetFlag(FLAGS_deterministic);
+  options.target_options.inject = absl::GetFlag(FLAGS_inject);
+  if (options.target_options.inject == "list") {
+    for (const auto& i : targets::fast::AllInjections()) {
+      std::printf("%s\n", std::string(i.name).c_str());
+    }
+    exit_code = kExitOk;
+    return nullptr;
+  }
+  auto target = fuzz::MakeTarget(options);
+  if (!target.ok()) {
+    std::fprintf(stderr, "atomfuzz %s: %s\n", command,
+                 std::string(target.status().message()).c_str());
+    return nullptr;
+  }
+  return *std::move(target);
 }
 
 }  // namespace atomfuzz::cli

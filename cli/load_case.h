@@ -17,9 +17,11 @@ enum class LoadResult { kOk, kUnreadable, kSyntaxError, kInvalid };
 LoadResult LoadCase(const std::string& path, bool validate, isa::Case& out,
                     std::string* text = nullptr);
 
-// --target and --schedule as run options; on a bad value prints
-// "atomfuzz COMMAND: --schedule: ..." and returns false.
-bool RunOptionsFromFlags(const char* command, fuzz::RunOptions& options);
+// The target the flags name (--target, --schedule, --threads,
+// --deterministic, --inject). Returns nullptr with `exit_code` set when the
+// command should stop: 2 after a message for a bad value, 0 after printing
+// the list for --inject=list.
+std::unique_ptr<targets::Target> TargetFromFlags(const char* command, int& exit_code);
 
 }  // namespace atomfuzz::cli
 

@@ -11,6 +11,9 @@
 namespace atomfuzz::cli {
 
 int RunRun(const std::vector<std::string>& files) {
+  int stop = kExitOk;
+  std::unique_ptr<targets::Target> target = TargetFromFlags("run", stop);
+  if (target == nullptr) return stop;
   if (files.size() != 1) {
     std::fprintf(stderr, "atomfuzz run: expected exactly one FILE\n");
     return kExitBadInput;
@@ -19,9 +22,7 @@ int RunRun(const std::vector<std::string>& files) {
   if (LoadCase(files[0], /*validate=*/true, c) != LoadResult::kOk) {
     return kExitBadInput;
   }
-  fuzz::RunOptions options;
-  if (!RunOptionsFromFlags("run", options)) return kExitBadInput;
-  auto outcome = fuzz::RunCase(c, options);
+  auto outcome = target->Run(c);
   if (!outcome.ok()) {
     std::fprintf(stderr, "%s: %s\n", files[0].c_str(),
                  std::string(outcome.status().message()).c_str());

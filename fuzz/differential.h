@@ -4,9 +4,9 @@
 #define ATOMFUZZ_FUZZ_DIFFERENTIAL_H_
 
 #include "absl/status/statusor.h"
-#include "fuzz/runner.h"
 #include "isa/case_file.h"
 #include "oracle/judge.h"
+#include "targets/target.h"
 
 namespace atomfuzz::fuzz {
 
@@ -15,7 +15,7 @@ struct Differential {
   oracle::Verdict verdict;
 };
 
-absl::StatusOr<Differential> RunAndJudge(const isa::Case& c, const RunOptions& run,
+absl::StatusOr<Differential> RunAndJudge(const isa::Case& c, targets::Target& target,
                                          const oracle::JudgeOptions& judge = {});
 
 }  // namespace atomfuzz::fuzz

@@ -1,22 +1,25 @@
 #include "fuzz/runner.h"
 
-#include "absl/strings/str_cat.h"
-#include "absl/strings/str_join.h"
-#include "oracle/interpreter.h"
+#include "fuzz/oracle_target.h"
+#include "targets/registry.h"
 
 namespace atomfuzz::fuzz {
 
-std::vector<std::string> TargetNames() { return {"oracle"}; }
+std::vector<std::string> TargetNames() {
+  std::vector<std::string> names = {"oracle"};
+  for (const std::string& n : targets::TargetNames()) names.push_back(n);
+  return names;
+}
+
+absl::StatusOr<std::unique_ptr<targets::Target>> MakeTarget(const RunOptions& o) {
+  if (o.target == "oracle") return CreateOracleTarget(o.schedule, o.target_options);
+  return targets::CreateTarget(o.target, o.target_options);
+}
 
 absl::StatusOr<isa::Outcome> RunCase(const isa::Case& c, const RunOptions& o) {
-  if (o.target == "oracle") {
-    oracle::InterpretOptions options;
-    options.schedule = o.schedule;
-    return oracle::Interpret(c, options);
-  }
-  return absl::InvalidArgumentError(
-      absl::StrCat("unknown target '", o.target, "' (known: ",
-                   absl::StrJoin(TargetNames(), ", "), ")"));
+  auto target = MakeTarget(o);
+  if (!target.ok()) return target.status();
+  return (*target)->Run(c);
 }
 
 }  // namespace atomfuzz::fuzz

@@ -1,9 +1,10 @@
-// Runs a case on a target chosen by name. Only fuzz/ (and cli over it) puts
-// the oracle and the targets side by side; until the targets issue lands the
-// oracle is the one target.
+// Runs a case on a target chosen by name: `oracle` (the reference
+// interpreter) or any target of targets/registry.h. Only fuzz/ (and cli over
+// it) puts the oracle and the targets side by side.
 #ifndef ATOMFUZZ_FUZZ_RUNNER_H_
 #define ATOMFUZZ_FUZZ_RUNNER_H_
 
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -11,16 +12,20 @@
 #include "isa/case_file.h"
 #include "isa/outcome.h"
 #include "oracle/schedule.h"
+#include "targets/target.h"
 
 namespace atomfuzz::fuzz {
 
 struct RunOptions {
   std::string target = "oracle";
-  oracle::Schedule schedule;  // for the oracle
+  oracle::Schedule schedule;        // for the oracle
+  targets::TargetOptions target_options;
 };
 
-std::vector<std::string> TargetNames();
-// InvalidArgument for an unknown target or a case the target cannot take.
+std::vector<std::string> TargetNames();  // oracle, fast, ...
+// InvalidArgument for an unknown target or option.
+absl::StatusOr<std::unique_ptr<targets::Target>> MakeTarget(const RunOptions& o);
+// One-off convenience: MakeTarget then Run.
 absl::StatusOr<isa::Outcome> RunCase(const isa::Case& c, const RunOptions& o);
 
 }  // namespace atomfuzz::fuzz

@@ -57,7 +57,12 @@ struct AtomicEvent {
   uint32_t word = 0;             // resolved word index (kInBounds)
   AddressClass address = AddressClass::kInBounds;
   uint32_t src0 = 0, src1 = 0;   // value (and cmp_exch's new value)
-  std::optional<uint32_t> returned;  // immediate atomics; nullopt = undefined
+  // The word's value before the atomic as the executor observed it: what
+  // dst0 received for imm_atomic_*, alloc and consume (consume: the value
+  // after). For atomic_* only an instrumented executor sees it (the oracle
+  // and the fast target do, a Vulkan trace cannot); nullopt = not observed
+  // or undefined. The judge checks every value it is given.
+  std::optional<uint32_t> returned;
   bool operator==(const AtomicEvent&) const = default;
 };
 

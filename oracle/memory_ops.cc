@@ -280,7 +280,8 @@ void Execution::ExecAtomic(Thread& t, uint32_t index,
       if (dst0.mask & (1u << c)) Write(t, dst0, c, old);
     }
   }
-  e.returned = old.defined ? std::optional<uint32_t>(old.bits) : std::nullopt;
+  // The old value, also for atomic_* (see isa::AtomicEvent::returned).
+  if (old.defined) e.returned = old.bits;
   outcome_.trace.push_back(e);
 }
 

@@ -97,7 +97,8 @@ Value Replay::Atomic(const MemoryId& m, uint32_t word, Value* cell,
       h.why_not = "the trace has no returned value for one of its atomics";
     }
   } else if (!others && cell->defined) {
-    // No other thread's atomic can come between: the value is the spec's.
+    // No other thread's atomic can come between: the value is the spec's
+    // (and the cell can follow it exactly).
     returned = Value::Of(SerialReturn(op, cell->bits));
   }
   h.ops.push_back(op);

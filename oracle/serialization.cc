@@ -57,6 +57,20 @@ class Search {
     keys_.resize(ops.size());
     uint64_t x = 0x243F6A8885A308D3ull;
     for (auto& k : keys_) k = {Mix(x += 0x9E3779B97F4A7C15ull), Mix(x += 0x9E3779B97F4A7C15ull)};
+    // Signature of each chain's remaining ops from each position: chains
+    // whose remaining ops are identical are interchangeable (symmetry).
+    tail_.assign(order_.size() + 1, 0);
+    for (size_t c = 0; c < chains_; ++c) {
+      uint64_t sig = 0x6A09E667F3BCC909ull;
+      for (size_t k = chain_begin_[c + 1]; k-- > chain_begin_[c];) {
+        const SerialOp& o = ops_[order_[k]];
+        sig = Mix(sig ^ (uint64_t{static_cast<uint8_t>(o.rmw)} << 56) ^
+                  (uint64_t{o.src0} << 24) ^ o.src1 ^ (uint64_t{o.group} << 40));
+        sig = Mix(sig ^ (o.returned ? (uint64_t{*o.returned} << 1) | 1 : 0) ^
+                  (uint64_t{o.interval} << 33));
+        tail_[k] = sig;
+      }
+    }
     for (size_t c = 0; c < chains_; ++c) AddHead(c);
   }
 
@@ -204,6 +218,16 @@ class Search {
         }
         pool_.resize(kept);
       }
+      // Chains with identical remaining ops lead to identical states: keep one.
+      if (pool_.size() > begin + 1) {
+        seen_tails_.clear();
+        size_t kept = begin;
+        for (size_t k = begin; k < pool_.size(); ++k) {
+          const size_t c = pool_[k];
+          if (seen_tails_.insert(tail_[chain_begin_[c] + pos_[c]]).second) pool_[kept++] = c;
+        }
+        pool_.resize(kept);
+      }
       if (pool_.size() == begin) Stuck();
     }
     stack_.push_back({begin, pool_.size(), begin, applied_chain, value_before});
@@ -290,6 +314,8 @@ class Search {
   std::vector<Frame> stack_;
   std::vector<size_t> pool_;
   std::vector<const SerialOp*> remaining_;
+  std::vector<uint64_t> tail_;  // by position in order_: remaining-ops signature
+  absl::flat_hash_set<uint64_t> seen_tails_;
   uint64_t steps_ = 0;
   size_t deepest_ = 0;
   std::string why_;

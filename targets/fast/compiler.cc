@@ -1,0 +1,415 @@
+// Case -> CompiledCase: resolve every operand to register slots once, so
+// the executor never parses, looks up or branches on operand kinds per lane.
+#include <map>
+
+#include "absl/container/flat_hash_map.h"
+#include "absl/strings/str_cat.h"
+#include "targets/fast/compiled.h"
+#include "targets/fast/handlers.h"
+
+namespace atomfuzz::targets::fast {
+namespace {
+
+using isa::Op;
+using isa::Operand;
+using isa::RegFile;
+
+// Caps on what one case may make a wave allocate.
+constexpr uint64_t kMaxSlots = 1u << 16;
+constexpr uint64_t kMaxWords = isa::kMaxResourceWords;
+constexpr uint64_t kMaxThreads = 1ull << 24;
+constexpr size_t kScratch = 5;  // operands that may be x# in one instruction
+
+class Compiler {
+ public:
+  Compiler(const isa::Case& c, Inject inject) : case_(c) { out_.inject = inject; }
+
+  absl::StatusOr<CompiledCase> Run() {
+    if (absl::Status s = Declarations(); !s.ok()) return s;
+    // Slots: temps, x# arrays, system values, scratch, then constants as met.
+    next_slot_ = out_.temp_slots;
+    for (auto& [base, elements] : out_.xregs) {
+      base = next_slot_;
+      next_slot_ += elements * 4;
+    }
+    out_.sv_thread_id = Reserve(3);
+    out_.sv_group_id = Reserve(3);
+    out_.sv_thread_in_group = Reserve(3);
+    out_.sv_flattened = Reserve(1);
+    out_.sv_zero = Reserve(1);
+    scratch_ = Reserve(kScratch * 4);
+    const auto& code = case_.shader.instructions;
+    std::vector<uint32_t> position(code.size() + 1, 0);  // program -> compiled
+    for (uint32_t i = 0; i < code.size(); ++i) {
+      position[i] = static_cast<uint32_t>(out_.code.size());
+      if (absl::Status s = Instruction(i); !s.ok()) return s;
+      if (next_slot_ > kMaxSlots) {
+        return absl::InvalidArgumentError("too many registers for the fast target");
+      }
+    }
+    position[code.size()] = static_cast<uint32_t>(out_.code.size());
+    if (absl::Status s = ResolveJumps(position); !s.ok()) return s;
+    out_.slots = next_slot_;
+    return std::move(out_);
+  }
+
+ private:
+  uint32_t Reserve(uint32_t n) {
+    const uint32_t s = next_slot_;
+    next_slot_ += n;
+    return s;
+  }
+
+  absl::Status Declarations() {
+    out_.groups = case_.groups;
+    uint64_t tgsm = 0;
+    for (const isa::Instruction& i : case_.shader.instructions) {
+      const auto& ops = i.operands;
+      switch (i.op) {
+        case Op::kDclTemps:
+          if (ops[0].index > 4096) return absl::InvalidArgumentError("dcl_temps beyond 4096");
+          out_.temp_slots = ops[0].index * 4;
+          break;
+        case Op::kDclIndexableTemp:
+          if (ops[0].index >= 4096 || ops[0].offset > 4096) {
+            return absl::InvalidArgumentError("dcl_indexableTemp beyond 4096");
+          }
+          if (out_.xregs.size() <= ops[0].index) out_.xregs.resize(ops[0].index + 1, {0, 0});
+          out_.xregs[ops[0].index].second = ops[0].offset;
+          break;
+        case Op::kDclThreadGroup:
+          out_.group_size = {ops[0].index, ops[1].index, ops[2].index};
+          break;
+        case Op::kDclUavRaw: case Op::kDclUavStructured: case Op::kDclUavTyped: {
+          const isa::Resource* r = case_.FindResource(ops[0].index);
+          if (r == nullptr) {
+            return absl::InvalidArgumentError(absl::StrCat("u", ops[0].index, " is not bound"));
+          }
+          Memory m;
+          m.slot = r->slot;
+          m.words = r->init.size();
+          m.kind = r->kind == isa::ResourceKind::kRaw ? Memory::Kind::kRaw
+                   : r->kind == isa::ResourceKind::kStructured ? Memory::Kind::kStructured
+                                                               : Memory::Kind::kTyped;
+          m.stride = r->stride;
+          m.elements = r->elements;
+          m.dim = r->dim;
+          m.size = r->size;
+          m.float_format = r->format == isa::Format::kR32Float;
+          m.width = m.kind == Memory::Kind::kRaw ? 1
+                    : m.kind == Memory::Kind::kStructured ? 2
+                                                          : isa::TypedAddressWidth(r->dim);
+          m.uav = static_cast<uint32_t>(out_.uav_slots.size());
+          out_.uav_slots.push_back(r->slot);
+          uavs_[r->slot] = static_cast<int>(out_.memories.size());
+          out_.memories.push_back(m);
+          break;
+        }
+        case Op::kDclTgsmRaw: case Op::kDclTgsmStructured: {
+          Memory m;
+          m.tgsm = true;
+          m.slot = ops[0].index;
+          m.kind = i.op == Op::kDclTgsmRaw ? Memory::Kind::kRaw : Memory::Kind::kStructured;
+          m.width = i.op == Op::kDclTgsmRaw ? 1 : 2;
+          if (i.op == Op::kDclTgsmRaw) {
+            m.words = ops[1].index / 4;
+          } else {
+            m.stride = ops[1].index;
+            m.elements = ops[2].index;
+            m.words = uint64_t{ops[1].index / 4} * ops[2].index;
+          }
+          m.tgsm_base = static_cast<uint32_t>(tgsm);
+          tgsm += m.words;
+          if (tgsm > 8192) return absl::InvalidArgumentError("g# beyond 32 KiB");
+          tgsm_[m.slot] = static_cast<int>(out_.memories.size());
+          out_.memories.push_back(m);
+          break;
+        }
+        default:
+          break;
+      }
+    }
+    out_.tgsm_words = static_cast<uint32_t>(tgsm);
+    const uint64_t per_group = uint64_t{out_.group_size[0]} * out_.group_size[1] *
+                               out_.group_size[2];
+    const uint64_t threads = per_group * case_.groups[0] * case_.groups[1] * case_.groups[2];
+    if (per_group == 0 || per_group > 1024 || threads > kMaxThreads) {
+      return absl::InvalidArgumentError(absl::StrCat(
+          "the fast target runs at most 1024 threads per group and 2^24 in all, not ",
+          threads));
+    }
+    for (const isa::Resource& r : case_.resources) {
+      if (r.init.size() > kMaxWords) return absl::InvalidArgumentError("resource too large");
+    }
+    return absl::OkStatus();
+  }
+
+  uint32_t Constant(uint32_t value) {
+    auto [it, added] = constants_.try_emplace(value, next_slot_);
+    if (added) out_.constants.emplace_back(Reserve(1), value);
+    return it->second;
+  }
+
+  // The slot a source lane reads; x# operands read their gathered scratch.
+  uint32_t SourceSlot(const Operand& o, int lane, size_t scratch_index) {
+    const int c = o.Component(lane);
+    switch (o.file) {
+      case RegFile::kImmediate:
+        return Constant(o.values[o.value_count == 1 ? 0 : static_cast<size_t>(lane & 3)]);
+      case RegFile::kTemp: {
+        const uint64_t slot = uint64_t{o.index} * 4 + static_cast<uint64_t>(c);
+        return slot < out_.temp_slots ? static_cast<uint32_t>(slot) : out_.sv_zero;
+      }
+      case RegFile::kIndexableTemp:
+        return scratch_ + static_cast<uint32_t>(scratch_index * 4) + static_cast<uint32_t>(c);
+      case RegFile::kThreadID:
+        return c < 3 ? out_.sv_thread_id + static_cast<uint32_t>(c) : out_.sv_zero;
+      case RegFile::kThreadGroupID:
+        return c < 3 ? out_.sv_group_id + static_cast<uint32_t>(c) : out_.sv_zero;
+      case RegFile::kThreadIDInGroup:
+        return c < 3 ? out_.sv_thread_in_group + static_cast<uint32_t>(c) : out_.sv_zero;
+      case RegFile::kThreadIDInGroupFlattened:
+        return out_.sv_flattened;
+      default:
+        return out_.sv_zero;
+    }
+  }
+  uint32_t DestSlot(const Operand& o, int c, size_t scratch_index) {
+    if (o.file == RegFile::kTemp) {
+      const uint64_t slot = uint64_t{o.index} * 4 + static_cast<uint64_t>(c);
+      return slot < out_.temp_slots ? static_cast<uint32_t>(slot) : out_.sv_zero;
+    }
+    if (o.file == RegFile::kIndexableTemp) {
+      return scratch_ + static_cast<uint32_t>(scratch_index * 4) + static_cast<uint32_t>(c);
+    }
+    return out_.sv_zero;  // null: written and never read (zero is refilled)
+  }
+
+  // A gather (before) or scatter (after) of one x# operand.
+  Decoded XAccess(const Operand& o, size_t scratch_index, bool scatter, uint8_t mask) {
+    Decoded d;
+    d.fn = scatter ? ScatterHandler() : GatherHandler();
+    const auto& [base, elements] = o.index < out_.xregs.size()
+                                       ? out_.xregs[o.index]
+                                       : std::pair<uint32_t, uint32_t>{0, 0};
+    d.x_base = base;
+    d.x_elements = elements;
+    d.x_offset = o.offset;
+    if (o.relative) {
+      const uint64_t rel = uint64_t{o.relative->temp} * 4 + o.relative->component;
+      d.x_rel = rel < out_.temp_slots ? static_cast<uint32_t>(rel) : out_.sv_zero;
+    }
+    d.mask = mask;
+    for (int c = 0; c < 4; ++c) {
+      d.dst[static_cast<size_t>(c)] =
+          scratch_ + static_cast<uint32_t>(scratch_index * 4) + static_cast<uint32_t>(c);
+    }
+    return d;
+  }
+
+  absl::Status Instruction(uint32_t index) {
+    const isa::Instruction& inst = case_.shader.instructions[index];
+    const isa::OpcodeInfo& row = inst.info();
+    if (row.family == isa::Family::kDecl) return absl::OkStatus();
+    Decoded d;
+    d.instruction = index;
+    d.sync_flags = inst.sync_flags;
+    d.rmw = row.rmw;
+    d.returns = row.returns_old();
+    if (row.is_atomic()) d.atomic = out_.atomics++;
+    std::vector<Decoded> after;
+    size_t src = 0;
+    for (int k = 0; k < row.operand_count(); ++k) {
+      const Operand& o = inst.operands[static_cast<size_t>(k)];
+      const isa::OperandSpec spec = row.operands[static_cast<size_t>(k)];
+      const size_t scratch_index = static_cast<size_t>(k);
+      if (o.file == RegFile::kIndexableTemp) {
+        if (spec.kind == isa::OperandKind::kDst) {
+          after.push_back(XAccess(o, scratch_index, true, o.mask));
+        } else {
+          out_.code.push_back(XAccess(o, scratch_index, false, 0xF));
+        }
+      }
+      if (spec.kind == isa::OperandKind::kDst) {
+        const bool hi = spec.role == isa::Role::kDest && (inst.op == Op::kIMul || inst.op == Op::kUMul) && k == 0;
+        for (int c = 0; c < 4; ++c) {
+          (hi ? d.dst_hi : d.dst)[static_cast<size_t>(c)] = DestSlot(o, c, scratch_index);
+        }
+        (hi ? d.hi_mask : d.mask) = o.file == RegFile::kNull ? 0 : o.mask;
+        if (o.file == RegFile::kNull && row.returns_old()) d.mask = 0;
+      } else if (spec.kind == isa::OperandKind::kSrc) {
+        if (src >= 4) return absl::InvalidArgumentError("too many sources");
+        for (int lane = 0; lane < 4; ++lane) {
+          d.src[src][static_cast<size_t>(lane)] = SourceSlot(o, lane, scratch_index);
+        }
+        if (spec.role == isa::Role::kCaseValue) d.case_value = o.values[0];
+        ++src;
+      } else if (spec.kind == isa::OperandKind::kMem || spec.kind == isa::OperandKind::kMemDst ||
+                 spec.kind == isa::OperandKind::kMemSrc || spec.kind == isa::OperandKind::kUav) {
+        if (o.relative) return absl::InvalidArgumentError("dynamically indexed u#/g# (E-44)");
+        const auto& table = o.file == RegFile::kUav ? uavs_ : tgsm_;
+        auto it = table.find(o.index);
+        if (it == table.end()) {
+          return absl::InvalidArgumentError(absl::StrCat("undeclared ", isa::RegFileName(o.file), o.index));
+        }
+        d.memory = it->second;
+        // Loads keep the resource swizzle in src[3]; stores their mask.
+        if (spec.kind == isa::OperandKind::kMemSrc) {
+          for (int lane = 0; lane < 4; ++lane) {
+            d.src[3][static_cast<size_t>(lane)] = static_cast<uint32_t>(o.Component(lane));
+          }
+        }
+        if (spec.kind == isa::OperandKind::kMemDst) d.mask = o.mask;
+      }
+    }
+    switch (row.family) {
+      case isa::Family::kAlu:
+        d.fn = AluHandler(inst.op, Aliased(d, src));
+        break;
+      case isa::Family::kControl:
+        d.fn = ControlHandler(inst.op);
+        break;
+      case isa::Family::kSync:
+        d.fn = SyncHandler();
+        break;
+      default: {
+        if (d.memory < 0) return absl::InvalidArgumentError("memory instruction without memory");
+        d.fn = MemoryHandler(inst, out_.memories[static_cast<size_t>(d.memory)], out_.inject);
+        if (d.fn == nullptr) {
+          return absl::InvalidArgumentError(absl::StrCat(
+              row.mnemonic, " on this memory kind is not supported (line ", inst.line, ")"));
+        }
+        // Injected: dst0 always to .x (its first slot).
+        if (out_.inject == Inject::kDst0WrongComponent && row.returns_old() && d.mask) {
+          d.mask = 0x1;
+        }
+        break;
+      }
+    }
+    out_.code.push_back(d);
+    for (Decoded& a : after) out_.code.push_back(a);
+    return absl::OkStatus();
+  }
+
+  // Whether writing component c could clobber a slot a later component reads.
+  static bool Aliased(const Decoded& d, size_t sources) {
+    for (int c = 0; c < 4; ++c) {
+      if (!((d.mask | d.hi_mask) & (1u << c))) continue;
+      for (int later = 0; later < 4; ++later) {
+        if (later == c) continue;
+        for (size_t k = 0; k < sources; ++k) {
+          if (d.src[k][static_cast<size_t>(later)] == d.dst[static_cast<size_t>(c)] ||
+              ((d.hi_mask & (1u << c)) && d.src[k][static_cast<size_t>(later)] == d.dst_hi[static_cast<size_t>(c)])) {
+            return true;
+          }
+        }
+      }
+    }
+    return d.hi_mask != 0;  // imul/umul: hi and lo both from the sources
+  }
+
+  // Control-flow targets, from program indices to compiled indices.
+  absl::Status ResolveJumps(const std::vector<uint32_t>& position) {
+    const auto& program = case_.shader.instructions;
+    std::vector<uint32_t> open;  // program indices of if/loop/switch/else
+    std::vector<uint32_t> compiled_of(program.size());
+    for (uint32_t i = 0; i < out_.code.size(); ++i) {
+      const uint32_t p = out_.code[i].instruction;
+      if (out_.code[i].fn != GatherHandler() && out_.code[i].fn != ScatterHandler()) {
+        compiled_of[p] = i;
+      }
+    }
+    auto at = [&](uint32_t p) -> Decoded& { return out_.code[compiled_of[p]]; };
+    auto fail = [&](uint32_t p) {
+      return absl::InvalidArgumentError(
+          absl::StrCat("unbalanced control flow at line ", program[p].line));
+    };
+    for (uint32_t p = 0; p < program.size(); ++p) {
+      switch (program[p].op) {
+        case Op::kIfZ: case Op::kIfNz: case Op::kLoop: case Op::kSwitch:
+          open.push_back(p);
+          if (program[p].op == Op::kSwitch) {
+            at(p).case_value = static_cast<uint32_t>(out_.switch_values.size());
+            out_.switch_values.emplace_back();
+          }
+          break;
+        case Op::kElse:
+          if (open.empty() || (program[open.back()].op != Op::kIfZ &&
+                               program[open.back()].op != Op::kIfNz)) {
+            return fail(p);
+          }
+          at(open.back()).target = compiled_of[p];  // false branch: the else
+          open.push_back(p);
+          break;
+        case Op::kEndIf: {
+          if (open.empty()) return fail(p);
+          if (program[open.back()].op == Op::kElse) {
+            at(open.back()).target = compiled_of[p];
+            open.pop_back();
+          } else if (program[open.back()].op == Op::kIfZ || program[open.back()].op == Op::kIfNz) {
+            at(open.back()).target = compiled_of[p];
+          } else {
+            return fail(p);
+          }
+          open.pop_back();
+          break;
+        }
+        case Op::kEndLoop:
+          if (open.empty() || program[open.back()].op != Op::kLoop) return fail(p);
+          at(open.back()).target = compiled_of[p];
+          at(p).target = compiled_of[open.back()];
+          open.pop_back();
+          break;
+        case Op::kEndSwitch:
+          if (open.empty() || program[open.back()].op != Op::kSwitch) return fail(p);
+          at(open.back()).target = compiled_of[p];
+          open.pop_back();
+          break;
+        case Op::kCase: case Op::kDefault: {
+          if (open.empty() || program[open.back()].op != Op::kSwitch) return fail(p);
+          Decoded& label = at(p);
+          label.swtch = compiled_of[open.back()];
+          if (program[p].op == Op::kCase) {
+            out_.switch_values[at(open.back()).case_value].push_back(label.case_value);
+          }
+          break;
+        }
+        case Op::kBreak: case Op::kBreakcZ: case Op::kBreakcNz:
+        case Op::kContinue: case Op::kContinuecZ: case Op::kContinuecNz: {
+          const bool is_break = program[p].op == Op::kBreak || program[p].op == Op::kBreakcZ ||
+                                program[p].op == Op::kBreakcNz;
+          bool found = false;
+          for (auto it = open.rbegin(); it != open.rend(); ++it) {
+            const Op o = program[*it].op;
+            if (o == Op::kLoop || (is_break && o == Op::kSwitch)) {
+              found = true;
+              break;
+            }
+          }
+          if (!found) return fail(p);
+          break;
+        }
+        default:
+          break;
+      }
+    }
+    if (!open.empty()) return fail(open.back());
+    (void)position;
+    return absl::OkStatus();
+  }
+
+  const isa::Case& case_;
+  CompiledCase out_;
+  uint32_t next_slot_ = 0;
+  uint32_t scratch_ = 0;
+  absl::flat_hash_map<uint32_t, uint32_t> constants_;
+  absl::flat_hash_map<uint32_t, int> uavs_, tgsm_;
+};
+
+}  // namespace
+
+absl::StatusOr<CompiledCase> Compile(const isa::Case& c, Inject inject) {
+  return Compiler(c, inject).Run();
+}
+
+}  // namespace atomfuzz::targets::fast

@@ -1,0 +1,190 @@
+// Structured control flow over lane masks. Each block keeps the lanes that
+// entered it; lanes leave through break/continue/ret and come back where
+// their block ends, so a wave stays in lockstep and sync_*_t is free.
+#include <algorithm>
+
+#include "targets/fast/handlers.h"
+#include "targets/fast/wave.h"
+
+namespace atomfuzz::targets::fast {
+namespace {
+
+using isa::Op;
+
+// Lanes of `active` whose source lane 0 component is (non)zero.
+void Test(Wave& w, const Decoded& d, bool nonzero, Mask& out) {
+  const uint32_t* v = w.Slot(d.src[0][0]);
+  for (uint32_t l = 0; l < w.lanes; ++l) {
+    const uint32_t hit = (v[l] != 0) == nonzero ? ~0u : 0u;
+    out[l] = w.active[l] & hit;
+  }
+}
+
+template <bool kNonzero>
+void If(Wave& w, const Decoded& d) {
+  Frame& f = w.Push(Frame::Kind::kIf);
+  Test(w, d, kNonzero, f.taken);
+  w.active = f.taken;
+  if (!w.Any(w.active)) w.pc = d.target;  // straight to else/endif
+}
+
+void Else(Wave& w, const Decoded& d) {
+  Frame& f = w.Top();
+  for (uint32_t l = 0; l < w.lanes; ++l) w.active[l] = f.parent[l] & ~f.taken[l];
+  if (!w.Any(w.active)) w.pc = d.target;  // straight to endif
+}
+
+void EndIfSafe(Wave& w, const Decoded&) {
+  Frame& f = w.Top();
+  Mask parent;
+  parent.swap(f.parent);
+  w.Pop();
+  w.Restore(parent);
+  f.parent.swap(parent);  // keep the allocation for the next push
+}
+
+void Loop(Wave& w, const Decoded&) { w.Push(Frame::Kind::kLoop); }
+
+void EndLoop(Wave& w, const Decoded& d) {
+  Frame& f = w.Top();
+  // Lanes that continued rejoin for the next iteration; broken ones wait.
+  bool any = false;
+  for (uint32_t l = 0; l < w.lanes; ++l) {
+    f.continued[l] = 0;
+    w.active[l] = f.parent[l] & ~f.broken[l] & ~w.returned[l];
+    any |= w.active[l] != 0;
+  }
+  if (any) {
+    w.pc = d.target + 1;  // the body, after the loop instruction
+    return;
+  }
+  Mask parent;
+  parent.swap(f.parent);
+  w.Pop();
+  w.Restore(parent);
+  f.parent.swap(parent);
+}
+
+// The innermost frame that `break` (any breakable) or `continue` (loops)
+// leaves.
+Frame* Innermost(Wave& w, bool loops_only) {
+  for (size_t i = w.depth; i-- > 0;) {
+    Frame& f = w.frames[i];
+    if (f.kind == Frame::Kind::kLoop || (!loops_only && f.kind == Frame::Kind::kSwitch)) {
+      return &f;
+    }
+  }
+  return nullptr;
+}
+
+template <int kTest>  // 0 always, 1 if zero, 2 if nonzero
+void Break(Wave& w, const Decoded& d) {
+  Frame* f = Innermost(w, false);
+  if (f == nullptr) return;  // the validator rejects it; be safe anyway
+  for (uint32_t l = 0; l < w.lanes; ++l) {
+    const uint32_t v = w.Slot(d.src[0][0])[l];
+    const uint32_t take = kTest == 0 ? ~0u : ((v != 0) == (kTest == 2) ? ~0u : 0u);
+    const uint32_t lanes = w.active[l] & take;
+    f->broken[l] |= lanes;
+    w.active[l] &= ~lanes;
+  }
+}
+
+template <int kTest>
+void Continue(Wave& w, const Decoded& d) {
+  Frame* f = Innermost(w, true);
+  if (f == nullptr) return;
+  for (uint32_t l = 0; l < w.lanes; ++l) {
+    const uint32_t v = w.Slot(d.src[0][0])[l];
+    const uint32_t take = kTest == 0 ? ~0u : ((v != 0) == (kTest == 2) ? ~0u : 0u);
+    const uint32_t lanes = w.active[l] & take;
+    f->continued[l] |= lanes;
+    w.active[l] &= ~lanes;
+  }
+}
+
+template <int kTest>
+void Ret(Wave& w, const Decoded& d) {
+  bool all_returned = true;
+  for (uint32_t l = 0; l < w.lanes; ++l) {
+    const uint32_t v = w.Slot(d.src[0][0])[l];
+    const uint32_t take = kTest == 0 ? ~0u : ((v != 0) == (kTest == 2) ? ~0u : 0u);
+    const uint32_t lanes = w.active[l] & take;
+    w.returned[l] |= lanes;
+    w.active[l] &= ~lanes;
+    all_returned &= w.returned[l] != 0;
+  }
+  if (all_returned) w.done = true;
+}
+
+void Switch(Wave& w, const Decoded& d) {
+  Frame& f = w.Push(Frame::Kind::kSwitch);
+  const uint32_t* v = w.Slot(d.src[0][0]);
+  f.values.assign(v, v + w.lanes);
+  f.switch_values = d.case_value;  // index of this switch's case list
+  std::fill(w.active.begin(), w.active.end(), 0u);  // lanes enter at cases
+}
+
+// Lanes enter at their case and fall through the following labels;
+// Restore keeps broken, continued and returned lanes out.
+void Case(Wave& w, const Decoded& d) {
+  Frame& f = w.Top();
+  for (uint32_t l = 0; l < w.lanes; ++l) {
+    const uint32_t match = f.values[l] == d.case_value ? ~0u : 0u;
+    f.taken[l] |= f.parent[l] & match;
+  }
+  w.Restore(f.taken);
+}
+
+void Default(Wave& w, const Decoded&) {
+  Frame& f = w.Top();
+  const std::vector<uint32_t>& labels = w.cc->switch_values[f.switch_values];
+  for (uint32_t l = 0; l < w.lanes; ++l) {
+    const bool listed = std::find(labels.begin(), labels.end(), f.values[l]) != labels.end();
+    f.taken[l] |= f.parent[l] & (listed ? 0u : ~0u);
+  }
+  w.Restore(f.taken);
+}
+
+void EndSwitch(Wave& w, const Decoded&) {
+  Frame& f = w.Top();
+  Mask parent;
+  parent.swap(f.parent);
+  w.Pop();
+  w.Restore(parent);
+  f.parent.swap(parent);
+}
+
+// In lockstep every live lane reaches the barrier together: nothing to do.
+void Sync(Wave&, const Decoded&) {}
+
+}  // namespace
+
+Handler ControlHandler(Op op) {
+  switch (op) {
+    case Op::kIfZ: return &If<false>;
+    case Op::kIfNz: return &If<true>;
+    case Op::kElse: return &Else;
+    case Op::kEndIf: return &EndIfSafe;
+    case Op::kLoop: return &Loop;
+    case Op::kEndLoop: return &EndLoop;
+    case Op::kBreak: return &Break<0>;
+    case Op::kBreakcZ: return &Break<1>;
+    case Op::kBreakcNz: return &Break<2>;
+    case Op::kContinue: return &Continue<0>;
+    case Op::kContinuecZ: return &Continue<1>;
+    case Op::kContinuecNz: return &Continue<2>;
+    case Op::kSwitch: return &Switch;
+    case Op::kCase: return &Case;
+    case Op::kDefault: return &Default;
+    case Op::kEndSwitch: return &EndSwitch;
+    case Op::kRet: return &Ret<0>;
+    case Op::kRetcZ: return &Ret<1>;
+    case Op::kRetcNz: return &Ret<2>;
+    default: return &Sync;
+  }
+}
+
+Handler SyncHandler() { return &Sync; }
+
+}  // namespace atomfuzz::targets::fast

@@ -1,0 +1,143 @@
+#include "targets/fast/fast_target.h"
+
+#include <algorithm>
+#include <atomic>
+#include <thread>
+
+#include "absl/strings/str_cat.h"
+#include "targets/fast/compiled.h"
+#include "targets/fast/injection.h"
+#include "targets/fast/wave.h"
+
+namespace atomfuzz::targets::fast {
+namespace {
+
+// One wave: `lanes` consecutive threads of the dispatch from `first`.
+struct WavePlan {
+  uint64_t first = 0;
+  uint32_t lanes = 0;
+};
+
+// Waves in the order they are handed out. Normally one per group. Two
+// injected bugs are timing bugs, modelled by how lanes are grouped:
+// sync-no-wait runs each group as two halves, the upper half first to the
+// end, so barriers do not wait; tgsm-shared runs the whole dispatch as one
+// wave with one TGSM.
+std::vector<WavePlan> PlanWaves(const CompiledCase& cc) {
+  const auto& gs = cc.group_size;
+  const uint32_t per_group = gs[0] * gs[1] * gs[2];
+  const uint64_t groups = uint64_t{cc.groups[0]} * cc.groups[1] * cc.groups[2];
+  std::vector<WavePlan> plan;
+  constexpr uint64_t kMaxSharedLanes = 1u << 16;
+  if (cc.inject == Inject::kTgsmShared && groups * per_group <= kMaxSharedLanes) {
+    if (groups > 0) plan.push_back({0, static_cast<uint32_t>(groups * per_group)});
+    return plan;
+  }
+  for (uint64_t g = 0; g < groups; ++g) {
+    const uint64_t first = g * per_group;
+    if (cc.inject == Inject::kSyncNoWait && per_group > 1) {
+      const uint32_t half = per_group / 2;
+      plan.push_back({first + half, per_group - half});
+      plan.push_back({first, half});
+    } else {
+      plan.push_back({first, per_group});
+    }
+  }
+  return plan;
+}
+
+class FastTarget : public Target {
+ public:
+  FastTarget(const TargetOptions& options, Inject inject)
+      : options_(options), inject_(inject) {}
+
+  absl::string_view name() const override { return "fast"; }
+
+  absl::StatusOr<isa::Outcome> Run(const isa::Case& c) override {
+    isa::Outcome outcome;
+    absl::StatusOr<CompiledCase> cc = Compile(c, inject_);
+    if (!cc.ok()) {
+      outcome.status = isa::RunStatus::kRejected;
+      outcome.message = std::string(cc.status().message());
+      return outcome;
+    }
+    RunMemory memory;
+    for (uint32_t slot : cc->uav_slots) {
+      const isa::Resource* r = c.FindResource(slot);
+      memory.uavs.push_back(r->init);
+      memory.counters.push_back(r->counter.value_or(0));
+    }
+    const std::vector<WavePlan> plan = PlanWaves(*cc);
+    const unsigned cores = std::max(1u, std::thread::hardware_concurrency());
+    const size_t workers = std::min<size_t>(
+        plan.size(), options_.deterministic ? 1
+                     : options_.threads > 0  ? static_cast<size_t>(options_.threads)
+                                             : cores);
+    std::vector<std::vector<isa::AtomicEvent>> traces(std::max<size_t>(workers, 1));
+    std::atomic<size_t> next{0};
+    std::atomic<bool> budget_exceeded{false};
+    auto work = [&](size_t worker) {
+      Wave w;
+      w.cc = &*cc;
+      w.memory = &memory;
+      w.trace = options_.trace ? &traces[worker] : nullptr;
+      for (size_t i = next.fetch_add(1); i < plan.size(); i = next.fetch_add(1)) {
+        if (budget_exceeded.load(std::memory_order_relaxed)) break;
+        w.lanes = plan[i].lanes;
+        w.tgsm.assign(cc->tgsm_words, 0);  // undefined at group start (E-22)
+        if (!RunWave(w, plan[i].first, options_.max_steps_per_wave)) {
+          budget_exceeded = true;
+        }
+      }
+    };
+    if (workers <= 1) {
+      work(0);
+    } else {
+      std::vector<std::thread> pool;
+      for (size_t k = 0; k < workers; ++k) pool.emplace_back(work, k);
+      for (std::thread& t : pool) t.join();
+    }
+    if (budget_exceeded) {
+      outcome.status = isa::RunStatus::kBudgetExceeded;
+      outcome.message = absl::StrCat("a wave ran more than ", options_.max_steps_per_wave,
+                                     " instructions");
+    }
+    for (const isa::Resource& r : c.resources) {  // sorted by slot
+      const auto it = std::find(cc->uav_slots.begin(), cc->uav_slots.end(), r.slot);
+      isa::UavState u;
+      u.slot = r.slot;
+      if (it == cc->uav_slots.end()) {
+        u.words = r.init;  // bound but never declared: untouched
+        u.counter = r.counter;
+      } else {
+        const size_t i = static_cast<size_t>(it - cc->uav_slots.begin());
+        u.words = std::move(memory.uavs[i]);
+        if (r.counter) u.counter = memory.counters[i];
+      }
+      u.defined.assign(u.words.size(), true);
+      outcome.uavs.push_back(std::move(u));
+    }
+    outcome.has_trace = options_.trace;
+    for (auto& t : traces) {
+      outcome.trace.insert(outcome.trace.end(), t.begin(), t.end());
+    }
+    return outcome;
+  }
+
+ private:
+  TargetOptions options_;
+  Inject inject_;
+};
+
+}  // namespace
+
+absl::StatusOr<std::unique_ptr<Target>> CreateFastTarget(const TargetOptions& options) {
+  const std::optional<Inject> inject = InjectionFromName(options.inject);
+  if (!inject) {
+    return absl::InvalidArgumentError(absl::StrCat(
+        "unknown injected bug '", options.inject, "' (see --inject=list)"));
+  }
+  return std::make_unique<FastTarget>(options, *inject);
+}
+
+}  // namespace atomfuzz::targets::fast

@@ -1,0 +1,88 @@
+#include "targets/fast/wave.h"
+
+#include <algorithm>
+
+namespace atomfuzz::targets::fast {
+
+Frame& Wave::Push(Frame::Kind kind) {
+  if (depth == frames.size()) frames.emplace_back();
+  Frame& f = frames[depth++];
+  f.kind = kind;
+  f.parent.assign(active.begin(), active.end());
+  f.broken.assign(lanes, 0);
+  f.continued.assign(lanes, 0);
+  f.taken.assign(lanes, 0);
+  return f;
+}
+
+void Wave::Restore(const Mask& parent) {
+  // Innermost loop's continued lanes and innermost breakable's broken lanes
+  // stay off until their block ends; returned lanes stay off for good.
+  const Mask* continued = nullptr;
+  const Mask* broken = nullptr;
+  for (size_t i = depth; i-- > 0;) {
+    const Frame& f = frames[i];
+    if (!broken && (f.kind == Frame::Kind::kLoop || f.kind == Frame::Kind::kSwitch)) {
+      broken = &f.broken;
+    }
+    if (!continued && f.kind == Frame::Kind::kLoop) continued = &f.continued;
+    if (broken && continued) break;
+  }
+  for (uint32_t l = 0; l < lanes; ++l) {
+    uint32_t off = returned[l];
+    if (broken) off |= (*broken)[l];
+    if (continued) off |= (*continued)[l];
+    active[l] = parent[l] & ~off;
+  }
+}
+
+bool RunWave(Wave& w, uint64_t first, uint64_t max_steps) {
+  const CompiledCase& cc = *w.cc;
+  const uint32_t L = w.lanes;
+  w.regs.assign(size_t{cc.slots} * L, 0);
+  w.active.assign(L, ~0u);
+  w.returned.assign(L, 0);
+  w.scratch.assign(size_t{4} * L, 0);
+  w.depth = 0;
+  w.pc = 0;
+  w.done = false;
+  w.lane_group.resize(L);
+  w.lane_gid.resize(L);
+  w.lane_tid.resize(L);
+  w.occurrences.assign(size_t{cc.atomics} * L, 0);
+  const auto& gs = cc.group_size;
+  const uint64_t per_group = uint64_t{gs[0]} * gs[1] * gs[2];
+  for (uint32_t l = 0; l < L; ++l) {
+    const uint64_t t = first + l;
+    const uint64_t g = t / per_group, k = t % per_group;
+    const std::array<uint32_t, 3> gid = {
+        static_cast<uint32_t>(g % cc.groups[0]),
+        static_cast<uint32_t>(g / cc.groups[0] % cc.groups[1]),
+        static_cast<uint32_t>(g / cc.groups[0] / cc.groups[1])};
+    const std::array<uint32_t, 3> tid = {static_cast<uint32_t>(k % gs[0]),
+                                         static_cast<uint32_t>(k / gs[0] % gs[1]),
+                                         static_cast<uint32_t>(k / gs[0] / gs[1])};
+    w.lane_group[l] = static_cast<uint32_t>(g);
+    w.lane_gid[l] = gid;
+    w.lane_tid[l] = tid;
+    for (int c = 0; c < 3; ++c) {
+      w.Slot(cc.sv_thread_id + c)[l] = gid[c] * gs[c] + tid[c];
+      w.Slot(cc.sv_group_id + c)[l] = gid[c];
+      w.Slot(cc.sv_thread_in_group + c)[l] = tid[c];
+    }
+    w.Slot(cc.sv_flattened)[l] = static_cast<uint32_t>(k);
+  }
+  for (const auto& [slot, value] : cc.constants) {
+    std::fill_n(w.Slot(slot), L, value);
+  }
+  const uint32_t n = static_cast<uint32_t>(cc.code.size());
+  uint64_t steps = 0;
+  while (w.pc < n && !w.done) {
+    const Decoded& d = cc.code[w.pc++];
+    d.fn(w, d);
+    if (++steps > max_steps) return false;
+  }
+  return true;
+}
+
+}  // namespace atomfuzz::targets::fast

@@ -1,0 +1,36 @@
+// An executor under test: takes a case, returns the shared Outcome (final
+// memory, counters, and the atomic trace where it can observe it). Like
+// vkd3d's shader_runner_ops, one small interface every backend fills in.
+#ifndef ATOMFUZZ_TARGETS_TARGET_H_
+#define ATOMFUZZ_TARGETS_TARGET_H_
+
+#include <cstdint>
+#include <string>
+
+#include "absl/status/statusor.h"
+#include "absl/strings/string_view.h"
+#include "isa/case_file.h"
+#include "isa/outcome.h"
+
+namespace atomfuzz::targets {
+
+struct TargetOptions {
+  bool trace = true;           // record each atomic's returned value
+  int threads = 0;             // worker threads; 0 = all cores
+  bool deterministic = false;  // one worker, fixed group and lane order
+  std::string inject;          // an injected bug by name (fast target), or ""
+  uint64_t max_steps_per_wave = 1u << 20;  // instructions; endless loops end
+};
+
+class Target {
+ public:
+  virtual ~Target() = default;
+  virtual absl::string_view name() const = 0;
+  // Errors are the target's own failures to set up; a case it refuses is an
+  // Outcome with RunStatus::kRejected and the reason.
+  virtual absl::StatusOr<isa::Outcome> Run(const isa::Case& c) = 0;
+};
+
+}  // namespace atomfuzz::targets
+
+#endif  // ATOMFUZZ_TARGETS_TARGET_H_
