@@ -97,35 +97,38 @@ void AluBuffered(Wave& w, const Decoded& d) {
 }
 
 // imul/umul: high half to dst_hi, low half to dst, both from the sources.
+// Every product is computed before anything is written (lo halves in
+// scratch[k], hi halves in scratch[4 + k]): either destination may be a
+// source of a later component (E-8). Per component lo is written, then hi,
+// as the oracle does.
 template <bool kSigned>
 void Mul(Wave& w, const Decoded& d) {
   const uint32_t n = w.lanes;
   for (int c = 0; c < 4; ++c) {
     const size_t k = static_cast<size_t>(c);
-    const bool lo = d.mask & (1u << c), hi = d.hi_mask & (1u << c);
-    if (!lo && !hi) continue;
+    if (!((d.mask | d.hi_mask) & (1u << c))) continue;
     const uint32_t *a = w.Slot(d.src[0][k]), *b = w.Slot(d.src[1][k]);
     uint32_t* out_lo = w.scratch.data() + k * n;
+    uint32_t* out_hi = w.scratch.data() + (4 + k) * n;
     for (uint32_t l = 0; l < n; ++l) {
       const uint64_t p = kSigned ? static_cast<uint64_t>(int64_t{S(a[l])} * int64_t{S(b[l])})
                                  : uint64_t{a[l]} * uint64_t{b[l]};
       out_lo[l] = static_cast<uint32_t>(p);
-    }
-    if (hi) {
-      uint32_t* dh = w.Slot(d.dst_hi[k]);
-      for (uint32_t l = 0; l < n; ++l) {
-        const uint64_t p = kSigned ? static_cast<uint64_t>(int64_t{S(a[l])} * int64_t{S(b[l])})
-                                   : uint64_t{a[l]} * uint64_t{b[l]};
-        dh[l] = Select(w.active[l], static_cast<uint32_t>(p >> 32), dh[l]);
-      }
+      out_hi[l] = static_cast<uint32_t>(p >> 32);
     }
   }
   for (int c = 0; c < 4; ++c) {
-    if (!(d.mask & (1u << c))) continue;
     const size_t k = static_cast<size_t>(c);
-    uint32_t* dst = w.Slot(d.dst[k]);
-    const uint32_t* out = w.scratch.data() + k * n;
-    for (uint32_t l = 0; l < n; ++l) dst[l] = Select(w.active[l], out[l], dst[l]);
+    if (d.mask & (1u << c)) {
+      uint32_t* dst = w.Slot(d.dst[k]);
+      const uint32_t* out = w.scratch.data() + k * n;
+      for (uint32_t l = 0; l < n; ++l) dst[l] = Select(w.active[l], out[l], dst[l]);
+    }
+    if (d.hi_mask & (1u << c)) {
+      uint32_t* dst = w.Slot(d.dst_hi[k]);
+      const uint32_t* out = w.scratch.data() + (4 + k) * n;
+      for (uint32_t l = 0; l < n; ++l) dst[l] = Select(w.active[l], out[l], dst[l]);
+    }
   }
 }
 

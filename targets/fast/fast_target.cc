@@ -12,10 +12,14 @@
 namespace atomfuzz::targets::fast {
 namespace {
 
-// One wave: `lanes` consecutive threads of the dispatch from `first`.
+// Work for one worker: waves of `lanes` consecutive threads from `first`,
+// run in order and sharing one TGSM (the parts of one group).
 struct WavePlan {
-  uint64_t first = 0;
-  uint32_t lanes = 0;
+  struct Part {
+    uint64_t first = 0;
+    uint32_t lanes = 0;
+  };
+  std::vector<Part> parts;
 };
 
 // Waves in the order they are handed out. Normally one per group. Two
@@ -30,17 +34,16 @@ std::vector<WavePlan> PlanWaves(const CompiledCase& cc) {
   std::vector<WavePlan> plan;
   constexpr uint64_t kMaxSharedLanes = 1u << 16;
   if (cc.inject == Inject::kTgsmShared && groups * per_group <= kMaxSharedLanes) {
-    if (groups > 0) plan.push_back({0, static_cast<uint32_t>(groups * per_group)});
+    if (groups > 0) plan.push_back({{{0, static_cast<uint32_t>(groups * per_group)}}});
     return plan;
   }
   for (uint64_t g = 0; g < groups; ++g) {
     const uint64_t first = g * per_group;
     if (cc.inject == Inject::kSyncNoWait && per_group > 1) {
       const uint32_t half = per_group / 2;
-      plan.push_back({first + half, per_group - half});
-      plan.push_back({first, half});
+      plan.push_back({{{first + half, per_group - half}, {first, half}}});
     } else {
-      plan.push_back({first, per_group});
+      plan.push_back({{{first, per_group}}});
     }
   }
   return plan;
@@ -83,10 +86,12 @@ class FastTarget : public Target {
       w.trace = options_.trace ? &traces[worker] : nullptr;
       for (size_t i = next.fetch_add(1); i < plan.size(); i = next.fetch_add(1)) {
         if (budget_exceeded.load(std::memory_order_relaxed)) break;
-        w.lanes = plan[i].lanes;
         w.tgsm.assign(cc->tgsm_words, 0);  // undefined at group start (E-22)
-        if (!RunWave(w, plan[i].first, options_.max_steps_per_wave)) {
-          budget_exceeded = true;
+        for (const WavePlan::Part& part : plan[i].parts) {
+          w.lanes = part.lanes;
+          if (!RunWave(w, part.first, options_.max_steps_per_wave)) {
+            budget_exceeded = true;
+          }
         }
       }
     };

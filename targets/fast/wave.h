@@ -44,7 +44,7 @@ struct Wave {
   std::vector<Frame> frames;    // grows on demand; `depth` in use
   size_t depth = 0;
   std::vector<uint32_t> tgsm;   // this wave's g# words
-  std::vector<uint32_t> scratch;  // ALU buffering (4 * lanes)
+  std::vector<uint32_t> scratch;  // ALU buffering (8 * lanes: imul/umul)
   uint32_t pc = 0;
   bool done = false;
   // Per lane: linear group index and vThreadIDInGroup (trace, addresses).
