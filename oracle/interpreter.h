@@ -21,6 +21,9 @@ struct InterpretOptions {
   // Bounds on what one case may make the interpreter allocate.
   uint64_t max_threads = 1u << 20;
   uint64_t max_register_values = 1ull << 26;
+  // Atomics the trace may hold (an endless loop of atomics would otherwise
+  // fill memory): past it the run ends as over budget.
+  uint64_t max_trace_events = 1u << 22;
 };
 
 // InvalidArgument if the case cannot be run at all (unbalanced control flow,

@@ -161,6 +161,17 @@ TEST(Interpreter, EndlessLoopEndsWithBudgetExceeded) {
   EXPECT_EQ(o.status, isa::RunStatus::kBudgetExceeded);
 }
 
+TEST(Interpreter, EndlessLoopOfAtomicsEndsAtTheTraceCap) {
+  auto c = isa::ParseCase(RawCase(64, 1, "loop\natomic_iadd u0, l(0), l(1)\nendloop\n"), "t.case");
+  ASSERT_TRUE(c.ok());
+  InterpretOptions options;
+  options.max_trace_events = 10000;
+  auto o = Interpret(*c, options);
+  ASSERT_TRUE(o.ok());
+  EXPECT_EQ(o->status, isa::RunStatus::kBudgetExceeded);
+  EXPECT_LE(o->trace.size(), 10001u);
+}
+
 TEST(Interpreter, BranchOnUndefinedMakesEverythingUndefined) {
   const auto o = RunText(RawCase(1, 2,
                              "store_raw u0.x, l(4), l(1)\n"
