@@ -49,6 +49,11 @@ std::vector<WavePlan> PlanWaves(const CompiledCase& cc) {
   return plan;
 }
 
+// Trace events one run may record (64 bytes each: 256 MiB), shared out
+// among the workers. Without a cap an endless loop of atomics in a full
+// group records 2^20 steps x 1024 lanes = 2^29 events (32 GiB) per wave.
+constexpr size_t kMaxTraceEvents = size_t{1} << 22;
+
 class FastTarget : public Target {
  public:
   FastTarget(const TargetOptions& options, Inject inject)
@@ -71,7 +76,8 @@ class FastTarget : public Target {
       memory.counters.push_back(r->counter.value_or(0));
     }
     const std::vector<WavePlan> plan = PlanWaves(*cc);
-    const unsigned cores = std::max(1u, std::thread::hardware_concurrency());
+    // glibc reads /sys on every call (about 7 us here): ask once.
+    static const unsigned cores = std::max(1u, std::thread::hardware_concurrency());
     const size_t workers = std::min<size_t>(
         plan.size(), options_.deterministic ? 1
                      : options_.threads > 0  ? static_cast<size_t>(options_.threads)
@@ -84,6 +90,7 @@ class FastTarget : public Target {
       w.cc = &*cc;
       w.memory = &memory;
       w.trace = options_.trace ? &traces[worker] : nullptr;
+      w.max_trace = kMaxTraceEvents / traces.size();
       for (size_t i = next.fetch_add(1); i < plan.size(); i = next.fetch_add(1)) {
         if (budget_exceeded.load(std::memory_order_relaxed)) break;
         w.tgsm.assign(cc->tgsm_words, 0);  // undefined at group start (E-22)
@@ -104,8 +111,13 @@ class FastTarget : public Target {
     }
     if (budget_exceeded) {
       outcome.status = isa::RunStatus::kBudgetExceeded;
-      outcome.message = absl::StrCat("a wave ran more than ", options_.max_steps_per_wave,
-                                     " instructions");
+      const bool trace_full = std::any_of(traces.begin(), traces.end(), [&](const auto& t) {
+        return t.size() > kMaxTraceEvents / traces.size();
+      });
+      outcome.message = trace_full
+                            ? absl::StrCat("the run recorded more than ", kMaxTraceEvents, " atomics")
+                            : absl::StrCat("a wave ran more than ", options_.max_steps_per_wave,
+                                           " instructions");
     }
     for (const isa::Resource& r : c.resources) {  // sorted by slot
       const auto it = std::find(cc->uav_slots.begin(), cc->uav_slots.end(), r.slot);

@@ -37,8 +37,9 @@ void WriteDst0(Wave& w, const Decoded& d, uint32_t l, uint32_t v) {
 
 void Record(Wave& w, const Decoded& d, uint32_t l, const Memory& m, bool hit,
             uint32_t word, uint32_t a, uint32_t b, std::optional<uint32_t> ret) {
+  if (w.trace == nullptr) return;  // occurrences are only kept for the trace
   uint32_t& occurrence = w.occurrences[size_t{d.atomic} * w.lanes + l];
-  if (w.trace != nullptr) {
+  {
     isa::AtomicEvent e;
     e.group = w.lane_gid[l];
     e.thread = w.lane_tid[l];
@@ -58,11 +59,62 @@ void Record(Wave& w, const Decoded& d, uint32_t l, const Memory& m, bool hit,
 
 enum class Variant { kNormal, kReturnNew, kTwoPhase };
 
+// A UAV atomic with the trace off, the common case when fuzzing without a
+// judge that needs returns: loop invariants in locals (an atomic RMW makes
+// the compiler reload anything reachable through w, d or m), no occurrence
+// counting, and when nothing reads the old value a plain lock or/add
+// instead of a compare-exchange loop.
+template <class A, class R>
+void AtomicNoTrace(Wave& w, const Decoded& d) {
+  const Memory m = MemOf(w, d);
+  const bool cmp = d.rmw == isa::Rmw::kCmpExch;
+  uint32_t* const words = UavWords(w, m);
+  const uint32_t lanes = w.lanes;
+  const uint32_t* const active = w.active.data();
+  const uint32_t* const a0 = w.Slot(d.src[0][0]);
+  const uint32_t* const a1 = w.Slot(d.src[0][1]);
+  const uint32_t* const a2 = w.Slot(d.src[0][2]);
+  const uint32_t* const va = w.Slot(d.src[1][0]);
+  const uint32_t* const vb = cmp ? w.Slot(d.src[2][0]) : va;
+  uint32_t* dst[4];
+  int dsts = 0;
+  for (int c = 0; c < 4; ++c) {
+    if (d.mask & (1u << c)) dst[dsts++] = w.Slot(d.dst[static_cast<size_t>(c)]);
+  }
+  if (dsts == 0 && R::kFetch != rmw::Fetch::kNone) {
+    for (uint32_t l = 0; l < lanes; ++l) {
+      if (!active[l]) continue;
+      const uint32_t addr[3] = {a0[l], a1[l], a2[l]};
+      const Where at = A::At(m, addr);
+      if (!at.hit) continue;
+      std::atomic_ref<uint32_t> word(words[at.word]);
+      if constexpr (R::kFetch == rmw::Fetch::kAdd) word.fetch_add(va[l], kRelaxed);
+      if constexpr (R::kFetch == rmw::Fetch::kAnd) word.fetch_and(va[l], kRelaxed);
+      if constexpr (R::kFetch == rmw::Fetch::kOr) word.fetch_or(va[l], kRelaxed);
+      if constexpr (R::kFetch == rmw::Fetch::kXor) word.fetch_xor(va[l], kRelaxed);
+      if constexpr (R::kFetch == rmw::Fetch::kExchange) word.exchange(va[l], kRelaxed);
+    }
+    return;
+  }
+  for (uint32_t l = 0; l < lanes; ++l) {
+    if (!active[l]) continue;
+    const uint32_t addr[3] = {a0[l], a1[l], a2[l]};
+    const Where at = A::At(m, addr);
+    uint32_t old = 0;
+    if (at.hit) old = rmw::Apply<R>(std::atomic_ref<uint32_t>(words[at.word]), va[l], vb[l]);
+    const uint32_t ret = R::Ret(old, va[l]);
+    for (int k = 0; k < dsts; ++k) dst[k][l] = ret;
+  }
+}
+
 // Atomic on a memory whose address type is A, operation R. src[0] is the
 // address; for cmp forms src[1] is the comparand and src[2] the value,
 // otherwise src[1] the value (compile order of the sources).
 template <class A, class R, bool kTgsm, Variant kV>
 void Atomic(Wave& w, const Decoded& d) {
+  if constexpr (!kTgsm && kV == Variant::kNormal) {
+    if (w.trace == nullptr) return AtomicNoTrace<A, R>(w, d);
+  }
   const Memory& m = MemOf(w, d);
   const bool cmp = d.rmw == isa::Rmw::kCmpExch;
   uint32_t* words = kTgsm ? w.tgsm.data() + m.tgsm_base : UavWords(w, m);

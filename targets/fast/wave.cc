@@ -36,6 +36,12 @@ void Wave::Restore(const Mask& parent) {
   }
 }
 
+namespace {
+void FillWholeGroup(Wave& w, uint64_t group);
+void FillLanes(Wave& w, uint64_t first, uint64_t per_group);
+bool Execute(Wave& w, uint64_t max_steps);
+}  // namespace
+
 bool RunWave(Wave& w, uint64_t first, uint64_t max_steps) {
   const CompiledCase& cc = *w.cc;
   const uint32_t L = w.lanes;
@@ -49,9 +55,55 @@ bool RunWave(Wave& w, uint64_t first, uint64_t max_steps) {
   w.lane_group.resize(L);
   w.lane_gid.resize(L);
   w.lane_tid.resize(L);
-  w.occurrences.assign(size_t{cc.atomics} * L, 0);
+  if (w.trace != nullptr) w.occurrences.assign(size_t{cc.atomics} * L, 0);
   const auto& gs = cc.group_size;
   const uint64_t per_group = uint64_t{gs[0]} * gs[1] * gs[2];
+  if (first % per_group == 0 && L == per_group) {
+    FillWholeGroup(w, first / per_group);
+  } else {
+    FillLanes(w, first, per_group);
+  }
+  for (const auto& [slot, value] : cc.constants) {
+    std::fill_n(w.Slot(slot), L, value);
+  }
+  return Execute(w, max_steps);
+}
+
+namespace {
+
+// The usual wave is one whole group: its ids by counting, no division per
+// lane (the divisions were half of a small case's setup).
+void FillWholeGroup(Wave& w, uint64_t g) {
+  const CompiledCase& cc = *w.cc;
+  const auto& gs = cc.group_size;
+  const std::array<uint32_t, 3> gid = {
+      static_cast<uint32_t>(g % cc.groups[0]),
+      static_cast<uint32_t>(g / cc.groups[0] % cc.groups[1]),
+      static_cast<uint32_t>(g / cc.groups[0] / cc.groups[1])};
+  uint32_t l = 0;
+  for (uint32_t z = 0; z < gs[2]; ++z) {
+    for (uint32_t y = 0; y < gs[1]; ++y) {
+      for (uint32_t x = 0; x < gs[0]; ++x, ++l) {
+        const std::array<uint32_t, 3> tid = {x, y, z};
+        w.lane_group[l] = static_cast<uint32_t>(g);
+        w.lane_gid[l] = gid;
+        w.lane_tid[l] = tid;
+        for (int c = 0; c < 3; ++c) {
+          w.Slot(cc.sv_thread_id + c)[l] = gid[c] * gs[c] + tid[c];
+          w.Slot(cc.sv_group_id + c)[l] = gid[c];
+          w.Slot(cc.sv_thread_in_group + c)[l] = tid[c];
+        }
+        w.Slot(cc.sv_flattened)[l] = l;
+      }
+    }
+  }
+}
+
+// Any run of consecutive threads (the injected timing bugs' waves).
+void FillLanes(Wave& w, uint64_t first, uint64_t per_group) {
+  const CompiledCase& cc = *w.cc;
+  const auto& gs = cc.group_size;
+  const uint32_t L = w.lanes;
   for (uint32_t l = 0; l < L; ++l) {
     const uint64_t t = first + l;
     const uint64_t g = t / per_group, k = t % per_group;
@@ -72,17 +124,20 @@ bool RunWave(Wave& w, uint64_t first, uint64_t max_steps) {
     }
     w.Slot(cc.sv_flattened)[l] = static_cast<uint32_t>(k);
   }
-  for (const auto& [slot, value] : cc.constants) {
-    std::fill_n(w.Slot(slot), L, value);
-  }
+}
+
+bool Execute(Wave& w, uint64_t max_steps) {
+  const CompiledCase& cc = *w.cc;
   const uint32_t n = static_cast<uint32_t>(cc.code.size());
   uint64_t steps = 0;
   while (w.pc < n && !w.done) {
     const Decoded& d = cc.code[w.pc++];
     d.fn(w, d);
     if (++steps > max_steps) return false;
+    if (w.trace != nullptr && w.trace->size() > w.max_trace) return false;
   }
   return true;
 }
 
+}  // namespace
 }  // namespace atomfuzz::targets::fast

@@ -52,6 +52,9 @@ struct Wave {
   std::vector<std::array<uint32_t, 3>> lane_gid, lane_tid;
   std::vector<uint32_t> occurrences;  // atomic ordinal * lanes + lane
   std::vector<isa::AtomicEvent>* trace = nullptr;  // when recording
+  // Events `trace` may hold before the wave stops as over budget: an
+  // endless loop of atomics records an event per lane per step.
+  size_t max_trace = SIZE_MAX;
 
   uint32_t* Slot(uint32_t s) { return regs.data() + size_t{s} * lanes; }
   bool Any(const Mask& m) const {
@@ -68,7 +71,8 @@ struct Wave {
 
 // Fills a wave for `lanes` consecutive threads of the dispatch starting at
 // global thread `first` (sysvals, constants, masks), then runs it to the end
-// or the step budget. Returns false if the budget ran out.
+// or the step budget. Returns false if the budget ran out (steps, or the
+// trace's max_trace events).
 bool RunWave(Wave& w, uint64_t first_thread, uint64_t max_steps);
 
 }  // namespace atomfuzz::targets::fast
