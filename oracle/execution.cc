@@ -102,18 +102,24 @@ absl::Status Execution::Setup() {
         break;
     }
   }
-  const uint64_t per_group =
-      uint64_t{group_size_[0]} * group_size_[1] * group_size_[2];
-  const uint64_t group_count =
-      uint64_t{case_.groups[0]} * case_.groups[1] * case_.groups[2];
-  const uint64_t threads = per_group * group_count;
+  // Each product saturates just past its cap: three 32-bit extents could
+  // wrap 64 bits and slip through.
+  auto capped = [](const std::array<uint32_t, 3>& v, uint64_t cap) {
+    uint64_t n = 1;
+    for (uint32_t x : v) n = std::min<uint64_t>(n * x, cap + 1);
+    return n;
+  };
+  const uint64_t per_group = capped(group_size_, 1024);
+  const uint64_t group_count = capped(case_.groups, options_.max_threads);
+  const uint64_t threads = std::min(per_group * group_count, options_.max_threads + 1);
   uint64_t xvalues = 0;
   for (uint32_t s : xsizes_) xvalues += uint64_t{s} * 4;
   if (per_group == 0 || per_group > 1024 || threads > options_.max_threads ||
       threads * (uint64_t{temps_} * 4 + xvalues) > options_.max_register_values) {
     return absl::InvalidArgumentError(absl::StrCat(
-        "case too large for the oracle: ", threads, " threads of ",
-        temps_, " temps"));
+        "case too large for the oracle: groups of ", group_size_[0], "x",
+        group_size_[1], "x", group_size_[2], " in a dispatch of ", case_.groups[0],
+        "x", case_.groups[1], "x", case_.groups[2], ", ", temps_, " temps"));
   }
   groups_.resize(group_count);
   threads_.resize(threads);

@@ -172,6 +172,14 @@ TEST(Interpreter, EndlessLoopOfAtomicsEndsAtTheTraceCap) {
   EXPECT_LE(o->trace.size(), 10001u);
 }
 
+TEST(Interpreter, HugeDispatchIsRefusedNotWrapped) {
+  // 769546 * 494770 * 48448661 = 2^64 + 4: must not wrap to a tiny count.
+  auto c = isa::ParseCase(RawCase(1, 1, ""), "t.case");
+  ASSERT_TRUE(c.ok());
+  c->groups = {769546, 494770, 48448661};
+  EXPECT_FALSE(Interpret(*c).ok());
+}
+
 TEST(Interpreter, BranchOnUndefinedMakesEverythingUndefined) {
   const auto o = RunText(RawCase(1, 2,
                              "store_raw u0.x, l(4), l(1)\n"
