@@ -1,6 +1,9 @@
 #include "oracle/replay.h"
 
+#include <algorithm>
+#include <functional>
 #include <map>
+#include <tuple>
 
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
@@ -126,35 +129,43 @@ void Replay::BeforeStore(const MemoryId& m, uint32_t word) {
 void Replay::Barrier(uint32_t group, uint8_t flags, const AccessLog& known) {
   const bool tgsm = flags & isa::kSyncTgsm;
   const bool uav = flags & (isa::kSyncUavGroup | isa::kSyncUavGlobal);
-  for (auto it = open_.begin(); it != open_.end();) {
-    const Cell& c = it->first;
-    const bool closes =
-        c.word != UINT32_MAX &&
-        (c.m.tgsm ? tgsm && c.m.group == group
-                  : uav && it->second.first_group == group &&
-                        known.OnlyGroupWrites(c.m, c.word, group));
-    if (!closes) {
-      ++it;
-      continue;
-    }
-    Close(c, it->second, std::nullopt);
-    open_.erase(it++);
-  }
+  CloseWhere([&](const Cell& c, const History& h) {
+    return c.word != UINT32_MAX &&
+           (c.m.tgsm ? tgsm && c.m.group == group
+                     : uav && h.first_group == group &&
+                           known.OnlyGroupWrites(c.m, c.word, group));
+  });
 }
 
 void Replay::GroupDone(uint32_t group) {
-  for (auto it = open_.begin(); it != open_.end();) {
-    if (it->first.m.tgsm && it->first.m.group == group) {
-      Close(it->first, it->second, std::nullopt);
-      open_.erase(it++);
-    } else {
-      ++it;
-    }
+  CloseWhere([&](const Cell& c, const History&) { return c.m.tgsm && c.m.group == group; });
+}
+
+void Replay::CloseWhere(const std::function<bool(const Cell&, const History&)>& pick) {
+  std::vector<Cell> cells;
+  for (const auto& [c, h] : open_) {
+    if (pick(c, h)) cells.push_back(c);
+  }
+  std::sort(cells.begin(), cells.end(), CellLess);
+  for (const Cell& c : cells) {
+    Close(c, open_.at(c), std::nullopt);
+    open_.erase(c);
   }
 }
 
+bool Replay::CellLess(const Cell& a, const Cell& b) {
+  return std::tie(a.m.tgsm, a.m.group, a.m.slot, a.word) <
+         std::tie(b.m.tgsm, b.m.group, b.m.slot, b.word);
+}
+
 void Replay::Finish() {
-  for (auto& [c, h] : open_) {
+  // Close in a fixed order (abseil's hash order changes from run to run):
+  // the first finding must be the same every time.
+  std::vector<Cell> cells;
+  for (const auto& [c, h] : open_) cells.push_back(c);
+  std::sort(cells.begin(), cells.end(), CellLess);
+  for (const Cell& c : cells) {
+    History& h = open_.at(c);
     std::optional<uint32_t> final_value;
     if (!c.m.tgsm) {
       const isa::UavState* u = observed_.FindUav(c.m.slot);

@@ -8,6 +8,7 @@
 #define ATOMFUZZ_ORACLE_REPLAY_H_
 
 #include <array>
+#include <functional>
 #include <optional>
 #include <string>
 #include <vector>
@@ -97,6 +98,11 @@ class Replay {
   };
 
   std::optional<uint32_t> Observed(const AtomicSite& site, bool* found);
+  // Histories close in this order (abseil's hash order changes from run to
+  // run; findings must not).
+  static bool CellLess(const Cell& a, const Cell& b);
+  // Closes the open histories `pick` selects, in a fixed order.
+  void CloseWhere(const std::function<bool(const Cell&, const History&)>& pick);
   void Close(const Cell& c, History& h, std::optional<uint32_t> final_value);
   std::string Describe(const Cell& c) const;
   // "64 x imm_atomic_iadd (line 12), 1 x atomic_or (line 14)"
