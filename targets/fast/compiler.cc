@@ -1,5 +1,6 @@
 // Case -> CompiledCase: resolve every operand to register slots once, so
 // the executor never parses, looks up or branches on operand kinds per lane.
+#include <algorithm>
 #include <map>
 
 #include "absl/container/flat_hash_map.h"
@@ -130,13 +131,19 @@ class Compiler {
       }
     }
     out_.tgsm_words = static_cast<uint32_t>(tgsm);
-    const uint64_t per_group = uint64_t{out_.group_size[0]} * out_.group_size[1] *
-                               out_.group_size[2];
-    const uint64_t threads = per_group * case_.groups[0] * case_.groups[1] * case_.groups[2];
+    // Multiplied one factor at a time against the caps: three u32 extents
+    // can wrap 64 bits (769546 * 494770 * 48448661 = 2^64 + 4), and the
+    // waves count ids up to the real extents.
+    uint64_t per_group = 1, threads = 1;
+    for (uint32_t n : out_.group_size) per_group = std::min<uint64_t>(per_group * n, 1025);
+    for (uint32_t n : case_.groups) threads = std::min(threads * n, kMaxThreads + 1);
+    threads = std::min(threads * per_group, kMaxThreads + 1);
     if (per_group == 0 || per_group > 1024 || threads > kMaxThreads) {
+      const auto& gs = out_.group_size;
+      const auto& g = case_.groups;
       return absl::InvalidArgumentError(absl::StrCat(
-          "the fast target runs at most 1024 threads per group and 2^24 in all, not ",
-          threads));
+          "the fast target runs at most 1024 threads per group and 2^24 in all, not groups of ",
+          gs[0], "x", gs[1], "x", gs[2], " in a dispatch of ", g[0], "x", g[1], "x", g[2]));
     }
     for (const isa::Resource& r : case_.resources) {
       if (r.init.size() > kMaxWords) return absl::InvalidArgumentError("resource too large");

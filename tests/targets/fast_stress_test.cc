@@ -1,9 +1,8 @@
 // Robustness of the fast target on hostile random cases (wild addresses,
 // endless loops, odd dispatches, broken control flow): every case ends as
 // ok, rejected or budget-exceeded with an outcome of the right shape, and
-// never crashes or hangs. Meant for the asan-ubsan preset as well:
-//   ATOMFUZZ_STRESS_CASES=100000
-//   build-asan-ubsan/tests/targets/targets_stress_test
+// never crashes or hangs. Meant for the asan-ubsan preset as well, with
+// ATOMFUZZ_STRESS_CASES=100000 (the command is in CMakeLists.txt here).
 // Every 50th case (ATOMFUZZ_STRESS_ORACLE_EVERY) also runs on the oracle and
 // round-trips through the case text. ATOMFUZZ_STRESS_SEED picks the first
 // seed (default 1); a failure names its seed and prints the case.
@@ -34,8 +33,9 @@ namespace atomfuzz::targets {
 namespace {
 
 constexpr uint64_t kMaxStepsPerWave = 20000;
-constexpr uint64_t kInjectEvery =
-    7;  // case i % 7 == 3 runs with a bug injected
+// Case i runs with a bug injected when i % kInjectEvery == 3: the injected
+// handlers must be as robust as the real ones.
+constexpr uint64_t kInjectEvery = 7;
 
 uint64_t EnvNumber(const char* name, uint64_t fallback) {
   const char* text = std::getenv(name);
@@ -237,6 +237,36 @@ ret
     EXPECT_EQ(o->status, isa::RunStatus::kBudgetExceeded) << o->message;
     EXPECT_LE(o->trace.size(), size_t{1} << 23);
   }
+}
+
+// Group sizes whose 64-bit product wraps to a small number: 769546 *
+// 494770 * 48448661 = 2^64 + 4. A target that multiplies the three in 64
+// bits sees a group of 4 threads; the case must be refused, not run as 4
+// lanes with ids counted up to the real extents.
+TEST(FastStress, GroupSizeProductThatWrapsIsRefused) {
+  constexpr char kText[] = R"([dispatch]
+groups 1, 1, 1
+
+[uav u0]
+kind raw
+words 4
+
+[shader]
+cs_5_0
+dcl_uav_raw u0
+dcl_input vThreadIDInGroupFlattened
+dcl_temps 1
+dcl_thread_group 769546, 494770, 48448661
+ishl r0.x, vThreadIDInGroupFlattened.x, l(2)
+store_raw u0.x, r0.x, l(1)
+ret
+)";
+  const absl::StatusOr<isa::Case> c = isa::ParseCase(kText, "wrap.case");
+  ASSERT_TRUE(c.ok()) << c.status();
+  const absl::StatusOr<isa::Outcome> o =
+      (*CreateTarget("fast", TargetOptions{}))->Run(*c);
+  ASSERT_TRUE(o.ok()) << o.status();
+  EXPECT_EQ(o->status, isa::RunStatus::kRejected) << o->message;
 }
 
 }  // namespace

@@ -111,7 +111,9 @@ class CaseMaker {
 
   // Shapes every executor must refuse or run as empty.
   void OddDispatch() {
-    switch (dice_.Below(5)) {
+    // 769546 * 494770 * 48448661 = 2^64 + 4: a product that wraps 64 bits.
+    constexpr std::array<uint32_t, 3> kWraps = {769546, 494770, 48448661};
+    switch (dice_.Below(7)) {
       case 0:
         case_.groups = {0, dice_.Range(1, 4), 1};
         break;
@@ -124,11 +126,17 @@ class CaseMaker {
       case 3:
         group_size_ = {65536, 65536, dice_.Range(1, 3)};
         break;
+      case 4:
+        group_size_ = kWraps;
+        break;
+      case 5:
+        case_.groups = kWraps;
+        break;
       default:
         case_.groups = {0xFFFFFFFFu, 0xFFFFFFFFu, dice_.Range(1, 3)};
         break;
     }
-    declare_group_ = dice_.Coin();
+    declare_group_ = dice_.Coin() || group_size_ == kWraps;
   }
 
   void Uavs() {
