@@ -77,14 +77,21 @@ Frame* Innermost(Wave& w, bool loops_only) {
   return nullptr;
 }
 
-template <int kTest>  // 0 always, 1 if zero, 2 if nonzero
+// Whether active lane l takes a break/continue/ret: kTest 0 always, 1 if
+// its condition is zero (_z), 2 if nonzero (_nz).
+template <int kTest>
+uint32_t Takes(Wave& w, const Decoded& d, uint32_t l) {
+  if constexpr (kTest == 0) return w.active[l];
+  const bool nonzero = w.Slot(d.src[0][0])[l] != 0;
+  return nonzero == (kTest == 2) ? w.active[l] : 0u;
+}
+
+template <int kTest>
 void Break(Wave& w, const Decoded& d) {
   Frame* f = Innermost(w, false);
   if (f == nullptr) return;  // the validator rejects it; be safe anyway
   for (uint32_t l = 0; l < w.lanes; ++l) {
-    const uint32_t v = w.Slot(d.src[0][0])[l];
-    const uint32_t take = kTest == 0 ? ~0u : ((v != 0) == (kTest == 2) ? ~0u : 0u);
-    const uint32_t lanes = w.active[l] & take;
+    const uint32_t lanes = Takes<kTest>(w, d, l);
     f->broken[l] |= lanes;
     w.active[l] &= ~lanes;
   }
@@ -95,9 +102,7 @@ void Continue(Wave& w, const Decoded& d) {
   Frame* f = Innermost(w, true);
   if (f == nullptr) return;
   for (uint32_t l = 0; l < w.lanes; ++l) {
-    const uint32_t v = w.Slot(d.src[0][0])[l];
-    const uint32_t take = kTest == 0 ? ~0u : ((v != 0) == (kTest == 2) ? ~0u : 0u);
-    const uint32_t lanes = w.active[l] & take;
+    const uint32_t lanes = Takes<kTest>(w, d, l);
     f->continued[l] |= lanes;
     w.active[l] &= ~lanes;
   }
@@ -107,9 +112,7 @@ template <int kTest>
 void Ret(Wave& w, const Decoded& d) {
   bool all_returned = true;
   for (uint32_t l = 0; l < w.lanes; ++l) {
-    const uint32_t v = w.Slot(d.src[0][0])[l];
-    const uint32_t take = kTest == 0 ? ~0u : ((v != 0) == (kTest == 2) ? ~0u : 0u);
-    const uint32_t lanes = w.active[l] & take;
+    const uint32_t lanes = Takes<kTest>(w, d, l);
     w.returned[l] |= lanes;
     w.active[l] &= ~lanes;
     all_returned &= w.returned[l] != 0;

@@ -71,58 +71,50 @@ bool RunWave(Wave& w, uint64_t first, uint64_t max_steps) {
 
 namespace {
 
+std::array<uint32_t, 3> GroupId(const CompiledCase& cc, uint64_t g) {
+  return {static_cast<uint32_t>(g % cc.groups[0]),
+          static_cast<uint32_t>(g / cc.groups[0] % cc.groups[1]),
+          static_cast<uint32_t>(g / cc.groups[0] / cc.groups[1])};
+}
+
+// Lane l is thread `tid` (flattened `flat`) of group g with id `gid`.
+void SetLane(Wave& w, uint32_t l, uint64_t g, const std::array<uint32_t, 3>& gid,
+             const std::array<uint32_t, 3>& tid, uint32_t flat) {
+  const CompiledCase& cc = *w.cc;
+  w.lane_group[l] = static_cast<uint32_t>(g);
+  w.lane_gid[l] = gid;
+  w.lane_tid[l] = tid;
+  for (int c = 0; c < 3; ++c) {
+    w.Slot(cc.sv_thread_id + c)[l] = gid[c] * cc.group_size[c] + tid[c];
+    w.Slot(cc.sv_group_id + c)[l] = gid[c];
+    w.Slot(cc.sv_thread_in_group + c)[l] = tid[c];
+  }
+  w.Slot(cc.sv_flattened)[l] = flat;
+}
+
 // The usual wave is one whole group: its ids by counting, no division per
 // lane (the divisions were half of a small case's setup).
 void FillWholeGroup(Wave& w, uint64_t g) {
-  const CompiledCase& cc = *w.cc;
-  const auto& gs = cc.group_size;
-  const std::array<uint32_t, 3> gid = {
-      static_cast<uint32_t>(g % cc.groups[0]),
-      static_cast<uint32_t>(g / cc.groups[0] % cc.groups[1]),
-      static_cast<uint32_t>(g / cc.groups[0] / cc.groups[1])};
+  const auto& gs = w.cc->group_size;
+  const std::array<uint32_t, 3> gid = GroupId(*w.cc, g);
   uint32_t l = 0;
   for (uint32_t z = 0; z < gs[2]; ++z) {
     for (uint32_t y = 0; y < gs[1]; ++y) {
-      for (uint32_t x = 0; x < gs[0]; ++x, ++l) {
-        const std::array<uint32_t, 3> tid = {x, y, z};
-        w.lane_group[l] = static_cast<uint32_t>(g);
-        w.lane_gid[l] = gid;
-        w.lane_tid[l] = tid;
-        for (int c = 0; c < 3; ++c) {
-          w.Slot(cc.sv_thread_id + c)[l] = gid[c] * gs[c] + tid[c];
-          w.Slot(cc.sv_group_id + c)[l] = gid[c];
-          w.Slot(cc.sv_thread_in_group + c)[l] = tid[c];
-        }
-        w.Slot(cc.sv_flattened)[l] = l;
-      }
+      for (uint32_t x = 0; x < gs[0]; ++x, ++l) SetLane(w, l, g, gid, {x, y, z}, l);
     }
   }
 }
 
 // Any run of consecutive threads (the injected timing bugs' waves).
 void FillLanes(Wave& w, uint64_t first, uint64_t per_group) {
-  const CompiledCase& cc = *w.cc;
-  const auto& gs = cc.group_size;
-  const uint32_t L = w.lanes;
-  for (uint32_t l = 0; l < L; ++l) {
+  const auto& gs = w.cc->group_size;
+  for (uint32_t l = 0; l < w.lanes; ++l) {
     const uint64_t t = first + l;
     const uint64_t g = t / per_group, k = t % per_group;
-    const std::array<uint32_t, 3> gid = {
-        static_cast<uint32_t>(g % cc.groups[0]),
-        static_cast<uint32_t>(g / cc.groups[0] % cc.groups[1]),
-        static_cast<uint32_t>(g / cc.groups[0] / cc.groups[1])};
     const std::array<uint32_t, 3> tid = {static_cast<uint32_t>(k % gs[0]),
                                          static_cast<uint32_t>(k / gs[0] % gs[1]),
                                          static_cast<uint32_t>(k / gs[0] / gs[1])};
-    w.lane_group[l] = static_cast<uint32_t>(g);
-    w.lane_gid[l] = gid;
-    w.lane_tid[l] = tid;
-    for (int c = 0; c < 3; ++c) {
-      w.Slot(cc.sv_thread_id + c)[l] = gid[c] * gs[c] + tid[c];
-      w.Slot(cc.sv_group_id + c)[l] = gid[c];
-      w.Slot(cc.sv_thread_in_group + c)[l] = tid[c];
-    }
-    w.Slot(cc.sv_flattened)[l] = static_cast<uint32_t>(k);
+    SetLane(w, l, g, GroupId(*w.cc, g), tid, static_cast<uint32_t>(k));
   }
 }
 
