@@ -13,7 +13,6 @@
 #include <cstdint>
 
 #include "absl/container/flat_hash_map.h"
-#include "absl/container/flat_hash_set.h"
 
 namespace atomfuzz::oracle {
 

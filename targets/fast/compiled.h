@@ -53,7 +53,6 @@ struct Decoded {
   bool returns = false;                   // an immediate atomic (dst0)
   uint8_t sync_flags = 0;
   uint32_t case_value = 0;                // case l(N)
-  uint32_t swtch = 0;                     // case/default: its switch index in code
   // Gather/scatter of x#[rN.c + k] into scratch slots (pseudo-instructions
   // around the instruction that uses it): element 0's first slot, elements,
   // constant offset, and the slot of rN.c (UINT32_MAX: no relative part).

@@ -40,16 +40,13 @@ class Compiler {
     out_.sv_zero = Reserve(1);
     scratch_ = Reserve(kScratch * 4);
     const auto& code = case_.shader.instructions;
-    std::vector<uint32_t> position(code.size() + 1, 0);  // program -> compiled
     for (uint32_t i = 0; i < code.size(); ++i) {
-      position[i] = static_cast<uint32_t>(out_.code.size());
       if (absl::Status s = Instruction(i); !s.ok()) return s;
       if (next_slot_ > kMaxSlots) {
         return absl::InvalidArgumentError("too many registers for the fast target");
       }
     }
-    position[code.size()] = static_cast<uint32_t>(out_.code.size());
-    if (absl::Status s = ResolveJumps(position); !s.ok()) return s;
+    if (absl::Status s = ResolveJumps(); !s.ok()) return s;
     out_.slots = next_slot_;
     return std::move(out_);
   }
@@ -316,7 +313,7 @@ class Compiler {
   }
 
   // Control-flow targets, from program indices to compiled indices.
-  absl::Status ResolveJumps(const std::vector<uint32_t>& position) {
+  absl::Status ResolveJumps() {
     const auto& program = case_.shader.instructions;
     std::vector<uint32_t> open;  // program indices of if/loop/switch/else
     std::vector<uint32_t> compiled_of(program.size());
@@ -374,8 +371,7 @@ class Compiler {
           break;
         case Op::kCase: case Op::kDefault: {
           if (open.empty() || program[open.back()].op != Op::kSwitch) return fail(p);
-          Decoded& label = at(p);
-          label.swtch = compiled_of[open.back()];
+          const Decoded& label = at(p);
           if (program[p].op == Op::kCase) {
             out_.switch_values[at(open.back()).case_value].push_back(label.case_value);
           }
@@ -401,7 +397,6 @@ class Compiler {
       }
     }
     if (!open.empty()) return fail(open.back());
-    (void)position;
     return absl::OkStatus();
   }
 

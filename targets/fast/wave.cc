@@ -52,7 +52,6 @@ bool RunWave(Wave& w, uint64_t first, uint64_t max_steps) {
   w.depth = 0;
   w.pc = 0;
   w.done = false;
-  w.lane_group.resize(L);
   w.lane_gid.resize(L);
   w.lane_tid.resize(L);
   if (w.trace != nullptr) w.occurrences.assign(size_t{cc.atomics} * L, 0);
@@ -77,11 +76,10 @@ std::array<uint32_t, 3> GroupId(const CompiledCase& cc, uint64_t g) {
           static_cast<uint32_t>(g / cc.groups[0] / cc.groups[1])};
 }
 
-// Lane l is thread `tid` (flattened `flat`) of group g with id `gid`.
-void SetLane(Wave& w, uint32_t l, uint64_t g, const std::array<uint32_t, 3>& gid,
+// Lane l is thread `tid` (flattened `flat`) of the group with id `gid`.
+void SetLane(Wave& w, uint32_t l, const std::array<uint32_t, 3>& gid,
              const std::array<uint32_t, 3>& tid, uint32_t flat) {
   const CompiledCase& cc = *w.cc;
-  w.lane_group[l] = static_cast<uint32_t>(g);
   w.lane_gid[l] = gid;
   w.lane_tid[l] = tid;
   for (int c = 0; c < 3; ++c) {
@@ -100,7 +98,7 @@ void FillWholeGroup(Wave& w, uint64_t g) {
   uint32_t l = 0;
   for (uint32_t z = 0; z < gs[2]; ++z) {
     for (uint32_t y = 0; y < gs[1]; ++y) {
-      for (uint32_t x = 0; x < gs[0]; ++x, ++l) SetLane(w, l, g, gid, {x, y, z}, l);
+      for (uint32_t x = 0; x < gs[0]; ++x, ++l) SetLane(w, l, gid, {x, y, z}, l);
     }
   }
 }
@@ -114,7 +112,7 @@ void FillLanes(Wave& w, uint64_t first, uint64_t per_group) {
     const std::array<uint32_t, 3> tid = {static_cast<uint32_t>(k % gs[0]),
                                          static_cast<uint32_t>(k / gs[0] % gs[1]),
                                          static_cast<uint32_t>(k / gs[0] / gs[1])};
-    SetLane(w, l, g, GroupId(*w.cc, g), tid, static_cast<uint32_t>(k));
+    SetLane(w, l, GroupId(*w.cc, g), tid, static_cast<uint32_t>(k));
   }
 }
 

@@ -47,8 +47,7 @@ struct Wave {
   std::vector<uint32_t> scratch;  // ALU buffering (8 * lanes: imul/umul)
   uint32_t pc = 0;
   bool done = false;
-  // Per lane: linear group index and vThreadIDInGroup (trace, addresses).
-  std::vector<uint32_t> lane_group;
+  // Per lane: vThreadGroupID and vThreadIDInGroup (for the trace).
   std::vector<std::array<uint32_t, 3>> lane_gid, lane_tid;
   std::vector<uint32_t> occurrences;  // atomic ordinal * lanes + lane
   std::vector<isa::AtomicEvent>* trace = nullptr;  // when recording
