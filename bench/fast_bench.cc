@@ -33,6 +33,7 @@
 #include <unistd.h>
 
 #include "absl/strings/str_cat.h"
+#include "bench/bench_cases.h"
 #include "benchmark/benchmark.h"
 #include "isa/case_file.h"
 #include "isa/outcome.h"
@@ -46,34 +47,9 @@ namespace {
 constexpr int kGroupSize = 256;
 constexpr uint32_t kWords = 65536;
 
-// `groups` x `threads` threads running straight-line `body` on one raw UAV
-// of `words` words (lane instructions = threads x instructions).
-isa::Case MakeCase(int groups, int threads, uint32_t words, int temps, const std::string& body) {
-  const std::string text = absl::StrCat(
-      "[dispatch]\ngroups ", groups, ", 1, 1\n[uav u0]\nkind raw\nwords ", words,
-      "\n[shader]\ncs_5_0\ndcl_uav_raw u0\ndcl_input vThreadID.x\ndcl_temps ", temps,
-      "\ndcl_thread_group ", threads, ", 1, 1\n", body, "ret\n");
-  auto c = isa::ParseCase(text, "fast_bench.case");
-  if (!c.ok()) {
-    std::fprintf(stderr, "fast_bench: bad case: %s\n", std::string(c.status().message()).c_str());
-    std::abort();
-  }
-  return *c;
-}
-
-std::string Repeat(const std::string& s, int n) {
-  std::string out;
-  for (int i = 0; i < n; ++i) out += s;
-  return out;
-}
-
-int Instructions(const isa::Case& c) {
-  int n = 0;
-  for (const auto& i : c.shader.instructions) {
-    if (i.info().family != isa::Family::kDecl) ++n;
-  }
-  return n;
-}
+using bench::Instructions;
+using bench::MakeCase;
+using bench::Repeat;
 
 int64_t Threads(const isa::Case& c) {
   int64_t n = int64_t{c.groups[0]} * c.groups[1] * c.groups[2];

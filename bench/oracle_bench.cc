@@ -6,6 +6,7 @@
 #include <string>
 
 #include "absl/strings/str_cat.h"
+#include "bench/bench_cases.h"
 #include "benchmark/benchmark.h"
 #include "isa/case_file.h"
 #include "isa/prng.h"
@@ -16,32 +17,13 @@
 namespace atomfuzz::oracle {
 namespace {
 
-// A case of `groups` x 256 threads running `body` (straight-line, so lane
-// instructions = threads x instructions).
+// `groups` x 256 threads running straight-line `body`.
 isa::Case MakeCase(int groups, const std::string& body) {
-  const std::string text = absl::StrCat(
-      "[dispatch]\ngroups ", groups, ", 1, 1\n[uav u0]\nkind raw\nwords 65536\n"
-      "[shader]\ncs_5_0\ndcl_uav_raw u0\ndcl_input vThreadID.x\ndcl_temps 4\n"
-      "dcl_thread_group 256, 1, 1\n",
-      body, "ret\n");
-  auto c = isa::ParseCase(text, "bench.case");
-  if (!c.ok()) std::abort();
-  return *c;
+  return bench::MakeCase(groups, 256, 65536, 4, body);
 }
 
-std::string Repeat(const std::string& s, int n) {
-  std::string out;
-  for (int i = 0; i < n; ++i) out += s;
-  return out;
-}
-
-int Instructions(const isa::Case& c) {
-  int n = 0;
-  for (const auto& i : c.shader.instructions) {
-    if (i.info().family != isa::Family::kDecl) ++n;
-  }
-  return n;
-}
+using bench::Instructions;
+using bench::Repeat;
 
 void RunWorkload(benchmark::State& state, const isa::Case& c) {
   const int64_t lanes = int64_t{c.groups[0]} * 256 * Instructions(c);
