@@ -20,20 +20,23 @@ void CompareMemory(const isa::Outcome& spec, const isa::Outcome& seen,
       findings.push_back({"wrong-memory", absl::StrCat("u", want.slot),
                           absl::StrCat("expected ", want.words.size(),
                                        " words, the target returned ",
-                                       got ? got->words.size() : 0)});
+                                       got ? got->words.size() : 0),
+                          -1, false, static_cast<int>(want.slot)});
       continue;
     }
     for (size_t w = 0; w < want.words.size(); ++w) {
       if (!want.defined[w] || got->words[w] == want.words[w]) continue;
       findings.push_back({"wrong-memory", absl::StrCat("u", want.slot, "[", w, "]"),
                           absl::StrCat("expected ", Hex(want.words[w]), ", got ",
-                                       Hex(got->words[w]))});
+                                       Hex(got->words[w])),
+                          -1, false, static_cast<int>(want.slot), static_cast<int64_t>(w)});
     }
     if (want.counter && want.counter_defined &&
         (!got->counter || *got->counter != *want.counter)) {
       findings.push_back({"wrong-counter", absl::StrCat("u", want.slot, " counter"),
                           absl::StrCat("expected ", Hex(*want.counter), ", got ",
-                                       got->counter ? Hex(*got->counter) : "none")});
+                                       got->counter ? Hex(*got->counter) : "none"),
+                          -1, false, static_cast<int>(want.slot)});
     }
   }
 }

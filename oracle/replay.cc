@@ -42,7 +42,8 @@ std::optional<uint32_t> Replay::Observed(const AtomicSite& site, bool* found) {
                       ", line ", inst.line, ") in group ", Xyz(site.key.group),
                       " thread ", Xyz(site.key.thread), " occurrence ",
                       site.key.occurrence),
-         "the spec executes it but the target's trace does not have it"});
+         "the spec executes it but the target's trace does not have it",
+         static_cast<int>(site.key.instruction)});
     return std::nullopt;
   }
   *found = true;
@@ -185,7 +186,9 @@ void Replay::Finish() {
         {"extra-atomic",
          absl::StrCat("instruction ", e.instruction, " in group ", Xyz(e.group),
                       " thread ", Xyz(e.thread), " occurrence ", e.occurrence),
-         "the target's trace has an atomic the spec does not execute"});
+         "the target's trace has an atomic the spec does not execute",
+         static_cast<int>(e.instruction), e.file == isa::RegFile::kTgsm,
+         static_cast<int>(e.slot)});
   }
 }
 
@@ -237,7 +240,9 @@ void Replay::Close(const Cell& c, History& h, std::optional<uint32_t> final_valu
       return;
     case SerialResult::Kind::kDivergence: {
       std::string where = Describe(c);
+      int instruction = h.keys.empty() ? -1 : static_cast<int>(h.keys.front().instruction);
       if (r.culprit && *r.culprit < h.keys.size()) {
+        instruction = static_cast<int>(h.keys[*r.culprit].instruction);
         const EventKey& k = h.keys[*r.culprit];
         absl::StrAppend(&where, ", ",
                         program_.instructions[k.instruction].info().mnemonic,
@@ -247,7 +252,9 @@ void Replay::Close(const Cell& c, History& h, std::optional<uint32_t> final_valu
       findings_.push_back(
           {c.word == UINT32_MAX ? "wrong-counter" : "wrong-return", where,
            absl::StrCat("starting from ", Hex(h.start.bits), ", ", r.why,
-                        "; atomics on it: ", Involved(h))});
+                        "; atomics on it: ", Involved(h)),
+           instruction, c.m.tgsm, static_cast<int>(c.m.slot),
+           c.word == UINT32_MAX ? int64_t{-1} : int64_t{c.word}});
       *h.cell = Value{};  // reported once
       return;
     }
