@@ -9,6 +9,10 @@ int RunCoverage(const std::vector<std::string>& args);
 int RunRun(const std::vector<std::string>& args);
 int RunCheck(const std::vector<std::string>& args);
 int RunJudge(const std::vector<std::string>& args);
+int RunFuzz(const std::vector<std::string>& args);
+int RunGen(const std::vector<std::string>& args);
+int RunReduce(const std::vector<std::string>& args);
+int RunTriage(const std::vector<std::string>& args);
 
 namespace {
 
@@ -28,6 +32,21 @@ const Command kCommands[] = {
     {"judge", "atomfuzz judge FILE... [--target=oracle|fast] [--schedule=...] [--quiet] [--threads=N] [--deterministic] [--inject=NAME]",
      "run cases on a target and judge each outcome: allowed, unknown or divergence (exit 1 on any divergence)",
      {"target", "schedule", "quiet", "threads", "deterministic", "inject"}, RunJudge},
+    {"fuzz", "atomfuzz fuzz --target=fast|oracle [--inject=NAME] [--seconds=N] [--runs=N] [--jobs=N]\n       [--seed=S] [--out=DIR] [--policy=NAME] [--resume] [--timeout=S] [--reduce_seconds=S]\n       [--quiet] [SEED_FILE_OR_DIR...]",
+     "differential fuzzing campaign: generate and mutate cases, judge the target against the oracle, "
+     "reduce and save findings in DIR (exit 1 if it found new buckets)",
+     {"target", "inject", "seconds", "runs", "jobs", "seed", "out", "policy", "resume",
+      "timeout", "reduce_seconds", "quiet"}, RunFuzz},
+    {"gen", "atomfuzz gen [--seed=S] [--policy=NAME|list] [-o OUT]",
+     "print the case the generator builds from a seed (as a campaign does)",
+     {"seed", "policy", "out"}, RunGen},
+    {"reduce", "atomfuzz reduce FILE --target=fast [--inject=NAME] [-o OUT] [--max_attempts=N] [--seconds=S]",
+     "shrink a divergent case while its bucket stays the same; writes OUT (default stdout), "
+     "sizes to stderr (exit 1 if it does not diverge, 2 on bad input)",
+     {"target", "inject", "out", "max_attempts", "seconds"}, RunReduce},
+    {"triage", "atomfuzz triage DIR [--json]",
+     "list the finding buckets saved in a campaign directory, most hit first",
+     {"json"}, RunTriage},
     {"coverage", "atomfuzz coverage FILE...",
      "print the atomic x memory-kind matrix a set of cases covers", {},
      RunCoverage},

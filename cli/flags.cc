@@ -29,3 +29,24 @@ ABSL_FLAG(bool, deterministic, false,
 ABSL_FLAG(std::string, inject, "",
           "Fast target: run with a deliberately injected bug (--inject=list "
           "prints their names).");
+ABSL_FLAG(double, seconds, 0,
+          "fuzz, reduce: stop after this many seconds (0 = no time limit).");
+ABSL_FLAG(uint64_t, runs, 0, "fuzz: stop after this many cases (0 = no limit).");
+ABSL_FLAG(int, jobs, 1, "fuzz: worker processes.");
+ABSL_FLAG(uint64_t, seed, 0,
+          "Random seed (0 = pick one and print it). A seed rebuilds the same "
+          "cases on any machine.");
+ABSL_FLAG(std::string, out, "",
+          "Output: the campaign directory (fuzz, triage), or the file a "
+          "command writes (reduce, gen); '-o' is the same flag.");
+ABSL_FLAG(std::string, policy, "default",
+          "Generation policy (fuzz, gen): 'atomfuzz gen --policy=list' names them.");
+ABSL_FLAG(bool, resume, false,
+          "fuzz: continue the campaign in --out where it stopped.");
+ABSL_FLAG(double, timeout, 10,
+          "fuzz: seconds one case may run before the worker counts as hung.");
+ABSL_FLAG(double, reduce_seconds, 20,
+          "fuzz: seconds spent reducing each new bucket's first finding "
+          "(0 = keep findings unreduced).");
+ABSL_FLAG(int64_t, max_attempts, 20000,
+          "reduce: candidates to run at most (each is run and judged once).");

@@ -3,6 +3,7 @@
 #ifndef ATOMFUZZ_CLI_FLAGS_H_
 #define ATOMFUZZ_CLI_FLAGS_H_
 
+#include <cstdint>
 #include <string>
 
 #include "absl/flags/declare.h"
@@ -18,5 +19,15 @@ ABSL_DECLARE_FLAG(bool, trace);
 ABSL_DECLARE_FLAG(int, threads);
 ABSL_DECLARE_FLAG(bool, deterministic);
 ABSL_DECLARE_FLAG(std::string, inject);
+ABSL_DECLARE_FLAG(double, seconds);
+ABSL_DECLARE_FLAG(uint64_t, runs);
+ABSL_DECLARE_FLAG(int, jobs);
+ABSL_DECLARE_FLAG(uint64_t, seed);
+ABSL_DECLARE_FLAG(std::string, out);
+ABSL_DECLARE_FLAG(std::string, policy);
+ABSL_DECLARE_FLAG(bool, resume);
+ABSL_DECLARE_FLAG(double, timeout);
+ABSL_DECLARE_FLAG(double, reduce_seconds);
+ABSL_DECLARE_FLAG(int64_t, max_attempts);
 
 #endif  // ATOMFUZZ_CLI_FLAGS_H_

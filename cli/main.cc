@@ -66,6 +66,7 @@ bool ParseArgs(const Command& c, int argc, char** argv,
       name = body.substr(0, eq);
       value = body.substr(eq + 1);
     }
+    if (name == "o") name = "out";  // -o OUT, as compilers and reducers spell it
     const absl::CommandLineFlag* flag =
         Accepts(c, name) ? absl::FindCommandLineFlag(name) : nullptr;
     if (flag == nullptr && !has_value && absl::StartsWith(name, "no") &&

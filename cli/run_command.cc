@@ -1,4 +1,6 @@
-// atomfuzz run: one case on one target, outcome printed.
+// atomfuzz run: one case on one target, outcome printed; the oracle's
+// verdict on it follows on stderr, so a saved finding shows its divergence
+// again (exit 1).
 #include <cstdio>
 
 #include "absl/flags/flag.h"
@@ -6,6 +8,7 @@
 #include "cli/flags.h"
 #include "cli/load_case.h"
 #include "fuzz/runner.h"
+#include "oracle/judge.h"
 #include "isa/outcome_format.h"
 
 namespace atomfuzz::cli {
@@ -33,7 +36,20 @@ int RunRun(const std::vector<std::string>& files) {
                                ? isa::OutcomeJson(*outcome, trace)
                                : isa::OutcomeText(*outcome, c.shader, trace);
   std::fwrite(text.data(), 1, text.size(), stdout);
-  return kExitOk;
+  std::fflush(stdout);
+  absl::StatusOr<oracle::Verdict> verdict = oracle::Judge(c, *outcome);
+  if (!verdict.ok()) {
+    std::fprintf(stderr, "%s: judge: %s\n", files[0].c_str(),
+                 std::string(verdict.status().message()).c_str());
+    return kExitBadInput;
+  }
+  std::fprintf(stderr, "verdict: %s\n", verdict->Summary().c_str());
+  for (size_t i = 1; i < verdict->findings.size() && i < 10; ++i) {
+    const oracle::Finding& f = verdict->findings[i];
+    std::fprintf(stderr, "  also: %s at %s: %s\n", f.kind.c_str(), f.where.c_str(),
+                 f.why.c_str());
+  }
+  return verdict->kind == oracle::Verdict::Kind::kDivergence ? kExitCheckFailed : kExitOk;
 }
 
 }  // namespace atomfuzz::cli

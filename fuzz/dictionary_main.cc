@@ -1,5 +1,6 @@
 // Prints a libFuzzer/AFL++ dictionary of the tokens the parsers know, read
-// from the opcode table and the spelling tables so it never drifts.
+// from the opcode table and the spelling tables so it never drifts, plus
+// edge values; parser_fuzzer and atomics_fuzzer share it.
 #include <cstdio>
 #include <string>
 
@@ -50,6 +51,18 @@ int main() {
         "dim", "format", "size", "counter", "data", "fill(", "ramp(",
         "r32_uint", "r32_sint", "r32_float", "word", "any", "atomic", "group",
         "thread", "occurrence", "..", " = ", "\n", "//"}) {
+    Token(t);
+  }
+  // Operands and edge values for atomics_fuzzer's byte mutations (spec 6.A,
+  // 6.B): the values atomics turn on, registers and selections.
+  for (const char* t :
+       {"l(0)", "l(1)", "l(-1)", "l(0x7fffffff)", "l(0x80000000)",
+        "l(0xffffffff)", "l(0xfffffffc)", "l(0, 0, 0, 0)", "l(4)", "l(3)",
+        "0x7fffffff", "0x80000001", "r1.x", "r0.y", "r2.w", ".xyzx", ".yxxx",
+        "vThreadIDInGroupFlattened.x", "vThreadID.x", "vThreadGroupID.x",
+        "dcl_temps 4", "groups 1, 1, 1", "dcl_thread_group 64, 1, 1",
+        "counter 0", "counter 0xffffffff", "words 4", "stride 12",
+        "elements 4", "[uav u1]", "mutations"}) {
     Token(t);
   }
   return 0;

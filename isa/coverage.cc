@@ -41,9 +41,10 @@ bool IsLegal(Op op, TargetKind k) {
   }
 }
 
-void CoverageMatrix::Add(const Case& c) {
+std::map<std::pair<RegFile, uint32_t>, TargetKind> DeclaredKinds(
+    const Program& program) {
   std::map<std::pair<RegFile, uint32_t>, TargetKind> kinds;
-  for (const Instruction& i : c.shader.instructions) {
+  for (const Instruction& i : program.instructions) {
     if (i.operands.empty()) continue;
     const Operand& o = i.operands[0];
     switch (i.op) {
@@ -62,6 +63,11 @@ void CoverageMatrix::Add(const Case& c) {
         break;
     }
   }
+  return kinds;
+}
+
+void CoverageMatrix::Add(const Case& c) {
+  const auto kinds = DeclaredKinds(c.shader);
   for (const Instruction& i : c.shader.instructions) {
     const OpcodeInfo& row = i.info();
     if (!row.is_atomic()) continue;

@@ -24,6 +24,9 @@ inline constexpr int kTargetKindCount = 10;
 absl::string_view TargetKindName(TargetKind k);
 // Whether an op may legally target a kind (counters: structured u# only).
 bool IsLegal(Op op, TargetKind k);
+// The kind of every memory the program declares, by (u# or g#, slot).
+std::map<std::pair<RegFile, uint32_t>, TargetKind> DeclaredKinds(
+    const Program& program);
 
 class CoverageMatrix {
  public:

@@ -44,6 +44,7 @@ enum class AddressClass : uint8_t {
   kTgsmPoison, // any g# access out of bounds or misaligned
   kUndefined,  // the address itself was undefined (spec 6.0)
 };
+inline constexpr int kAddressClassCount = 5;
 absl::string_view AddressClassName(AddressClass c);
 
 // One dynamic atomic.

@@ -74,8 +74,12 @@ Value Execution::ReadWord(Thread& t, const Operand& target, uint32_t word) {
 void Execution::StoreWord(Thread& t, const Operand& target, uint32_t word,
                           Value v) {
   const MemoryId id = IdOf(t, target);
-  if (replay_) replay_->BeforeStore(id, word);
   const Accessor a = AccessorOf(t, id.tgsm);
+  // Other threads' atomics racing with this store may fall on either side
+  // of it, so the history it closes need not hold all that came before.
+  if (replay_) {
+    replay_->BeforeStore(id, word, known_.Concurrent(id, word, Access::kAtomic, a));
+  }
   log_.Record(id, word, Access::kStore, a);
   // Two racing writes leave either value; a store racing with an atomic on
   // g# is undefined (spec 2.1 TGSM limitation, E-27), and on u# is

@@ -120,9 +120,13 @@ Value Replay::Atomic(const MemoryId& m, uint32_t word, Value* cell,
   return returned;
 }
 
-void Replay::BeforeStore(const MemoryId& m, uint32_t word) {
+void Replay::BeforeStore(const MemoryId& m, uint32_t word, bool racing) {
   auto it = open_.find(Cell{m, word});
   if (it == open_.end()) return;
+  if (racing && it->second.judgeable) {
+    it->second.judgeable = false;
+    it->second.why_not = "a plain store races with its atomics";
+  }
   Close(it->first, it->second, std::nullopt);
   open_.erase(it);
 }

@@ -68,8 +68,9 @@ class Replay {
   // observed event is accounted for; dst0 stays undefined.
   void Untouched(const AtomicSite& site);
 
-  // A plain store to the word is about to happen.
-  void BeforeStore(const MemoryId& m, uint32_t word);
+  // A plain store to the word is about to happen; `racing`: other threads'
+  // atomics on the word are concurrent with it.
+  void BeforeStore(const MemoryId& m, uint32_t word, bool racing);
   // A barrier released `group`: close the histories it orders.
   void Barrier(uint32_t group, uint8_t sync_flags, const AccessLog& known);
   // The group's TGSM is about to be freed.

@@ -30,7 +30,7 @@ std::vector<std::string> CorpusCaseFiles() {
   const fs::path root = ProjectRoot();
   std::vector<std::string> files;
   if (root.empty()) return files;
-  for (const char* dir : {"corpus/seed", "corpus/spec"}) {
+  for (const char* dir : {"corpus/seed", "corpus/spec", "corpus/regress"}) {
     std::error_code ec;
     for (fs::directory_iterator it(root / dir, ec), end; !ec && it != end; it.increment(ec)) {
       if (it->is_regular_file(ec) && it->path().extension() == ".case") {

@@ -1,4 +1,4 @@
-// Every corpus case (corpus/seed, corpus/spec) run on the fast target with no
+// Every corpus case (corpus/seed, corpus/spec, corpus/regress) run on the fast target with no
 // injected bug is judged `allowed`: once deterministic (one worker, fixed
 // order) and once on all cores (threads 0, real races between workers). One
 // test per file and mode, so a failure names both.

@@ -1,0 +1,206 @@
+// The campaign's figures, each measured in this run on the same work:
+//  1. throughput: cases/s of the fuzz loop on --target=fast (generate, run,
+//     judge, coverage; one core) beside the oracle alone on the same cases;
+//  2. hunt: for every injected bug of the fast target, a campaign from an
+//     empty corpus; time and cases to the first divergence and the size of
+//     the reduced reproducer. The goals of issue 5 are printed beside them.
+// Usage: campaign_bench [--cases=N] [--limit=SECONDS] [--seed=S] [--only=NAME]
+#include <unistd.h>
+
+#include <algorithm>
+#include <atomic>
+#include <cstdio>
+#include <cstring>
+#include <filesystem>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include "absl/strings/numbers.h"
+#include "absl/strings/str_cat.h"
+#include "absl/strings/strip.h"
+#include "absl/time/clock.h"
+#include "fuzz/campaign_worker.h"
+#include "fuzz/case_source.h"
+#include "fuzz/finding_store.h"
+#include "fuzz/policy.h"
+#include "oracle/interpreter.h"
+#include "targets/fast/injection.h"
+
+namespace atomfuzz::fuzz {
+namespace {
+
+struct Args {
+  uint64_t cases = 20000;
+  double limit = 60;
+  uint64_t seed = 1;
+  std::string only;
+};
+
+CampaignSetup Setup(const std::string& inject, const std::string& out, uint64_t seed) {
+  CampaignSetup s;
+  s.options.target = "fast";
+  s.options.inject = inject;
+  s.options.out = out;
+  s.options.quiet = true;
+  s.policy = *PolicyByName("default");
+  s.seed = seed;
+  s.started = absl::Now();
+  return s;
+}
+
+std::string TempDir(const std::string& name) {
+  const std::string dir = absl::StrCat("/tmp/atomfuzz-bench-", getpid(), "-", name);
+  std::filesystem::remove_all(dir);
+  std::filesystem::create_directories(dir + "/corpus");
+  return dir;
+}
+
+void Throughput(const Args& a) {
+  const std::string out = TempDir("throughput");
+  CampaignSetup setup = Setup("", out, a.seed);
+  setup.options.mutate_per_mille = 0;  // generated only, so the oracle sees the same cases
+  SharedState shared;
+  WorkerCounters counters;
+  WorkerPlan plan;
+  plan.quota = a.cases;
+  const absl::Time t0 = absl::Now();
+  if (absl::Status s = RunWorker(setup, plan, counters, shared); !s.ok()) {
+    std::printf("throughput: %s\n", s.ToString().c_str());
+    return;
+  }
+  const double fuzz_s = absl::ToDoubleSeconds(absl::Now() - t0);
+  // The same cases, rebuilt and interpreted by the oracle alone.
+  CampaignCorpus empty(out + "/none");
+  std::vector<isa::Case> cases;
+  cases.reserve(a.cases);
+  for (uint64_t i = 0; i < a.cases; ++i) {
+    CaseOrigin origin;
+    cases.push_back(NextCase(a.seed, i, 0, empty, setup.policy, origin));
+  }
+  const absl::Time t1 = absl::Now();
+  for (const isa::Case& c : cases) (void)oracle::Interpret(c);
+  const double oracle_s = absl::ToDoubleSeconds(absl::Now() - t1);
+  const double fuzz_rate = a.cases / fuzz_s, oracle_rate = a.cases / oracle_s;
+  std::printf("throughput on one core, %llu generated cases (policy default):\n",
+              static_cast<unsigned long long>(a.cases));
+  std::printf("  fuzz loop --target=fast (generate, run, judge): %9.0f cases/s (goal >= 20000)\n",
+              fuzz_rate);
+  std::printf("  oracle alone (interpret the same cases):       %9.0f cases/s\n", oracle_rate);
+  std::printf("  ratio fuzz loop / oracle alone:                 %9.2f\n", fuzz_rate / oracle_rate);
+  std::printf("  divergences %llu, unknown %llu (%.3f%%)\n\n",
+              static_cast<unsigned long long>(counters.divergences.load()),
+              static_cast<unsigned long long>(counters.unknown.load()),
+              100.0 * counters.unknown.load() / a.cases);
+  std::filesystem::remove_all(out);
+}
+
+struct HuntRow {
+  std::string name;
+  bool found = false;
+  double seconds = 0;
+  uint64_t cases = 0;
+  CaseSize reduced;
+};
+
+HuntRow Hunt(const std::string& inject, const Args& a) {
+  const std::string out = TempDir(inject);
+  CampaignSetup setup = Setup(inject, out, a.seed);
+  SharedState shared;
+  WorkerCounters counters;
+  WorkerPlan plan;
+  plan.deadline = absl::Now() + absl::Seconds(a.limit);
+  HuntRow row{inject};
+  const absl::Time t0 = absl::Now();
+  std::atomic<bool> done{false};
+  std::thread worker([&] {
+    (void)RunWorker(setup, plan, counters, shared);
+    done.store(true);
+  });
+  while (!done.load()) {
+    if (!row.found && counters.divergences.load() > 0) {
+      row.found = true;
+      row.seconds = absl::ToDoubleSeconds(absl::Now() - t0);
+      row.cases = counters.cases.load();
+      shared.stop.store(1);  // the worker reduces this finding, then stops
+    }
+    usleep(200);
+  }
+  worker.join();
+  if (absl::StatusOr<FindingStore> store = FindingStore::Open(out); store.ok()) {
+    if (auto buckets = store->ReadAll(); buckets.ok() && !buckets->empty()) {
+      row.reduced = buckets->front().reduced_size;
+    }
+  }
+  std::filesystem::remove_all(out);
+  return row;
+}
+
+void HuntAll(const Args& a) {
+  std::printf("hunt: each injected bug from an empty corpus, one core, seed %llu, limit %.0f s\n",
+              static_cast<unsigned long long>(a.seed), a.limit);
+  std::printf("%-26s %10s %9s %14s %9s\n", "bug", "seconds", "cases", "instructions", "threads");
+  std::vector<HuntRow> rows;
+  for (const auto& info : targets::fast::AllInjections()) {
+    if (!a.only.empty() && info.name != a.only) continue;
+    HuntRow r = Hunt(std::string(info.name), a);
+    if (r.found) {
+      std::printf("%-26s %10.3f %9llu %14lld %9lld\n", r.name.c_str(), r.seconds,
+                  static_cast<unsigned long long>(r.cases),
+                  static_cast<long long>(r.reduced.instructions),
+                  static_cast<long long>(r.reduced.threads));
+    } else {
+      std::printf("%-26s %10s\n", r.name.c_str(), "NOT FOUND");
+    }
+    std::fflush(stdout);
+    rows.push_back(r);
+  }
+  std::vector<double> seconds;
+  std::vector<int64_t> sizes;
+  int found = 0;
+  for (const HuntRow& r : rows) {
+    if (!r.found) continue;
+    ++found;
+    seconds.push_back(r.seconds);
+    sizes.push_back(r.reduced.instructions);
+  }
+  std::sort(seconds.begin(), seconds.end());
+  std::sort(sizes.begin(), sizes.end());
+  auto median = [](const auto& v) { return v.empty() ? 0.0 : (v[(v.size() - 1) / 2] + v[v.size() / 2]) / 2.0; };
+  std::printf("found %d of %zu; time to first divergence: median %.3f s (goal <= 5), "
+              "max %.3f s (goal <= 60); reduced instructions: median %.1f (goal <= 8)\n",
+              found, rows.size(), median(seconds), seconds.empty() ? 0.0 : seconds.back(),
+              median(sizes));
+}
+
+bool ParseArgs(int argc, char** argv, Args& a) {
+  for (int i = 1; i < argc; ++i) {
+    absl::string_view arg = argv[i];
+    if (absl::ConsumePrefix(&arg, "--cases=")) {
+      if (!absl::SimpleAtoi(arg, &a.cases) || a.cases == 0) return false;
+    } else if (absl::ConsumePrefix(&arg, "--limit=")) {
+      if (!absl::SimpleAtod(arg, &a.limit)) return false;
+    } else if (absl::ConsumePrefix(&arg, "--seed=")) {
+      if (!absl::SimpleAtoi(arg, &a.seed)) return false;
+    } else if (absl::ConsumePrefix(&arg, "--only=")) {
+      a.only = std::string(arg);
+    } else {
+      return false;
+    }
+  }
+  return true;
+}
+
+}  // namespace
+}  // namespace atomfuzz::fuzz
+
+int main(int argc, char** argv) {
+  atomfuzz::fuzz::Args a;
+  if (!atomfuzz::fuzz::ParseArgs(argc, argv, a)) {
+    std::fprintf(stderr, "usage: campaign_bench [--cases=N] [--limit=SECONDS] [--seed=S] [--only=NAME]\n");
+    return 2;
+  }
+  if (a.only.empty()) atomfuzz::fuzz::Throughput(a);
+  atomfuzz::fuzz::HuntAll(a);
+  return 0;
+}

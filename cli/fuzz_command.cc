@@ -1,0 +1,51 @@
+// atomfuzz fuzz: a differential fuzzing campaign (fuzz/campaign.h). Exit 0
+// when it found nothing new, 1 when it found new buckets, 2 on bad input.
+#include <cstdio>
+
+#include "absl/flags/flag.h"
+#include "cli/command.h"
+#include "cli/flags.h"
+#include "fuzz/campaign.h"
+
+namespace atomfuzz::cli {
+
+int RunFuzz(const std::vector<std::string>& seeds) {
+  fuzz::CampaignOptions o;
+  o.target = absl::GetFlag(FLAGS_target);
+  o.inject = absl::GetFlag(FLAGS_inject);
+  o.policy = absl::GetFlag(FLAGS_policy);
+  o.seed = absl::GetFlag(FLAGS_seed);
+  o.seconds = absl::GetFlag(FLAGS_seconds);
+  o.runs = absl::GetFlag(FLAGS_runs);
+  o.jobs = absl::GetFlag(FLAGS_jobs);
+  o.out = absl::GetFlag(FLAGS_out);
+  if (o.out.empty()) o.out = "atomfuzz-out";
+  o.resume = absl::GetFlag(FLAGS_resume);
+  o.timeout_seconds = absl::GetFlag(FLAGS_timeout);
+  o.reduce_seconds = absl::GetFlag(FLAGS_reduce_seconds);
+  o.quiet = absl::GetFlag(FLAGS_quiet);
+  o.seeds = seeds;
+  if (o.seconds == 0 && o.runs == 0) {
+    std::fprintf(stderr, "atomfuzz fuzz: running until interrupted (Ctrl-C "
+                         "stops it cleanly; --resume continues)\n");
+  }
+  absl::StatusOr<fuzz::CampaignResult> r = fuzz::RunCampaign(o, stderr);
+  if (!r.ok()) {
+    std::fprintf(stderr, "atomfuzz fuzz: %s\n", std::string(r.status().message()).c_str());
+    return r.status().code() == absl::StatusCode::kInvalidArgument ? kExitBadInput
+                                                                   : kExitCheckFailed;
+  }
+  std::fprintf(stderr, "%s\n\n%s\n", fuzz::StatusLine(r->totals).c_str(),
+               fuzz::RenderCoverage(r->totals.coverage).c_str());
+  std::fprintf(stderr, "stats: %s/stats.json; findings: %s/findings (atomfuzz triage %s)\n",
+               o.out.c_str(), o.out.c_str(), o.out.c_str());
+  if (r->new_buckets > 0) {
+    std::fprintf(stderr, "%llu new bucket%s\n",
+                 static_cast<unsigned long long>(r->new_buckets),
+                 r->new_buckets == 1 ? "" : "s");
+    return kExitCheckFailed;
+  }
+  return kExitOk;
+}
+
+}  // namespace atomfuzz::cli

@@ -1,0 +1,74 @@
+// atomfuzz reduce: shrink a case that diverges on a target while its bucket
+// (fuzz/signature.h) stays the same. The reduced case goes to -o OUT
+// (atomically) or stdout; sizes, bucket and passes go to stderr.
+#include <cstdio>
+
+#include "absl/flags/flag.h"
+#include "absl/time/clock.h"
+#include "cli/command.h"
+#include "cli/flags.h"
+#include "cli/load_case.h"
+#include "fuzz/reducer.h"
+#include "targets/fast/injection.h"
+
+namespace atomfuzz::cli {
+namespace {
+
+void PrintStats(const fuzz::SameBucket& bucket, const fuzz::ReduceStats& stats) {
+  std::fprintf(stderr, "bucket %s %s\n", bucket.signature.Id().c_str(),
+               bucket.signature.Key().c_str());
+  std::fprintf(stderr, "before: %s\nafter:  %s\n", stats.before.ToString().c_str(),
+               stats.after.ToString().c_str());
+  std::fprintf(stderr, "%lld attempts (%lld invalid candidates skipped), %d rounds%s\n",
+               static_cast<long long>(stats.attempts), static_cast<long long>(stats.invalid),
+               stats.rounds,
+               stats.complete ? ", 1-minimal" : "; budget ran out, not known to be 1-minimal");
+  for (const fuzz::PassStats& p : stats.passes) {
+    std::fprintf(stderr, "  %-18s kept %lld of %lld\n", p.name.c_str(),
+                 static_cast<long long>(p.accepted), static_cast<long long>(p.attempts));
+  }
+}
+
+}  // namespace
+
+int RunReduce(const std::vector<std::string>& files) {
+  fuzz::RunOptions run;
+  run.target = absl::GetFlag(FLAGS_target);
+  run.target_options.inject = absl::GetFlag(FLAGS_inject);
+  if (run.target_options.inject == "list") {
+    for (const auto& i : targets::fast::AllInjections()) {
+      std::printf("%s\n", std::string(i.name).c_str());
+    }
+    return kExitOk;
+  }
+  if (files.size() != 1) {
+    std::fprintf(stderr, "atomfuzz reduce: expected one FILE, found %zu\n", files.size());
+    return kExitBadInput;
+  }
+  isa::Case c;
+  if (LoadCase(files[0], /*validate=*/true, c) != LoadResult::kOk) return kExitBadInput;
+  absl::StatusOr<fuzz::SameBucket> bucket = fuzz::MakeSameBucket(c, run);
+  if (!bucket.ok()) {
+    const bool no_divergence = absl::IsFailedPrecondition(bucket.status());
+    std::fprintf(stderr, "%s: %s%s\n", files[0].c_str(),
+                 std::string(bucket.status().message()).c_str(),
+                 no_divergence ? " (nothing to reduce)" : "");
+    return no_divergence ? kExitCheckFailed : kExitBadInput;
+  }
+  fuzz::ReduceOptions options;
+  options.max_attempts = absl::GetFlag(FLAGS_max_attempts);
+  if (const double s = absl::GetFlag(FLAGS_seconds); s > 0) {
+    options.deadline = absl::Now() + absl::Seconds(s);
+  }
+  const fuzz::ReduceResult result = fuzz::Reduce(c, bucket->interesting, options);
+  PrintStats(*bucket, result.stats);
+  const std::string text = isa::PrintCase(result.reduced);
+  const std::string out = absl::GetFlag(FLAGS_out);
+  if (out.empty() || out == "-") {
+    std::fputs(text.c_str(), stdout);
+    return kExitOk;
+  }
+  return WriteFileAtomically(out, text) ? kExitOk : kExitBadInput;
+}
+
+}  // namespace atomfuzz::cli

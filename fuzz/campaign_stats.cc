@@ -1,0 +1,154 @@
+#include "fuzz/campaign_stats.h"
+
+#include <algorithm>
+#include <tuple>
+#include <vector>
+
+#include "absl/strings/str_cat.h"
+#include "absl/strings/str_format.h"
+#include "isa/opcode_table.h"
+
+namespace atomfuzz::fuzz {
+namespace {
+
+constexpr char kClassLetters[isa::kAddressClassCount + 1] = "ISPTU";
+
+int AliasBucket(size_t n) {
+  if (n <= 1) return 0;
+  if (n == 2) return 1;
+  if (n <= 4) return 2;
+  if (n <= 8) return 3;
+  return 4;
+}
+
+isa::Op AtomicOp(int index) {
+  return static_cast<isa::Op>(static_cast<int>(isa::Op::kAtomicAnd) + index);
+}
+
+std::string Rate(double per_second) {
+  if (per_second >= 1e6) return absl::StrFormat("%.1fM/s", per_second / 1e6);
+  if (per_second >= 1e3) return absl::StrFormat("%.1fk/s", per_second / 1e3);
+  return absl::StrFormat("%.0f/s", per_second);
+}
+
+}  // namespace
+
+void CountCoverage(const isa::Case& c, const isa::Outcome& outcome,
+                   WorkerCounters& counters, std::vector<int>& features) {
+  features.clear();
+  if (!outcome.has_trace || outcome.trace.empty()) return;
+  const auto kinds = isa::DeclaredKinds(c.shader);
+  // Words touched by in-bounds atomics, to tell how many alias each other.
+  using WordKey = std::tuple<isa::RegFile, uint32_t, uint32_t, uint32_t>;
+  std::vector<WordKey> words;
+  words.reserve(outcome.trace.size());
+  for (const isa::AtomicEvent& e : outcome.trace) {
+    if (e.address != isa::AddressClass::kInBounds) continue;
+    const uint32_t group = e.file == isa::RegFile::kTgsm
+                               ? e.group[0] | e.group[1] << 16 | e.group[2] << 24
+                               : 0;
+    words.emplace_back(e.file, e.slot, e.word, group);
+  }
+  std::sort(words.begin(), words.end());
+  for (const isa::AtomicEvent& e : outcome.trace) {
+    if (e.instruction >= c.shader.instructions.size()) continue;
+    const int op = static_cast<int>(c.shader.instructions[e.instruction].op) -
+                   static_cast<int>(isa::Op::kAtomicAnd);
+    if (op < 0 || op >= kAtomicOpCount) continue;
+    auto kind = kinds.find({e.file, e.slot});
+    if (kind == kinds.end()) continue;
+    const int k = static_cast<int>(kind->second);
+    const int cls = static_cast<int>(e.address);
+    counters.coverage[op][k][cls].fetch_add(1, std::memory_order_relaxed);
+    int alias = 0;
+    if (e.address == isa::AddressClass::kInBounds) {
+      const uint32_t group = e.file == isa::RegFile::kTgsm
+                                 ? e.group[0] | e.group[1] << 16 | e.group[2] << 24
+                                 : 0;
+      const WordKey key{e.file, e.slot, e.word, group};
+      auto [lo, hi] = std::equal_range(words.begin(), words.end(), key);
+      alias = AliasBucket(static_cast<size_t>(hi - lo));
+    }
+    features.push_back(((op * isa::kTargetKindCount + k) * isa::kAddressClassCount + cls) *
+                           kAliasBuckets + alias);
+  }
+  std::sort(features.begin(), features.end());
+  features.erase(std::unique(features.begin(), features.end()), features.end());
+}
+
+std::string StatusLine(const CampaignTotals& t) {
+  const double unknown =
+      t.cases == 0 ? 0 : 100.0 * static_cast<double>(t.unknown) / t.cases;
+  return absl::StrFormat(
+      "#%d cases: %d (%s) div: %d buckets: %d unknown: %.2f%% crashes: %d "
+      "timeouts: %d corpus: %d elapsed: %.0fs",
+      t.cases, t.cases, Rate(t.cases_per_second), t.divergences, t.buckets,
+      unknown, t.crashes, t.timeouts, t.corpus, t.elapsed_seconds);
+}
+
+std::string RenderCoverage(const CoverageCounts& counts) {
+  std::string out = absl::StrFormat("%-20s", "atomic");
+  for (int k = 0; k < isa::kTargetKindCount; ++k) {
+    absl::StrAppend(&out, absl::StrFormat(
+        " %-10s", isa::TargetKindName(static_cast<isa::TargetKind>(k))));
+  }
+  absl::StrAppend(&out, "\n");
+  for (int op = 0; op < kAtomicOpCount; ++op) {
+    absl::StrAppend(&out, absl::StrFormat("%-20s", isa::Info(AtomicOp(op)).mnemonic));
+    for (int k = 0; k < isa::kTargetKindCount; ++k) {
+      std::string cell;
+      if (!isa::IsLegal(AtomicOp(op), static_cast<isa::TargetKind>(k))) {
+        cell = "-";
+      } else {
+        for (int cls = 0; cls < isa::kAddressClassCount; ++cls) {
+          if (counts[op][k][cls] != 0) cell += kClassLetters[cls];
+        }
+        if (cell.empty()) cell = ".";
+      }
+      absl::StrAppend(&out, absl::StrFormat(" %-10s", cell));
+    }
+    absl::StrAppend(&out, "\n");
+  }
+  absl::StrAppend(&out,
+                  "address classes: I in bounds, S skipped (out of bounds), "
+                  "P u# poison, T g# poison, U undefined address\n");
+  return out;
+}
+
+std::string StatsJson(const CampaignTotals& t, const std::string& target,
+                      const std::string& policy, uint64_t seed, int jobs) {
+  std::string out = absl::StrFormat(
+      "{\n  \"cases\": %d,\n  \"cases_per_second\": %.1f,\n"
+      "  \"divergences\": %d,\n  \"buckets\": %d,\n  \"unknown\": %d,\n"
+      "  \"crashes\": %d,\n  \"timeouts\": %d,\n  \"rejected\": %d,\n"
+      "  \"corpus\": %d,\n  \"elapsed_seconds\": %.1f,\n"
+      "  \"target\": \"%s\",\n  \"policy\": \"%s\",\n  \"seed\": %d,\n"
+      "  \"jobs\": %d,\n  \"coverage\": {",
+      t.cases, t.cases_per_second, t.divergences, t.buckets, t.unknown, t.crashes,
+      t.timeouts, t.rejected, t.corpus, t.elapsed_seconds, target, policy, seed, jobs);
+  bool first_op = true;
+  for (int op = 0; op < kAtomicOpCount; ++op) {
+    std::string kinds;
+    for (int k = 0; k < isa::kTargetKindCount; ++k) {
+      std::string classes;
+      for (int cls = 0; cls < isa::kAddressClassCount; ++cls) {
+        if (t.coverage[op][k][cls] == 0) continue;
+        absl::StrAppend(&classes, classes.empty() ? "" : ", ", "\"",
+                        isa::AddressClassName(static_cast<isa::AddressClass>(cls)),
+                        "\": ", t.coverage[op][k][cls]);
+      }
+      if (classes.empty()) continue;
+      absl::StrAppend(&kinds, kinds.empty() ? "" : ",", "\n      \"",
+                      isa::TargetKindName(static_cast<isa::TargetKind>(k)),
+                      "\": {", classes, "}");
+    }
+    if (kinds.empty()) continue;
+    absl::StrAppend(&out, first_op ? "" : ",", "\n    \"",
+                    isa::Info(AtomicOp(op)).mnemonic, "\": {", kinds, "\n    }");
+    first_op = false;
+  }
+  absl::StrAppend(&out, first_op ? "}\n}\n" : "\n  }\n}\n");
+  return out;
+}
+
+}  // namespace atomfuzz::fuzz

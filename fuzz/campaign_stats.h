@@ -1,0 +1,87 @@
+// The counters a campaign keeps: each worker process owns one WorkerCounters
+// in memory shared with the supervisor (so a crashed worker's counts
+// survive it), and the supervisor sums them into CampaignTotals for the
+// status line, stats.json and the final coverage matrix.
+#ifndef ATOMFUZZ_FUZZ_CAMPAIGN_STATS_H_
+#define ATOMFUZZ_FUZZ_CAMPAIGN_STATS_H_
+
+#include <array>
+#include <atomic>
+#include <cstdint>
+#include <string>
+
+#include "isa/case_file.h"
+#include "isa/coverage.h"
+#include "isa/outcome.h"
+
+namespace atomfuzz::fuzz {
+
+// The 21 atomic opcodes are contiguous in isa::Op (atomic_and ..
+// imm_atomic_umin), so they index the matrix directly.
+inline constexpr int kAtomicOpCount =
+    static_cast<int>(isa::Op::kImmAtomicUMin) -
+    static_cast<int>(isa::Op::kAtomicAnd) + 1;
+static_assert(kAtomicOpCount == 21);
+
+// How many atomics of the case touched the same word: 1, 2, 3-4, 5-8, 9+.
+inline constexpr int kAliasBuckets = 5;
+inline constexpr int kFeatureCount =
+    kAtomicOpCount * isa::kTargetKindCount * isa::kAddressClassCount * kAliasBuckets;
+
+// Opcode x memory kind x address class: what the trace of a run exercised.
+using CoverageCounts = std::array<
+    std::array<std::array<uint64_t, isa::kAddressClassCount>, isa::kTargetKindCount>,
+    kAtomicOpCount>;
+
+// Phases a worker reports, so a hang names what hung.
+enum class WorkerPhase : uint32_t { kIdle, kTarget, kJudge, kReduce };
+
+struct WorkerCounters {
+  std::atomic<uint64_t> cases{0};
+  std::atomic<uint64_t> divergences{0};
+  std::atomic<uint64_t> unknown{0};
+  std::atomic<uint64_t> rejected{0};  // the target refused a valid case
+  std::atomic<uint64_t> corpus_added{0};
+  std::atomic<uint64_t> heartbeat{0};  // bumps at every phase change
+  std::atomic<uint64_t> current_index{0};
+  std::atomic<uint32_t> phase{0};
+  std::atomic<uint32_t> finished{0};   // the worker ran out of work cleanly
+  // The corpus file the current case was mutated from ("" = generated).
+  char current_parent[256] = {};
+  std::atomic<uint64_t> coverage[kAtomicOpCount][isa::kTargetKindCount]
+                                [isa::kAddressClassCount] = {};
+};
+
+// Shared by all workers: features any of them has seen (a case bringing a
+// new one joins the corpus) and the stop request.
+struct SharedState {
+  std::atomic<uint32_t> stop{0};
+  std::atomic<uint8_t> seen[kFeatureCount] = {};
+};
+
+struct CampaignTotals {
+  uint64_t cases = 0, divergences = 0, buckets = 0, unknown = 0;
+  uint64_t crashes = 0, timeouts = 0, rejected = 0, corpus = 0;
+  double elapsed_seconds = 0;
+  double cases_per_second = 0;  // of this session (not the resumed part)
+  CoverageCounts coverage = {};
+};
+
+// Adds the trace's atomics to `counters` and returns the features of the
+// run (feature ids < kFeatureCount) into `features`.
+void CountCoverage(const isa::Case& c, const isa::Outcome& outcome,
+                   WorkerCounters& counters, std::vector<int>& features);
+
+// "#1234 cases: 1234 (20.3k/s) div: 2 buckets: 1 unknown: 0.12% ..."
+std::string StatusLine(const CampaignTotals& t);
+// Rows: atomics; columns: memory kinds; a cell lists the address classes
+// reached (I in bounds, S skipped out of bounds, P uav poison, T tgsm
+// poison, U undefined address), '.' for none, '-' where illegal.
+std::string RenderCoverage(const CoverageCounts& counts);
+// stats.json: the totals, the campaign's settings and the matrix.
+std::string StatsJson(const CampaignTotals& t, const std::string& target,
+                      const std::string& policy, uint64_t seed, int jobs);
+
+}  // namespace atomfuzz::fuzz
+
+#endif  // ATOMFUZZ_FUZZ_CAMPAIGN_STATS_H_

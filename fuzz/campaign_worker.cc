@@ -1,0 +1,203 @@
+#include "fuzz/campaign_worker.h"
+
+#include <algorithm>
+#include <cstring>
+#include <memory>
+#include <vector>
+
+#include "absl/strings/str_cat.h"
+#include "fuzz/campaign_corpus.h"
+#include "fuzz/case_source.h"
+#include "fuzz/differential.h"
+#include "fuzz/finding_store.h"
+#include "fuzz/reducer.h"
+#include "fuzz/report.h"
+#include "fuzz/signature.h"
+#include "oracle/judge.h"
+
+namespace atomfuzz::fuzz {
+
+RunOptions CampaignSetup::Run() const {
+  RunOptions run;
+  run.target = options.target;
+  run.target_options.inject = options.inject;
+  // Parallelism comes from worker processes; one thread and a fixed order
+  // make every finding replay as it was found.
+  run.target_options.threads = 1;
+  run.target_options.deterministic = true;
+  run.target_options.trace = true;
+  // The oracle against itself: random interleavings, which its judge must
+  // all accept (spec 2.1, 2.4).
+  if (options.target == "oracle") run.schedule = oracle::Schedule::Random(seed);
+  return run;
+}
+
+namespace {
+
+constexpr uint64_t kReloadEvery = 4096;  // cases between corpus reloads
+
+class Worker {
+ public:
+  Worker(const CampaignSetup& setup, const WorkerPlan& plan,
+         WorkerCounters& counters, SharedState& shared, FindingStore store,
+         std::unique_ptr<targets::Target> target)
+      : setup_(setup), plan_(plan), counters_(counters), shared_(shared),
+        store_(std::move(store)), target_(std::move(target)),
+        corpus_(setup.options.out + "/corpus"),
+        label_(TargetLabel(setup.options.target, setup.options.inject)) {}
+
+  absl::Status Init() {
+    if (absl::Status s = corpus_.AddSeeds(setup_.options.seeds); !s.ok()) return s;
+    corpus_.Reload();
+    return absl::OkStatus();
+  }
+
+  void Loop() {
+    for (uint64_t k = 0; plan_.quota == 0 || k < plan_.quota; ++k) {
+      if (shared_.stop.load(std::memory_order_relaxed) != 0) break;
+      if (absl::Now() >= plan_.deadline) break;
+      if (k % kReloadEvery == kReloadEvery - 1) corpus_.Reload();
+      RunOne(plan_.first_index + plan_.worker +
+             static_cast<uint64_t>(plan_.jobs) * k);
+    }
+    counters_.phase.store(static_cast<uint32_t>(WorkerPhase::kIdle));
+  }
+
+ private:
+  void Enter(WorkerPhase phase) {
+    counters_.phase.store(static_cast<uint32_t>(phase), std::memory_order_relaxed);
+    counters_.heartbeat.fetch_add(1, std::memory_order_relaxed);
+  }
+
+  void RunOne(uint64_t index) {
+    CaseOrigin origin;
+    counters_.current_index.store(index, std::memory_order_relaxed);
+    const isa::Case c = NextCase(setup_.seed, index, setup_.options.mutate_per_mille,
+                                 corpus_, setup_.policy, origin);
+    // Published before the run, so the supervisor can rebuild the case if
+    // the target takes this process down.
+    const size_t n = std::min(origin.parent.size(), sizeof(counters_.current_parent) - 1);
+    std::memcpy(counters_.current_parent, origin.parent.data(), n);
+    counters_.current_parent[n] = '\0';
+    Enter(WorkerPhase::kTarget);
+    absl::StatusOr<isa::Outcome> outcome = target_->Run(c);
+    if (!outcome.ok()) {
+      counters_.rejected.fetch_add(1, std::memory_order_relaxed);
+      counters_.cases.fetch_add(1, std::memory_order_relaxed);
+      return;
+    }
+    Enter(WorkerPhase::kJudge);
+    absl::StatusOr<oracle::Verdict> verdict = oracle::Judge(c, *outcome, judge_);
+    counters_.cases.fetch_add(1, std::memory_order_relaxed);
+    if (!verdict.ok()) {
+      counters_.rejected.fetch_add(1, std::memory_order_relaxed);
+      return;
+    }
+    if (outcome->status == isa::RunStatus::kRejected) {
+      counters_.rejected.fetch_add(1, std::memory_order_relaxed);
+    }
+    CountCoverage(c, *outcome, counters_, features_);
+    bool fresh = false;
+    for (int f : features_) {
+      if (shared_.seen[f].exchange(1, std::memory_order_relaxed) == 0) fresh = true;
+    }
+    if (fresh) {
+      corpus_.Save(c);
+      counters_.corpus_added.fetch_add(1, std::memory_order_relaxed);
+    }
+    switch (verdict->kind) {
+      case oracle::Verdict::Kind::kAllowed:
+        break;
+      case oracle::Verdict::Kind::kUnknown:
+        counters_.unknown.fetch_add(1, std::memory_order_relaxed);
+        break;
+      case oracle::Verdict::Kind::kDivergence:
+        counters_.divergences.fetch_add(1, std::memory_order_relaxed);
+        Found(c, origin, Differential{*std::move(outcome), *std::move(verdict)});
+        break;
+    }
+    Enter(WorkerPhase::kIdle);
+  }
+
+  double Elapsed() const {
+    return setup_.elapsed_before + absl::ToDoubleSeconds(absl::Now() - setup_.started);
+  }
+
+  // A divergence: count a known bucket; reduce, write up and save a new one.
+  void Found(const isa::Case& c, const CaseOrigin& origin, const Differential& d) {
+    absl::StatusOr<Signature> sig = SignatureOf(c, d, label_);
+    if (!sig.ok()) return;
+    if (store_.Contains(*sig)) {
+      (void)store_.RecordHit(*sig);
+      return;
+    }
+    Enter(WorkerPhase::kReduce);
+    NewFinding f;
+    f.signature = *sig;
+    f.original = c;
+    f.original.metadata = origin.Metadata(setup_.options.policy);
+    f.summary = d.verdict.Summary();
+    f.target = setup_.options.target;
+    f.inject = setup_.options.inject;
+    f.seed = origin.seed;
+    f.extra = {{"campaign_seed", absl::StrCat(setup_.seed)},
+               {"case_index", absl::StrCat(origin.index)}};
+    f.elapsed_s = Elapsed();
+    const isa::Case* shown = &c;
+    const Differential* shown_d = &d;
+    std::optional<Differential> reduced_d;
+    if (setup_.options.reduce_seconds > 0) {
+      absl::StatusOr<Interesting> same = SameBucketAs(*sig, ReproducibleOptions(setup_.Run()));
+      if (same.ok() && (*same)(f.original)) {
+        ReduceOptions ro;
+        ro.deadline = absl::Now() + absl::Seconds(setup_.options.reduce_seconds);
+        // From the original with its provenance, which the reducer keeps.
+        ReduceResult r = Reduce(f.original, *same, ro);
+        absl::StatusOr<Differential> again = RunAndJudge(r.reduced, *target_);
+        if (again.ok() && again->verdict.kind == oracle::Verdict::Kind::kDivergence) {
+          f.reduced = std::move(r.reduced);
+          reduced_d = *std::move(again);
+          shown = &*f.reduced;
+          shown_d = &*reduced_d;
+        }
+      }
+    }
+    f.report = RenderReport(*shown, *shown_d, *sig);
+    (void)store_.Save(f);
+  }
+
+  const CampaignSetup& setup_;
+  const WorkerPlan plan_;
+  WorkerCounters& counters_;
+  SharedState& shared_;
+  FindingStore store_;
+  std::unique_ptr<targets::Target> target_;
+  CampaignCorpus corpus_;
+  const std::string label_;
+  std::vector<int> features_;
+  // A word whose order the search cannot settle quickly is `unknown`, not a
+  // stalled worker: a campaign prefers the next case.
+  const oracle::JudgeOptions judge_ = [] {
+    oracle::JudgeOptions o;
+    o.search_budget = 1u << 16;
+    return o;
+  }();
+};
+
+}  // namespace
+
+absl::Status RunWorker(const CampaignSetup& setup, const WorkerPlan& plan,
+                       WorkerCounters& counters, SharedState& shared) {
+  absl::StatusOr<std::unique_ptr<targets::Target>> target =
+      setup.options.make_target ? setup.options.make_target() : MakeTarget(setup.Run());
+  if (!target.ok()) return target.status();
+  absl::StatusOr<FindingStore> store = FindingStore::Open(setup.options.out);
+  if (!store.ok()) return store.status();
+  Worker worker(setup, plan, counters, shared, *std::move(store), *std::move(target));
+  if (absl::Status s = worker.Init(); !s.ok()) return s;
+  worker.Loop();
+  counters.finished.store(1);
+  return absl::OkStatus();
+}
+
+}  // namespace atomfuzz::fuzz

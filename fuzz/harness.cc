@@ -1,0 +1,187 @@
+#include "fuzz/harness.h"
+
+#include <algorithm>
+#include <utility>
+#include <vector>
+
+#include "absl/strings/ascii.h"
+#include "absl/strings/numbers.h"
+#include "absl/strings/str_cat.h"
+#include "absl/strings/str_split.h"
+#include "fuzz/runner.h"
+
+namespace atomfuzz::fuzz {
+namespace {
+
+constexpr absl::string_view kHelp =
+    "target=fast|oracle      executor under test (default fast)\n"
+    "inject=NAME             an injected bug of the fast target\n"
+    "policy=NAME             generator policy for non-text inputs (default)\n"
+    "schedule=canonical|random:SEED   the oracle target's interleaving\n"
+    "deterministic=1|0       one worker, fixed order (default 1)\n"
+    "threads=N               worker threads when not deterministic (1)\n"
+    "max_steps=N             instructions per wave/thread (4096)\n"
+    "search_budget=N         judge serialization steps per word (65536)\n"
+    "max_bytes=N             larger inputs are rejected (65536)\n"
+    "max_work=N              threads x instructions (16384)\n"
+    "max_words=N             UAV words in all (65536)\n"
+    "max_instructions=N      shader instructions (1024)\n";
+
+absl::Status Bad(absl::string_view key, absl::string_view value,
+                 absl::string_view want) {
+  return absl::InvalidArgumentError(absl::StrCat(
+      "ATOMFUZZ_OPTIONS: expected ", want, " for '", key, "', found '", value,
+      "'; keys:\n", kHelp));
+}
+
+absl::Status SetNumber(absl::string_view key, absl::string_view value,
+                       uint64_t& out) {
+  if (!absl::SimpleAtoi(value, &out)) return Bad(key, value, "a number");
+  return absl::OkStatus();
+}
+
+absl::Status SetOne(absl::string_view key, absl::string_view value,
+                    HarnessOptions& o) {
+  uint64_t n = 0;
+  if (key == "target") { o.target = std::string(value); return absl::OkStatus(); }
+  if (key == "inject") { o.inject = std::string(value); return absl::OkStatus(); }
+  if (key == "policy") { o.policy = std::string(value); return absl::OkStatus(); }
+  if (key == "schedule") {
+    absl::StatusOr<oracle::Schedule> s = oracle::Schedule::Parse(value);
+    if (!s.ok()) return Bad(key, value, "canonical or random:SEED");
+    o.schedule = *s;
+    return absl::OkStatus();
+  }
+  if (key == "deterministic") {
+    if (!absl::SimpleAtob(value, &o.deterministic)) {
+      return Bad(key, value, "1 or 0");
+    }
+    return absl::OkStatus();
+  }
+  if (key == "threads") {
+    if (!absl::SimpleAtoi(value, &o.threads) || o.threads < 0) {
+      return Bad(key, value, "a thread count");
+    }
+    return absl::OkStatus();
+  }
+  if (key == "max_steps") return SetNumber(key, value, o.max_steps);
+  if (key == "search_budget") return SetNumber(key, value, o.search_budget);
+  if (key == "max_work") return SetNumber(key, value, o.decode.limits.max_work);
+  if (key == "max_words") return SetNumber(key, value, o.decode.limits.max_words);
+  if (key == "max_bytes" || key == "max_instructions") {
+    absl::Status s = SetNumber(key, value, n);
+    (key == "max_bytes" ? o.decode.max_bytes : o.decode.limits.max_instructions) = n;
+    return s;
+  }
+  return absl::InvalidArgumentError(
+      absl::StrCat("ATOMFUZZ_OPTIONS: unknown key '", key, "'; keys:\n", kHelp));
+}
+
+}  // namespace
+
+absl::string_view HarnessOptionsHelp() { return kHelp; }
+
+absl::StatusOr<HarnessOptions> ParseHarnessOptions(absl::string_view text) {
+  HarnessOptions o;
+  for (absl::string_view item : absl::StrSplit(text, ',', absl::SkipWhitespace())) {
+    const std::pair<absl::string_view, absl::string_view> kv =
+        absl::StrSplit(item, absl::MaxSplits('=', 1));
+    const absl::string_view key = absl::StripAsciiWhitespace(kv.first);
+    if (item.find('=') == absl::string_view::npos) {
+      return Bad(key, "", "key=value");
+    }
+    if (absl::Status s = SetOne(key, absl::StripAsciiWhitespace(kv.second), o);
+        !s.ok()) {
+      return s;
+    }
+  }
+  return o;
+}
+
+Harness::Harness(HarnessOptions options, Policy policy,
+                 std::unique_ptr<targets::Target> target)
+    : options_(std::move(options)),
+      policy_(std::move(policy)),
+      target_(std::move(target)) {
+  judge_.interpret.max_steps_per_thread = options_.max_steps;
+  // Dynamic work: loops may repeat the static work this many times.
+  judge_.interpret.max_total_steps =
+      std::max<uint64_t>(options_.decode.limits.max_work, 1) * 64;
+  judge_.search_budget = options_.search_budget;
+}
+
+absl::StatusOr<std::unique_ptr<Harness>> Harness::Create(
+    const HarnessOptions& options) {
+  absl::StatusOr<Policy> policy = PolicyByName(options.policy);
+  if (!policy.ok()) return policy.status();
+  RunOptions run;
+  run.target = options.target;
+  run.schedule = options.schedule;
+  run.target_options.deterministic = options.deterministic;
+  run.target_options.threads = options.threads;
+  run.target_options.inject = options.inject;
+  run.target_options.max_steps_per_wave = options.max_steps;
+  absl::StatusOr<std::unique_ptr<targets::Target>> target = MakeTarget(run);
+  if (!target.ok()) return target.status();
+  return std::unique_ptr<Harness>(
+      new Harness(options, *std::move(policy), *std::move(target)));
+}
+
+std::string Harness::Report(const isa::Case& c, absl::string_view headline,
+                            absl::string_view detail) const {
+  isa::Case shown = c;
+  auto set = [&](const std::string& key, std::string value) {
+    for (auto& [k, v] : shown.metadata) {
+      if (k == key) {
+        v = std::move(value);
+        return;
+      }
+    }
+    shown.metadata.emplace_back(key, std::move(value));
+  };
+  set("target", options_.target);
+  if (!options_.inject.empty()) set("inject", options_.inject);
+  // One line: the reader takes the rest of the line as the value.
+  std::string one_line(detail);
+  std::replace(one_line.begin(), one_line.end(), '\n', ' ');
+  set(std::string(headline), one_line);
+  return absl::StrCat("atomfuzz: ", headline, " on target ", options_.target,
+                      options_.inject.empty() ? "" : " inject=", options_.inject,
+                      "\n", detail, "\n--- case ---\n", isa::PrintCase(shown));
+}
+
+InputResult Harness::RunOne(absl::Span<const uint8_t> bytes) const {
+  using Kind = InputResult::Kind;
+  absl::StatusOr<DecodedCase> d = DecodeCase(bytes, policy_, options_.decode);
+  if (!d.ok()) return {Kind::kRejected, std::string(d.status().message())};
+  absl::StatusOr<isa::Outcome> outcome = target_->Run(d->c);
+  if (!outcome.ok()) {
+    return {Kind::kError, Report(d->c, "error", outcome.status().ToString())};
+  }
+  // The target counts steps per wave, the oracle per thread: a wave of
+  // divergent lanes may run out where no thread does, so a target over its
+  // budget is not judged (nor worth the oracle's time).
+  if (outcome->status == isa::RunStatus::kBudgetExceeded) {
+    return {Kind::kRejected, outcome->message};
+  }
+  absl::StatusOr<oracle::Verdict> verdict =
+      oracle::Judge(d->c, *outcome, judge_);
+  if (!verdict.ok()) {
+    // A valid case the oracle refuses (too large for it) is no finding;
+    // any other failure is a bug of ours.
+    const absl::StatusCode code = verdict.status().code();
+    if (code == absl::StatusCode::kInvalidArgument ||
+        code == absl::StatusCode::kOutOfRange ||
+        code == absl::StatusCode::kResourceExhausted) {
+      return {Kind::kRejected, std::string(verdict.status().message())};
+    }
+    return {Kind::kError, Report(d->c, "error", verdict.status().ToString())};
+  }
+  const std::string summary = verdict->Summary();
+  if (verdict->kind == oracle::Verdict::Kind::kDivergence) {
+    return {Kind::kDivergence, Report(d->c, "divergence", summary)};
+  }
+  return {Kind::kPassed, summary};
+}
+
+}  // namespace atomfuzz::fuzz

@@ -1,0 +1,130 @@
+#include "fuzz/mutator.h"
+
+#include <iterator>
+
+#include "absl/strings/str_join.h"
+#include "absl/strings/str_split.h"
+#include "fuzz/crossover.h"
+#include "isa/validator.h"
+
+namespace atomfuzz::fuzz {
+namespace {
+
+constexpr NamedMutation kMutations[] = {
+    {InsertAtomic, "insert_atomic"},
+    {DeleteInstruction, "delete_instruction"},
+    {ChangeOpcode, "change_opcode"},
+    {DuplicateInstruction, "duplicate_instruction"},
+    {SwapInstructions, "swap_instructions"},
+    {ChangeImmediate, "change_immediate"},
+    {ChangeAddress, "change_address"},
+    {ChangeRegister, "change_register"},
+    {RetargetMemory, "retarget_memory"},
+    {ResizeUav, "resize_uav"},
+    {ChangeStride, "change_stride"},
+    {ChangeUavKind, "change_uav_kind"},
+    {ChangeCounter, "change_counter"},
+    {ChangeUavData, "change_uav_data"},
+    {ResizeTgsm, "resize_tgsm"},
+    {ChangeGroups, "change_groups"},
+    {ChangeThreadGroup, "change_thread_group"},
+};
+
+// Attempts at a valid splice before crossover falls back to mutation.
+constexpr int kCrossOverAttempts = 16;
+
+// What a run depends on (expectations, description, metadata do not).
+bool SameRun(const isa::Case& a, const isa::Case& b) {
+  return a.groups == b.groups && a.resources == b.resources &&
+         a.shader == b.shader;
+}
+
+// A copy to mutate: the parent's expectations would be wrong for it, and
+// its description would describe another case.
+isa::Case Child(const isa::Case& parent) {
+  isa::Case c = parent;
+  c.description.clear();
+  c.expect_words.clear();
+  c.expect_counters.clear();
+  c.expect_returns.clear();
+  return c;
+}
+
+}  // namespace
+
+absl::Span<const NamedMutation> AllMutations() { return kMutations; }
+
+Mutator::Mutator(const Policy& policy, MutatorOptions options)
+    : policy_(&policy), options_(options) {}
+
+bool Mutator::Keep(isa::Case& candidate, const isa::Case& original) const {
+  return !SameRun(candidate, original) &&
+         WithinLimits(candidate, options_.limits) &&
+         isa::Validate(candidate).ok();
+}
+
+bool Mutator::Apply(const NamedMutation& m, isa::Case& c,
+                    Choices& choices) const {
+  isa::Case child = Child(c);
+  if (!m.fn(child, choices, *policy_) || !Keep(child, c)) return false;
+  c = std::move(child);
+  return true;
+}
+
+std::string Mutator::MutateOnce(isa::Case& c, Choices& choices) const {
+  for (int attempt = 0; attempt < options_.max_attempts; ++attempt) {
+    const NamedMutation& m = kMutations[choices.Below(std::size(kMutations))];
+    if (Apply(m, c, choices)) return std::string(m.name);
+  }
+  return "";
+}
+
+std::vector<std::string> Mutator::Mutate(isa::Case& c, Choices& choices) const {
+  const uint64_t n = 1 + choices.Below(std::max(1, options_.max_stack));
+  std::vector<std::string> names;
+  for (uint64_t k = 0; k < n; ++k) {
+    std::string name = MutateOnce(c, choices);
+    if (!name.empty()) names.push_back(std::move(name));
+  }
+  RecordMutations(c, names);
+  return names;
+}
+
+isa::Case Mutator::CrossOver(const isa::Case& a, const isa::Case& b,
+                             Choices& choices) const {
+  for (int attempt = 0; attempt < kCrossOverAttempts; ++attempt) {
+    isa::Case child = Child(a);
+    if (SpliceCode(child, b, choices) && Keep(child, a)) {
+      RecordMutations(child, {"crossover"});
+      return child;
+    }
+  }
+  isa::Case child = a;
+  Mutate(child, choices);
+  return child;
+}
+
+std::vector<std::string> MutateCase(isa::Case& c, Choices& choices,
+                                    const Policy& policy) {
+  return Mutator(policy).Mutate(c, choices);
+}
+
+void RecordMutations(isa::Case& c, const std::vector<std::string>& names) {
+  if (names.empty()) return;
+  auto it = std::find_if(c.metadata.begin(), c.metadata.end(),
+                         [](const auto& kv) { return kv.first == kMutationsKey; });
+  if (it == c.metadata.end()) {
+    c.metadata.emplace_back(std::string(kMutationsKey), "");
+    it = std::prev(c.metadata.end());
+  }
+  std::vector<std::string> all = absl::StrSplit(it->second, ' ', absl::SkipEmpty());
+  if (!all.empty() && all.front() == "...") all.erase(all.begin());
+  all.insert(all.end(), names.begin(), names.end());
+  if (all.size() > kMaxRecordedMutations) {
+    all.erase(all.begin(), all.end() - kMaxRecordedMutations);
+    all.insert(all.begin(), "...");
+  }
+  it->second = absl::StrJoin(all, " ");
+}
+
+}  // namespace atomfuzz::fuzz

@@ -1,0 +1,229 @@
+// The campaign driver: counts, files, resume, and what it does when the
+// target crashes or hangs (a stand-in target here, since ours do neither).
+#include "fuzz/campaign.h"
+
+#include <unistd.h>
+
+#include <cstdlib>
+#include <filesystem>
+#include <string>
+
+#include "absl/strings/match.h"
+#include "fuzz/atomic_file.h"
+#include "fuzz/campaign_state.h"
+#include "fuzz/finding_store.h"
+#include "fuzz/runner.h"
+#include "gtest/gtest.h"
+
+namespace atomfuzz::fuzz {
+namespace {
+
+namespace fs = std::filesystem;
+
+std::string FreshDir(const std::string& name) {
+  const std::string dir = ::testing::TempDir() + "/campaign-" + name + "-" +
+                          std::to_string(getpid());
+  fs::remove_all(dir);
+  return dir;
+}
+
+CampaignOptions Options(const std::string& out) {
+  CampaignOptions o;
+  o.target = "fast";
+  o.out = out;
+  o.seed = 7;
+  o.quiet = true;
+  o.status_every_seconds = 0.2;
+  o.stats_every_seconds = 0.2;
+  return o;
+}
+
+std::FILE* Log() { return stderr; }
+
+TEST(CampaignState, RoundTrips) {
+  CampaignState s;
+  s.seed = 42;
+  s.target = "fast";
+  s.inject = "xor-as-or";
+  s.policy = "tgsm";
+  s.next_index = 1000;
+  s.cases = 999;
+  s.divergences = 3;
+  s.elapsed_seconds = 12.5;
+  absl::StatusOr<CampaignState> back = ParseCampaignState(PrintCampaignState(s), "x");
+  ASSERT_TRUE(back.ok()) << back.status();
+  EXPECT_EQ(back->seed, 42u);
+  EXPECT_EQ(back->inject, "xor-as-or");
+  EXPECT_EQ(back->policy, "tgsm");
+  EXPECT_EQ(back->next_index, 1000u);
+  EXPECT_EQ(back->divergences, 3u);
+  EXPECT_DOUBLE_EQ(back->elapsed_seconds, 12.5);
+}
+
+TEST(CampaignState, MalformedNamesFileAndLine) {
+  absl::StatusOr<CampaignState> s =
+      ParseCampaignState("seed 1\ntarget fast\ncases many\n", "dir/campaign.state");
+  ASSERT_FALSE(s.ok());
+  EXPECT_EQ(s.status().code(), absl::StatusCode::kInvalidArgument);
+  EXPECT_TRUE(absl::StrContains(s.status().message(), "dir/campaign.state:3: expected"))
+      << s.status();
+}
+
+TEST(Campaign, CorrectTargetRunsCleanAndWritesStats) {
+  const std::string out = FreshDir("clean");
+  CampaignOptions o = Options(out);
+  o.runs = 400;
+  o.jobs = 2;
+  absl::StatusOr<CampaignResult> r = RunCampaign(o, Log());
+  ASSERT_TRUE(r.ok()) << r.status();
+  EXPECT_EQ(r->totals.cases, 400u);
+  EXPECT_EQ(r->totals.divergences, 0u);
+  EXPECT_EQ(r->totals.crashes, 0u);
+  EXPECT_EQ(r->new_buckets, 0u);
+  absl::StatusOr<std::string> stats = ReadWholeFile(out + "/stats.json");
+  ASSERT_TRUE(stats.ok());
+  for (const char* key : {"\"cases\": 400", "\"cases_per_second\"", "\"divergences\": 0",
+                          "\"buckets\"", "\"unknown\"", "\"crashes\"", "\"timeouts\"",
+                          "\"elapsed_seconds\"", "\"coverage\""}) {
+    EXPECT_TRUE(absl::StrContains(*stats, key)) << key << " in\n" << *stats;
+  }
+  EXPECT_GT(r->totals.corpus, 0u);
+}
+
+TEST(Campaign, RefusesToMixAndResumes) {
+  const std::string out = FreshDir("resume");
+  CampaignOptions o = Options(out);
+  o.runs = 100;
+  ASSERT_TRUE(RunCampaign(o, Log()).ok());
+  // The same directory again without --resume: refused, nothing touched.
+  absl::StatusOr<CampaignResult> again = RunCampaign(o, Log());
+  ASSERT_FALSE(again.ok());
+  EXPECT_EQ(again.status().code(), absl::StatusCode::kInvalidArgument);
+  o.resume = true;
+  o.seed = 0;  // the state's seed is used
+  absl::StatusOr<CampaignResult> resumed = RunCampaign(o, Log());
+  ASSERT_TRUE(resumed.ok()) << resumed.status();
+  EXPECT_EQ(resumed->seed, 7u);
+  EXPECT_EQ(resumed->totals.cases, 200u);
+  // Another target on the same state is refused.
+  o.inject = "xor-as-or";
+  EXPECT_FALSE(RunCampaign(o, Log()).ok());
+}
+
+TEST(Campaign, ResumeWithoutStateIsBadInput) {
+  CampaignOptions o = Options(FreshDir("nostate"));
+  o.resume = true;
+  o.runs = 1;
+  absl::StatusOr<CampaignResult> r = RunCampaign(o, Log());
+  ASSERT_FALSE(r.ok());
+  EXPECT_EQ(r.status().code(), absl::StatusCode::kInvalidArgument);
+}
+
+TEST(Campaign, FindsAnInjectedBugAndSavesAReducedReproducer) {
+  const std::string out = FreshDir("inject");
+  CampaignOptions o = Options(out);
+  o.inject = "return-new";
+  o.runs = 500;
+  absl::StatusOr<CampaignResult> r = RunCampaign(o, Log());
+  ASSERT_TRUE(r.ok()) << r.status();
+  EXPECT_GT(r->totals.divergences, 0u);
+  ASSERT_GT(r->new_buckets, 0u);
+  absl::StatusOr<FindingStore> store = FindingStore::Open(out);
+  ASSERT_TRUE(store.ok());
+  absl::StatusOr<std::vector<BucketInfo>> buckets = store->ReadAll();
+  ASSERT_TRUE(buckets.ok());
+  ASSERT_FALSE(buckets->empty());
+  for (const BucketInfo& b : *buckets) {
+    EXPECT_EQ(b.signature.target, "fast+inject=return-new");
+    EXPECT_TRUE(fs::exists(b.reduced_path)) << b.reduced_path;
+  }
+}
+
+// Crashes on every 50th case it is given, in whichever worker.
+class CrashingTarget : public targets::Target {
+ public:
+  explicit CrashingTarget(std::unique_ptr<targets::Target> inner)
+      : inner_(std::move(inner)) {}
+  absl::string_view name() const override { return "crashing"; }
+  absl::StatusOr<isa::Outcome> Run(const isa::Case& c) override {
+    if (++runs_ % 50 == 0) std::abort();
+    return inner_->Run(c);
+  }
+
+ private:
+  std::unique_ptr<targets::Target> inner_;
+  int runs_ = 0;
+};
+
+// Never returns from its 30th case.
+class HangingTarget : public targets::Target {
+ public:
+  explicit HangingTarget(std::unique_ptr<targets::Target> inner)
+      : inner_(std::move(inner)) {}
+  absl::string_view name() const override { return "hanging"; }
+  absl::StatusOr<isa::Outcome> Run(const isa::Case& c) override {
+    if (++runs_ == 30) {
+      for (;;) pause();
+    }
+    return inner_->Run(c);
+  }
+
+ private:
+  std::unique_ptr<targets::Target> inner_;
+  int runs_ = 0;
+};
+
+template <typename Wrapper>
+absl::StatusOr<std::unique_ptr<targets::Target>> Wrapped() {
+  RunOptions run;
+  run.target = "fast";
+  run.target_options.threads = 1;
+  run.target_options.deterministic = true;
+  absl::StatusOr<std::unique_ptr<targets::Target>> fast = MakeTarget(run);
+  if (!fast.ok()) return fast.status();
+  return std::unique_ptr<targets::Target>(new Wrapper(*std::move(fast)));
+}
+
+TEST(Campaign, ACrashingTargetIsAFindingAndTheCampaignGoesOn) {
+  const std::string out = FreshDir("crash");
+  CampaignOptions o = Options(out);
+  o.runs = 300;
+  o.jobs = 2;
+  o.make_target = Wrapped<CrashingTarget>;
+  absl::StatusOr<CampaignResult> r = RunCampaign(o, Log());
+  ASSERT_TRUE(r.ok()) << r.status();
+  EXPECT_GE(r->totals.crashes, 4u);
+  // The cases it died on count as run; the replacements did the rest.
+  EXPECT_EQ(r->totals.cases, 300u);
+  absl::StatusOr<FindingStore> store = FindingStore::Open(out);
+  ASSERT_TRUE(store.ok());
+  absl::StatusOr<std::vector<BucketInfo>> buckets = store->ReadAll();
+  ASSERT_TRUE(buckets.ok());
+  bool crash_bucket = false;
+  for (const BucketInfo& b : *buckets) {
+    crash_bucket |= b.signature.divergence == "crash";
+    if (b.signature.divergence == "crash") EXPECT_GE(b.hits, 1);
+  }
+  EXPECT_TRUE(crash_bucket);
+}
+
+TEST(Campaign, AHangingTargetIsATimeoutFinding) {
+  const std::string out = FreshDir("hang");
+  CampaignOptions o = Options(out);
+  o.runs = 100;
+  o.timeout_seconds = 0.5;
+  o.make_target = Wrapped<HangingTarget>;
+  absl::StatusOr<CampaignResult> r = RunCampaign(o, Log());
+  ASSERT_TRUE(r.ok()) << r.status();
+  EXPECT_GE(r->totals.timeouts, 1u);
+  absl::StatusOr<FindingStore> store = FindingStore::Open(out);
+  ASSERT_TRUE(store.ok());
+  absl::StatusOr<std::vector<BucketInfo>> buckets = store->ReadAll();
+  ASSERT_TRUE(buckets.ok());
+  bool timeout_bucket = false;
+  for (const BucketInfo& b : *buckets) timeout_bucket |= b.signature.divergence == "timeout";
+  EXPECT_TRUE(timeout_bucket);
+}
+
+}  // namespace
+}  // namespace atomfuzz::fuzz

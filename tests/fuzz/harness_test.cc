@@ -1,0 +1,126 @@
+// "Run one input" (fuzz/harness.h), as both fuzz harnesses use it: options
+// from ATOMFUZZ_OPTIONS text, corpus cases pass on the correct target, an
+// injected bug is a divergence with a readable report, and random bytes
+// never crash or report on the correct target.
+#include "fuzz/harness.h"
+
+#include <string>
+
+#include "fuzz/choices.h"
+#include "gtest/gtest.h"
+#include "tests/fuzz/corpus_files.h"
+
+namespace atomfuzz::fuzz {
+namespace {
+
+using Kind = InputResult::Kind;
+
+absl::Span<const uint8_t> Bytes(const std::string& s) {
+  return {reinterpret_cast<const uint8_t*>(s.data()), s.size()};
+}
+
+std::string CorpusText(const std::string& file) {
+  absl::StatusOr<isa::Case> c = testutil::LoadCorpusCase(file);
+  EXPECT_TRUE(c.ok()) << file << ": " << c.status();
+  return c.ok() ? isa::PrintCase(*c) : "";
+}
+
+std::unique_ptr<Harness> Make(absl::string_view options) {
+  absl::StatusOr<HarnessOptions> o = ParseHarnessOptions(options);
+  EXPECT_TRUE(o.ok()) << o.status();
+  absl::StatusOr<std::unique_ptr<Harness>> h = Harness::Create(*o);
+  EXPECT_TRUE(h.ok()) << h.status();
+  return h.ok() ? *std::move(h) : nullptr;
+}
+
+TEST(HarnessOptionsTest, ParsesKeysOverTheDefaults) {
+  absl::StatusOr<HarnessOptions> o = ParseHarnessOptions(
+      "target=oracle, inject=xor-as-or,policy=tgsm,deterministic=0,threads=3,"
+      "max_steps=99,max_work=1000,max_words=50,max_bytes=70,"
+      "max_instructions=40,search_budget=5,schedule=random:7");
+  ASSERT_TRUE(o.ok()) << o.status();
+  EXPECT_EQ(o->target, "oracle");
+  EXPECT_EQ(o->inject, "xor-as-or");
+  EXPECT_EQ(o->policy, "tgsm");
+  EXPECT_FALSE(o->deterministic);
+  EXPECT_EQ(o->threads, 3);
+  EXPECT_EQ(o->max_steps, 99u);
+  EXPECT_EQ(o->decode.limits.max_work, 1000u);
+  EXPECT_EQ(o->decode.limits.max_words, 50u);
+  EXPECT_EQ(o->decode.max_bytes, 70u);
+  EXPECT_EQ(o->decode.limits.max_instructions, 40u);
+  EXPECT_EQ(o->search_budget, 5u);
+  EXPECT_EQ(o->schedule.kind, oracle::Schedule::Kind::kRandom);
+  const absl::StatusOr<HarnessOptions> empty = ParseHarnessOptions("");
+  ASSERT_TRUE(empty.ok());
+  EXPECT_EQ(empty->target, "fast");
+  EXPECT_TRUE(empty->deterministic);
+}
+
+TEST(HarnessOptionsTest, RejectsUnknownKeysAndBadValues) {
+  for (absl::string_view bad :
+       {"colour=red", "max_work=lots", "deterministic=maybe", "target",
+        "threads=-1", "schedule=sometimes"}) {
+    const absl::StatusOr<HarnessOptions> o = ParseHarnessOptions(bad);
+    EXPECT_EQ(o.status().code(), absl::StatusCode::kInvalidArgument) << bad;
+  }
+}
+
+TEST(HarnessTest, CreateRejectsUnknownNames) {
+  HarnessOptions o;
+  o.inject = "no-such-bug";
+  EXPECT_FALSE(Harness::Create(o).ok());
+  o = HarnessOptions{};
+  o.policy = "no-such-policy";
+  EXPECT_FALSE(Harness::Create(o).ok());
+  o = HarnessOptions{};
+  o.target = "no-such-target";
+  EXPECT_FALSE(Harness::Create(o).ok());
+}
+
+TEST(HarnessTest, CorpusCasePassesOnTheCorrectTarget) {
+  const std::unique_ptr<Harness> h = Make("");
+  ASSERT_NE(h, nullptr);
+  const InputResult r =
+      h->RunOne(Bytes(CorpusText("corpus/spec/e07-returns-old.case")));
+  EXPECT_EQ(r.kind, Kind::kPassed) << r.report;
+}
+
+TEST(HarnessTest, InjectedBugIsADivergenceWithTheCase) {
+  const std::unique_ptr<Harness> h = Make("inject=return-new");
+  ASSERT_NE(h, nullptr);
+  const InputResult r =
+      h->RunOne(Bytes(CorpusText("corpus/spec/e07-returns-old.case")));
+  ASSERT_EQ(r.kind, Kind::kDivergence) << r.report;
+  EXPECT_NE(r.report.find("divergence: "), std::string::npos) << r.report;
+  EXPECT_NE(r.report.find("inject = return-new"), std::string::npos);
+  const size_t at = r.report.find("--- case ---\n");
+  ASSERT_NE(at, std::string::npos);
+  // The report's case is a case file: it reads back.
+  EXPECT_TRUE(isa::ParseCase(r.report.substr(at + 13)).ok()) << r.report;
+}
+
+TEST(HarnessTest, RejectsOversizedInputs) {
+  const std::unique_ptr<Harness> h = Make("max_bytes=8");
+  ASSERT_NE(h, nullptr);
+  EXPECT_EQ(h->RunOne(Bytes("0123456789")).kind, Kind::kRejected);
+}
+
+TEST(HarnessTest, RandomBytesNeverReportOnTheCorrectTarget) {
+  const std::unique_ptr<Harness> h = Make("");
+  ASSERT_NE(h, nullptr);
+  SeededChoices source(77);
+  int passed = 0;
+  for (int k = 0; k < 300; ++k) {
+    std::string bytes(source.Below(512), '\0');
+    for (char& b : bytes) b = static_cast<char>(source.Below(256));
+    const InputResult r = h->RunOne(Bytes(bytes));
+    ASSERT_NE(r.kind, Kind::kDivergence) << r.report;
+    ASSERT_NE(r.kind, Kind::kError) << r.report;
+    if (r.kind == Kind::kPassed) ++passed;
+  }
+  EXPECT_GT(passed, 150);
+}
+
+}  // namespace
+}  // namespace atomfuzz::fuzz

@@ -1,0 +1,112 @@
+// Bucket signatures: the hash is frozen (ids name directories that outlive
+// the binary), keys parse back, and a corpus case with an injected bug
+// signs the same way on every run.
+#include "fuzz/signature.h"
+
+#include <string>
+
+#include "fuzz/differential.h"
+#include "fuzz/runner.h"
+#include "gtest/gtest.h"
+#include "tests/fuzz/corpus_files.h"
+
+namespace atomfuzz::fuzz {
+namespace {
+
+absl::StatusOr<Signature> SignCorpusCase(const std::string& file, const std::string& inject) {
+  absl::StatusOr<isa::Case> c = testutil::LoadCorpusCase(file);
+  if (!c.ok()) return c.status();
+  RunOptions options;
+  options.target = "fast";
+  options.target_options.deterministic = true;
+  options.target_options.inject = inject;
+  auto target = MakeTarget(options);
+  if (!target.ok()) return target.status();
+  absl::StatusOr<Differential> d = RunAndJudge(*c, **target);
+  if (!d.ok()) return d.status();
+  return SignatureOf(*c, *d, TargetLabel(options));
+}
+
+TEST(Fnv1a64, MatchesThePublishedVectors) {
+  EXPECT_EQ(Fnv1a64(""), 0xcbf29ce484222325ull);
+  EXPECT_EQ(Fnv1a64("a"), 0xaf63dc4c8601ec8cull);
+  EXPECT_EQ(Fnv1a64("foobar"), 0x85944171f73967e8ull);
+}
+
+TEST(Signature, GoldenIdIsFrozen) {
+  const Signature s{"imm_atomic_xor", "u-raw", "in-bounds", "wrong-return",
+                    "fast+inject=xor-as-or"};
+  EXPECT_EQ(s.Key(), "imm_atomic_xor|u-raw|in-bounds|wrong-return|fast+inject=xor-as-or");
+  // Changing this breaks every existing finding store: don't.
+  EXPECT_EQ(s.Id(), "7dc5d4b833602d6e");
+  EXPECT_EQ(s.Id().size(), 16u);
+}
+
+TEST(Signature, KeyParsesBack) {
+  const Signature s{"atomic_xor+imm_atomic_iadd", "g-struct", "tgsm-poison", "wrong-memory",
+                    "fast"};
+  absl::StatusOr<Signature> back = ParseSignatureKey(s.Key());
+  ASSERT_TRUE(back.ok()) << back.status();
+  EXPECT_EQ(*back, s);
+  EXPECT_FALSE(ParseSignatureKey("a|b|c").ok());
+  EXPECT_FALSE(ParseSignatureKey("a|b||d|e").ok());
+}
+
+TEST(Signature, TargetLabelNamesTheInjection) {
+  EXPECT_EQ(TargetLabel("fast", ""), "fast");
+  EXPECT_EQ(TargetLabel("fast", "xor-as-or"), "fast+inject=xor-as-or");
+  RunOptions o;
+  o.target = "fast";
+  o.target_options.inject = "oob-wrap";
+  o.target_options.threads = 8;  // not part of the label
+  EXPECT_EQ(TargetLabel(o), "fast+inject=oob-wrap");
+}
+
+TEST(Signature, SameCaseSignsTheSameOnEveryRun) {
+  absl::StatusOr<Signature> first =
+      SignCorpusCase("corpus/spec/e25b-commutative-prefix-sets.case", "xor-as-or");
+  ASSERT_TRUE(first.ok()) << first.status();
+  for (int run = 0; run < 3; ++run) {
+    absl::StatusOr<Signature> again =
+        SignCorpusCase("corpus/spec/e25b-commutative-prefix-sets.case", "xor-as-or");
+    ASSERT_TRUE(again.ok()) << again.status();
+    EXPECT_EQ(again->Key(), first->Key());
+    EXPECT_EQ(again->Id(), first->Id());
+  }
+  EXPECT_EQ(first->Key(), "imm_atomic_xor|u-raw|in-bounds|wrong-return|fast+inject=xor-as-or");
+}
+
+TEST(Signature, AddressClassComesFromTheSpec) {
+  // The wrapped atomic hit a word on the target; the spec skips it.
+  absl::StatusOr<Signature> s = SignCorpusCase("corpus/spec/e12-raw-bounds.case", "oob-wrap");
+  ASSERT_TRUE(s.ok()) << s.status();
+  EXPECT_EQ(s->address, "oob-skip");
+  EXPECT_EQ(s->resource, "u-raw");
+}
+
+TEST(Signature, CounterFindingsNameTheCounterAtomic) {
+  absl::StatusOr<Signature> s =
+      SignCorpusCase("corpus/spec/e36-counter-wraps.case", "consume-pre-decrement");
+  ASSERT_TRUE(s.ok()) << s.status();
+  EXPECT_EQ(s->opcode, "imm_atomic_consume");
+  EXPECT_EQ(s->resource, "u-struct");
+  EXPECT_EQ(s->divergence, "wrong-counter");
+}
+
+TEST(Signature, AllowedOutcomeHasNoSignature) {
+  absl::StatusOr<Signature> s = SignCorpusCase("corpus/spec/e01-iadd-wrap.case", "");
+  EXPECT_TRUE(absl::IsFailedPrecondition(s.status())) << s.status();
+}
+
+TEST(Signature, WorkerFailuresKnowOnlyKindAndTarget) {
+  absl::StatusOr<isa::Case> c = testutil::LoadCorpusCase("corpus/spec/e01-iadd-wrap.case");
+  ASSERT_TRUE(c.ok());
+  const Signature crash = WorkerFailureSignature(*c, WorkerFailure::kCrash, "fast");
+  EXPECT_EQ(crash.Key(), "?|?|?|crash|fast");
+  const Signature hang = WorkerFailureSignature(*c, WorkerFailure::kTimeout, "fast");
+  EXPECT_EQ(hang.divergence, "timeout");
+  EXPECT_NE(crash.Id(), hang.Id());
+}
+
+}  // namespace
+}  // namespace atomfuzz::fuzz
