@@ -67,7 +67,8 @@ int main(int argc, char** argv) {
   } else {
     input.assign(std::istreambuf_iterator<char>(std::cin), {});
   }
-  RunOne(*harness, reinterpret_cast<const uint8_t*>(input.data()), input.size());
+  RunOne(*harness, reinterpret_cast<const uint8_t*>(input.data()),
+         input.size());
   std::fprintf(stderr, "atomics_afl: no finding\n");
 #else
   __AFL_INIT();

@@ -55,8 +55,8 @@ extern "C" void* afl_custom_init(void* afl, unsigned int seed) {
     return nullptr;
   }
   auto* s = new State{*std::move(policy), nullptr, {}, seed, ""};
-  s->mutator = std::make_unique<atomfuzz::fuzz::ByteMutator>(
-      s->policy, options->decode);
+  s->mutator =
+      std::make_unique<atomfuzz::fuzz::ByteMutator>(s->policy, options->decode);
   return s;
 }
 

@@ -2,6 +2,7 @@
 
 #include <signal.h>
 #include <sys/mman.h>
+#include <sys/prctl.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -140,6 +141,9 @@ class Supervisor {
     const pid_t pid = fork();
     if (pid < 0) return absl::InternalError(absl::StrCat("fork: ", std::strerror(errno)));
     if (pid == 0) {
+      // A killed supervisor must not leave workers behind.
+      prctl(PR_SET_PDEATHSIG, SIGKILL);
+      if (getppid() == 1) _exit(0);
       signal(SIGINT, SIG_IGN);  // the supervisor stops us through `stop`
       signal(SIGTERM, SIG_DFL);
       absl::Status s = RunWorker(p_.setup, plan, shared_.workers[w], shared_.state);

@@ -73,10 +73,10 @@ void GatherDeclaration(const isa::Case& c, const Instruction& i, size_t at,
       break;
     case Op::kDclInput: {
       const isa::RegFile file = i.operands[0].file;
-      f.inputs.emplace_back(
-          file, file == isa::RegFile::kThreadIDInGroupFlattened
-                    ? uint8_t{1}
-                    : i.operands[0].mask);
+      f.inputs.emplace_back(file,
+                            file == isa::RegFile::kThreadIDInGroupFlattened
+                                ? uint8_t{1}
+                                : i.operands[0].mask);
       break;
     }
     case Op::kDclUavRaw:
@@ -102,17 +102,30 @@ void MatchBlocks(const isa::Program& p, CaseFacts& f) {
   bool ok = true;
   for (size_t i = 0; i < code.size() && ok; ++i) {
     switch (code[i].op) {
-      case Op::kIfZ: case Op::kIfNz: case Op::kLoop: case Op::kSwitch:
+      case Op::kIfZ:
+      case Op::kIfNz:
+      case Op::kLoop:
+      case Op::kSwitch:
         open.push_back(i);
         label.push_back(kNone);
         break;
-      case Op::kElse: case Op::kCase: case Op::kDefault:
-        if (open.empty()) { ok = false; break; }
+      case Op::kElse:
+      case Op::kCase:
+      case Op::kDefault:
+        if (open.empty()) {
+          ok = false;
+          break;
+        }
         if (label.back() != kNone) f.partner[label.back()] = i;
         label.back() = i;
         break;
-      case Op::kEndIf: case Op::kEndLoop: case Op::kEndSwitch:
-        if (open.empty()) { ok = false; break; }
+      case Op::kEndIf:
+      case Op::kEndLoop:
+      case Op::kEndSwitch:
+        if (open.empty()) {
+          ok = false;
+          break;
+        }
         if (label.back() != kNone) f.partner[label.back()] = i;
         f.partner[open.back()] = i;
         f.partner[i] = open.back();
@@ -159,9 +172,13 @@ CaseFacts GatherFacts(const isa::Case& c) {
 
 int AddressWidth(const MemoryFacts& m) {
   switch (m.kind) {
-    case isa::kUavRaw: case isa::kTgsmRaw: return 1;
-    case isa::kUavTyped: return std::max(1, isa::TypedAddressWidth(m.dim));
-    default: return 2;
+    case isa::kUavRaw:
+    case isa::kTgsmRaw:
+      return 1;
+    case isa::kUavTyped:
+      return std::max(1, isa::TypedAddressWidth(m.dim));
+    default:
+      return 2;
   }
 }
 
@@ -182,13 +199,20 @@ std::optional<std::pair<size_t, size_t>> DeletionRange(const isa::Program& p,
   if (i < f.code_begin || i + 1 >= code.size()) return std::nullopt;
   const size_t other = f.partner[i];
   switch (code[i].op) {
-    case Op::kIfZ: case Op::kIfNz: case Op::kLoop: case Op::kSwitch:
+    case Op::kIfZ:
+    case Op::kIfNz:
+    case Op::kLoop:
+    case Op::kSwitch:
       if (other == kNone) return std::nullopt;
       return std::make_pair(i, other);
-    case Op::kEndIf: case Op::kEndLoop: case Op::kEndSwitch:
+    case Op::kEndIf:
+    case Op::kEndLoop:
+    case Op::kEndSwitch:
       if (other == kNone) return std::nullopt;
       return std::make_pair(other, i);
-    case Op::kElse: case Op::kCase: case Op::kDefault:
+    case Op::kElse:
+    case Op::kCase:
+    case Op::kDefault:
       if (other == kNone) return std::nullopt;
       return std::make_pair(i, other - 1);
     default:

@@ -20,9 +20,9 @@ namespace atomfuzz::fuzz {
 
 // One declared u# or g#.
 struct MemoryFacts {
-  isa::Operand reg;        // u# or g#, as an atomic names it
-  uint8_t kind = 0;        // one isa::MemoryBit
-  isa::Dim dim = isa::Dim::kUnknown;    // typed
+  isa::Operand reg;                   // u# or g#, as an atomic names it
+  uint8_t kind = 0;                   // one isa::MemoryBit
+  isa::Dim dim = isa::Dim::kUnknown;  // typed
   std::array<uint32_t, 3> extent = {1, 1, 1};  // typed: size per coordinate
   uint32_t stride = 0;     // structured: bytes per structure
   uint32_t count = 0;      // structured: structures

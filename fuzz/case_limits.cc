@@ -24,9 +24,9 @@ bool WithinLimits(const isa::Case& c, const CaseLimits& limits) {
 
 absl::Status CheckLimits(const isa::Case& c, const CaseLimits& limits) {
   if (c.shader.instructions.size() > limits.max_instructions) {
-    return absl::OutOfRangeError(
-        absl::StrCat(c.shader.instructions.size(), " instructions (limit ",
-                     limits.max_instructions, ")"));
+    return absl::OutOfRangeError(absl::StrCat(c.shader.instructions.size(),
+                                              " instructions (limit ",
+                                              limits.max_instructions, ")"));
   }
   if (const uint64_t w = CaseWork(c); w > limits.max_work) {
     return absl::OutOfRangeError(absl::StrCat(

@@ -25,7 +25,10 @@ std::optional<std::pair<size_t, size_t>> PickPiece(const isa::Case& b,
   if (!i) return std::nullopt;
   const auto& code = b.shader.instructions;
   switch (code[*i].op) {
-    case Op::kIfZ: case Op::kIfNz: case Op::kLoop: case Op::kSwitch:
+    case Op::kIfZ:
+    case Op::kIfNz:
+    case Op::kLoop:
+    case Op::kSwitch:
       if (f.partner[*i] == SIZE_MAX) return std::nullopt;
       return std::make_pair(*i, f.partner[*i]);
     default:
@@ -97,7 +100,8 @@ void Declare(isa::Case& a, const CaseFacts& fa, const Needs& n) {
     }
   }
   for (const auto& input : n.inputs) {
-    const RegFile file = input.first;  // clang 14: no lambda capture of bindings
+    const RegFile file =
+        input.first;  // clang 14: no lambda capture of bindings
     const uint8_t used = input.second;
     const bool flat = file == RegFile::kThreadIDInGroupFlattened;
     auto it = std::find_if(code.begin(), code.end(), [&](const Instruction& i) {

@@ -32,6 +32,42 @@ const OpcodeInfo* RowFor(Family family, uint8_t memory_bit) {
   return nullptr;
 }
 
+// Operands by role; the opcode table puts them in order (style guide 7.1).
+struct RoleOperands {
+  Operand dest, target, address, index, offset, comparand, value;
+};
+
+std::vector<Operand> ByRole(const OpcodeInfo& row, const RoleOperands& r) {
+  std::vector<Operand> ops;
+  for (int k = 0; k < row.operand_count(); ++k) {
+    switch (row.operands[static_cast<size_t>(k)].role) {
+      case Role::kDest:
+      case Role::kReturn:
+        ops.push_back(r.dest);
+        break;
+      case Role::kTarget:
+        ops.push_back(r.target);
+        break;
+      case Role::kAddress:
+        ops.push_back(r.address);
+        break;
+      case Role::kStructIndex:
+        ops.push_back(r.index);
+        break;
+      case Role::kByteOffset:
+        ops.push_back(r.offset);
+        break;
+      case Role::kComparand:
+        ops.push_back(r.comparand);
+        break;
+      default:
+        ops.push_back(r.value);
+        break;  // kValue
+    }
+  }
+  return ops;
+}
+
 bool Legal(const OpcodeInfo& row, const Target& t,
            std::optional<isa::Rmw> counter) {
   if ((row.memories & t.memory_bit()) == 0) return false;
@@ -118,41 +154,16 @@ void Builder::Atomic() {
     }
   }
   const int result = row.family == Family::kImmAtomic ? NewResult() : -1;
-  Operand dst0;  // null (E-9) when the policy keeps no results
-  if (result >= 0) dst0 = Dst(results_[result].reg, results_[result].comp);
-  // E-8: dst0 is the register the address or value is read from; the
-  // sources must be read before it is written. Then it moves to its slot.
-  std::optional<Operand> alias;
-  if (result >= 0 && Chance(p_.dst0_alias_per_mille)) {
-    const Operand& from =
-        a.operand.file == isa::RegFile::kTemp ? a.operand : v.operand;
-    if (from.file == isa::RegFile::kTemp &&
-        (from.index == kAddr || from.index == kVal)) {  // scratch only
-      alias = Src(from.index, from.swizzle[0]);
-      dst0 = Dst(from.index, from.swizzle[0]);
-    }
-  }
-  std::vector<Operand> ops;
-  for (int k = 0; k < row.operand_count(); ++k) {
-    switch (row.operands[static_cast<size_t>(k)].role) {
-      case Role::kReturn:
-        ops.push_back(dst0);
-        break;
-      case Role::kTarget:
-        ops.push_back(MemoryOperand(*t, isa::Selection::kNone, 0));
-        break;
-      case Role::kAddress:
-        ops.push_back(a.operand);
-        break;
-      case Role::kComparand:
-        ops.push_back(cmp);
-        break;
-      default:
-        ops.push_back(v.operand);
-        break;  // kValue
-    }
-  }
-  Emit(*op, std::move(ops));
+  RoleOperands r;  // dst0 null (E-9) when there is no result slot
+  if (result >= 0) r.dest = Dst(results_[result].reg, results_[result].comp);
+  const std::optional<Operand> alias =
+      result >= 0 ? AliasDst0(a, v) : std::nullopt;
+  if (alias) r.dest = Dst(alias->index, alias->swizzle[0]);
+  r.target = MemoryOperand(*t, isa::Selection::kNone, 0);
+  r.address = a.operand;
+  r.comparand = cmp;
+  r.value = v.operand;
+  Emit(*op, ByRole(row, r));
   if (alias) {
     Emit(Op::kMov, {Dst(results_[result].reg, results_[result].comp), *alias});
   }
@@ -161,6 +172,21 @@ void Builder::Atomic() {
     results_[result].safe =
         a.in_bounds && Everywhere() && (!t->tgsm || t->tgsm_initialized);
   }
+}
+
+// E-8: dst0 sometimes is the scratch register the address or the value is
+// read from, so the sources must be read before dst0 is written; a mov then
+// takes the result to its slot.
+std::optional<Operand> Builder::AliasDst0(const Address& a,
+                                          const ValueOperand& v) {
+  if (!Chance(p_.dst0_alias_per_mille)) return std::nullopt;
+  for (const Operand* from : {&a.operand, &v.operand}) {
+    if (from->file == isa::RegFile::kTemp &&
+        (from->index == kAddr || from->index == kVal)) {
+      return Src(from->index, from->swizzle[0]);
+    }
+  }
+  return std::nullopt;
 }
 
 // Counters (spec 1.6): the returned index, and sometimes a record stored at
@@ -189,27 +215,13 @@ void Builder::Load() {
   const Address a = BuildAddress(*t, PickAddressClass(*t), false);
   const int result = NewResult();
   if (result < 0) return;
-  std::vector<Operand> ops;
-  for (int k = 0; k < row->operand_count(); ++k) {
-    switch (row->operands[static_cast<size_t>(k)].role) {
-      case Role::kDest:
-        ops.push_back(Dst(results_[result].reg, results_[result].comp));
-        break;
-      case Role::kTarget:
-        ops.push_back(MemoryOperand(*t, isa::Selection::kSwizzle, 0));
-        break;
-      case Role::kStructIndex:
-        ops.push_back(a.index);
-        break;
-      case Role::kByteOffset:
-        ops.push_back(t->structured() ? a.offset : a.index);
-        break;
-      default:
-        ops.push_back(a.operand);
-        break;  // kAddress
-    }
-  }
-  Emit(row->op, std::move(ops));
+  RoleOperands r;
+  r.dest = Dst(results_[result].reg, results_[result].comp);
+  r.target = MemoryOperand(*t, isa::Selection::kSwizzle, 0);
+  r.address = a.operand;
+  r.index = a.index;
+  r.offset = t->structured() ? a.offset : a.index;
+  Emit(row->op, ByRole(*row, r));
   results_[result].safe = false;  // a load may race (spec 2.4)
 }
 
@@ -240,27 +252,13 @@ void Builder::Store() {
       value = Swizzle(value.index, {c, c, c, c});
     }
   }
-  std::vector<Operand> ops;
-  for (int k = 0; k < row->operand_count(); ++k) {
-    switch (row->operands[static_cast<size_t>(k)].role) {
-      case Role::kTarget:
-        ops.push_back(MemoryOperand(*t, isa::Selection::kMask, mask));
-        break;
-      case Role::kStructIndex:
-        ops.push_back(a.index);
-        break;
-      case Role::kByteOffset:
-        ops.push_back(t->structured() ? a.offset : a.index);
-        break;
-      case Role::kAddress:
-        ops.push_back(a.operand);
-        break;
-      default:
-        ops.push_back(value);
-        break;  // kValue
-    }
-  }
-  Emit(row->op, std::move(ops));
+  RoleOperands r;
+  r.target = MemoryOperand(*t, isa::Selection::kMask, mask);
+  r.address = a.operand;
+  r.index = a.index;
+  r.offset = t->structured() ? a.offset : a.index;
+  r.value = value;
+  Emit(row->op, ByRole(*row, r));
 }
 
 // Integer arithmetic on ids, constants and returned values; its result is

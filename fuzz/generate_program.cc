@@ -60,51 +60,67 @@ void Builder::FillTgsm() {
 
 void Builder::WordLoop(const Target& t, bool one_thread,
                        std::optional<uint32_t> copy_base) {
-  const uint32_t s = t.stride_words();
-  const uint32_t count = t.extent[0];  // words (raw) or structures
   if (one_thread) Emit(Op::kIfZ, {Src(kIds, kX)});
+  // r1.x: the word (raw) or structure this thread handles next.
   Emit(Op::kMov, {Dst(kAddr, kX), one_thread ? isa::Imm(0) : Src(kIds, kX)});
   Emit(Op::kLoop, {});
-  Emit(Op::kUGe, {Dst(kVal, kZ), Src(kAddr, kX), isa::Imm(count)});
+  Emit(Op::kUGe, {Dst(kVal, kZ), Src(kAddr, kX), isa::Imm(t.extent[0])});
   Emit(Op::kBreakcNz, {Src(kVal, kZ)});
-  if (!t.structured())
+  if (!t.structured()) {
     Emit(Op::kIShl, {Dst(kAddr, kY), Src(kAddr, kX), isa::Imm(2)});
-  Operand g = t.tgsm ? isa::Tgsm(t.slot) : isa::Uav(t.slot);
-  for (uint32_t k = 0; k < s; ++k) {
-    std::vector<Operand> where = {Src(kAddr, t.structured() ? kX : kY)};
-    if (t.structured()) where.push_back(isa::Imm(4 * k));
-    if (!copy_base) {
-      // The word's value: base + step * (index * s + k).
-      Emit(Op::kIMad, {Dst(kVal, kX), Src(kAddr, kX), isa::Imm(t.init_step * s),
-                       isa::Imm(t.init_base + t.init_step * k)});
-      g.selection = isa::Selection::kMask;
-      g.mask = 1;
-      where.insert(where.begin(), g);
-      where.push_back(Src(kVal, kX));
-      Emit(t.structured() ? Op::kStoreStructured : Op::kStoreRaw,
-           std::move(where));
-      continue;
+  }
+  for (uint32_t k = 0; k < t.stride_words(); ++k) {
+    if (copy_base) {
+      CopyWord(t, k, *copy_base);
+    } else {
+      FillWord(t, k);
     }
-    g.selection = isa::Selection::kSwizzle;
-    g.swizzle = {0, 0, 0, 0};
-    where.insert(where.begin(), Dst(kVal, kX));
-    where.push_back(g);
-    Emit(t.structured() ? Op::kLdStructured : Op::kLdRaw, std::move(where));
-    // Output word: base + group * words + index * s + k.
-    Emit(Op::kIMad, {Dst(kAddr, kZ), Src(kIds, kY), isa::Imm(t.words),
-                     isa::Imm(*copy_base + k)});
-    Emit(Op::kIMad,
-         {Dst(kAddr, kZ), Src(kAddr, kX), isa::Imm(s), Src(kAddr, kZ)});
-    Emit(Op::kIShl, {Dst(kAddr, kZ), Src(kAddr, kZ), isa::Imm(2)});
-    Operand out = isa::Uav(output_slot_);
-    out.selection = isa::Selection::kMask;
-    out.mask = 1;
-    Emit(Op::kStoreRaw, {out, Src(kAddr, kZ), Src(kVal, kX)});
   }
   Emit(Op::kIAdd, {Dst(kAddr, kX), Src(kAddr, kX),
                    isa::Imm(one_thread ? 1 : group_threads_)});
   Emit(Op::kEndLoop, {});
   if (one_thread) Emit(Op::kEndIf, {});
+}
+
+// Where word k of the current structure (raw: the current word) is, as
+// the operands after the memory of a raw or structured access.
+std::vector<Operand> Builder::WordOperands(const Target& t, uint32_t k) {
+  if (!t.structured()) return {Src(kAddr, kY)};
+  return {Src(kAddr, kX), isa::Imm(4 * k)};
+}
+
+// Stores base + step * word, the formula Target keeps for comparands.
+void Builder::FillWord(const Target& t, uint32_t k) {
+  const uint32_t s = t.stride_words();
+  Emit(Op::kIMad, {Dst(kVal, kX), Src(kAddr, kX), isa::Imm(t.init_step * s),
+                   isa::Imm(t.init_base + t.init_step * k)});
+  Operand g = isa::Tgsm(t.slot);
+  g.selection = isa::Selection::kMask;
+  g.mask = 1;
+  std::vector<Operand> ops = WordOperands(t, k);
+  ops.insert(ops.begin(), g);
+  ops.push_back(Src(kVal, kX));
+  Emit(t.structured() ? Op::kStoreStructured : Op::kStoreRaw, std::move(ops));
+}
+
+// Copies the word to base + group * words + word of the output UAV.
+void Builder::CopyWord(const Target& t, uint32_t k, uint32_t base) {
+  Operand g = isa::Tgsm(t.slot);
+  g.selection = isa::Selection::kSwizzle;
+  g.swizzle = {0, 0, 0, 0};
+  std::vector<Operand> ops = WordOperands(t, k);
+  ops.insert(ops.begin(), Dst(kVal, kX));
+  ops.push_back(g);
+  Emit(t.structured() ? Op::kLdStructured : Op::kLdRaw, std::move(ops));
+  Emit(Op::kIMad,
+       {Dst(kAddr, kZ), Src(kIds, kY), isa::Imm(t.words), isa::Imm(base + k)});
+  Emit(Op::kIMad, {Dst(kAddr, kZ), Src(kAddr, kX), isa::Imm(t.stride_words()),
+                   Src(kAddr, kZ)});
+  Emit(Op::kIShl, {Dst(kAddr, kZ), Src(kAddr, kZ), isa::Imm(2)});
+  Operand out = isa::Uav(output_slot_);
+  out.selection = isa::Selection::kMask;
+  out.mask = 1;
+  Emit(Op::kStoreRaw, {out, Src(kAddr, kZ), Src(kVal, kX)});
 }
 
 void Builder::Block(uint32_t depth, uint32_t count) {
@@ -119,8 +135,6 @@ void Builder::Statement(uint32_t depth) {
       w[static_cast<size_t>(k)] = 0;
     }
   }
-  const uint32_t inner =
-      c_.InRange(1, std::max<uint32_t>(1, p_.max_block_statements));
   switch (static_cast<StatementKind>(Pick(w))) {
     case StatementKind::kAtomic:
       return Atomic();
@@ -131,11 +145,11 @@ void Builder::Statement(uint32_t depth) {
     case StatementKind::kStore:
       return Store();
     case StatementKind::kIf:
-      return If(depth, inner);
+      return If(depth);
     case StatementKind::kLoop:
-      return Loop(depth, inner);
+      return Loop(depth);
     case StatementKind::kSwitch:
-      return Switch(depth, inner);
+      return Switch(depth);
     case StatementKind::kSync:
       return Sync(false);
   }
@@ -153,22 +167,22 @@ Operand Builder::Condition(bool divergent) {
               : Id();
   }
   const Op op = PickOp({Op::kAnd, Op::kULt, Op::kIEq, Op::kINe, Op::kUGe});
-  const uint32_t k =
-      op == Op::kAnd ? 1u << c_.InRange(0, 2) : c_.InRange(0, group_threads_);
+  const uint32_t k = op == Op::kAnd
+                         ? 1u << c_.InRange(0, 2)
+                         : c_.InRange(0, divergent ? group_threads_ : groups_);
   Emit(op, {Dst(kVal, kZ), src, isa::Imm(k)});
   return Src(kVal, kZ);
 }
 
-void Builder::If(uint32_t depth, uint32_t inner) {
+void Builder::If(uint32_t depth) {
   const bool divergent = Chance(p_.divergent_condition_per_mille);
   Emit(PickOp({Op::kIfNz, Op::kIfZ}), {Condition(divergent)});
   divergent_depth_ += divergent;
   ++branch_depth_;
-  Block(depth + 1, inner);
+  Block(depth + 1, BodySize());
   if (Chance(p_.else_per_mille)) {
     Emit(Op::kElse, {});
-    Block(depth + 1,
-          c_.InRange(1, std::max<uint32_t>(1, p_.max_block_statements)));
+    Block(depth + 1, BodySize());
   }
   Emit(Op::kEndIf, {});
   --branch_depth_;
@@ -176,7 +190,7 @@ void Builder::If(uint32_t depth, uint32_t inner) {
 }
 
 // A counted loop on r3.<depth>; the count differs per thread when divergent.
-void Builder::Loop(uint32_t depth, uint32_t inner) {
+void Builder::Loop(uint32_t depth) {
   const auto c = static_cast<uint8_t>(depth & 3);
   const uint32_t n =
       c_.InRange(1, std::max<uint32_t>(1, p_.max_loop_iterations));
@@ -200,13 +214,13 @@ void Builder::Loop(uint32_t depth, uint32_t inner) {
                    Src(kIds, kZ)});
   divergent_depth_ += divergent;
   ++loop_depth_;
-  Block(depth + 1, inner);
+  Block(depth + 1, BodySize());
   --loop_depth_;
   divergent_depth_ -= divergent;
   Emit(Op::kEndLoop, {});
 }
 
-void Builder::Switch(uint32_t depth, uint32_t inner) {
+void Builder::Switch(uint32_t depth) {
   const bool divergent = Chance(p_.divergent_condition_per_mille);
   Emit(Op::kAnd,
        {Dst(kVal, kZ), divergent ? Id() : Src(kIds, kY), isa::Imm(3)});
@@ -217,15 +231,12 @@ void Builder::Switch(uint32_t depth, uint32_t inner) {
   const uint32_t first = c_.InRange(0, 3);
   for (uint32_t i = 0; i < cases; ++i) {
     Emit(Op::kCase, {isa::Imm((first + i) & 3)});
-    Block(depth + 1, i == 0 ? inner
-                            : c_.InRange(1, std::max<uint32_t>(
-                                                1, p_.max_block_statements)));
+    Block(depth + 1, BodySize());
     Emit(Op::kBreak, {});
   }
   if (Chance(p_.default_case_per_mille)) {
     Emit(Op::kDefault, {});
-    Block(depth + 1,
-          c_.InRange(1, std::max<uint32_t>(1, p_.max_block_statements)));
+    Block(depth + 1, BodySize());
     Emit(Op::kBreak, {});
   }
   Emit(Op::kEndSwitch, {});

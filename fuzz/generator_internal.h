@@ -4,7 +4,8 @@
 //   generate_program.cc   statement mix, control flow, barriers, g# fill and
 //                         copy-out, result stores
 //   generate_access.cc    atomics, counters, loads, stores, ALU statements
-//   generate_operands.cc  addresses and values
+//   generate_operands.cc  addresses: aliasing shapes and address classes
+//   generate_values.cc    values and comparands
 //
 // Register plan, fixed so that phases need not negotiate:
 //   r0  ids: .x flat thread id in the group, .y linear group id, .z linear
@@ -16,6 +17,7 @@
 #ifndef ATOMFUZZ_FUZZ_GENERATOR_INTERNAL_H_
 #define ATOMFUZZ_FUZZ_GENERATOR_INTERNAL_H_
 
+#include <algorithm>
 #include <array>
 #include <cstdint>
 #include <initializer_list>
@@ -131,11 +133,14 @@ class Builder {
   void FillTgsm();
   void Block(uint32_t depth, uint32_t count);
   void Statement(uint32_t depth);
-  // `inner`: statements in the (first) body.
-  void If(uint32_t depth, uint32_t inner);
-  void Loop(uint32_t depth, uint32_t inner);
-  void Switch(uint32_t depth, uint32_t inner);
-  void Sync(bool need_threads);
+  void If(uint32_t depth);
+  void Loop(uint32_t depth);
+  void Switch(uint32_t depth);
+  uint32_t BodySize() {
+    return c_.InRange(1, std::max<uint32_t>(1, p_.max_block_statements));
+  }
+  // `barrier`: a thread barrier with the g# fence (before g# is read).
+  void Sync(bool barrier);
   isa::Operand Condition(bool divergent);
   void CopyTgsm();
   void StoreResults();
@@ -143,10 +148,15 @@ class Builder {
   // *copy_base on, each thread a share or thread 0 all of it.
   void WordLoop(const Target& t, bool one_thread,
                 std::optional<uint32_t> copy_base);
+  std::vector<isa::Operand> WordOperands(const Target& t, uint32_t k);
+  void FillWord(const Target& t, uint32_t k);
+  void CopyWord(const Target& t, uint32_t k, uint32_t base);
 
   // ---- generate_access.cc ----
   void Atomic();
   void CounterAtomic(isa::Op op, Target& t);
+  std::optional<isa::Operand> AliasDst0(const Address& a,
+                                        const ValueOperand& v);
   void Load();
   void Store();
   void Alu();
@@ -166,13 +176,16 @@ class Builder {
                                             const AddressPlan& plan);
   void AddressOperands(const Target& t, const AddressPlan& plan,
                        const std::array<uint32_t, 3>& imm, Address& a);
-  ValueOperand Value(isa::Rmw rmw, ValueClass cls, uint8_t comp);
-  isa::Operand Comparand(const Target& t, const Address& a,
-                         const ValueOperand& v, ComparandClass cls);
   isa::Operand Id();
   isa::Operand UniqueId();
   uint32_t InterestingValue();
   const Result* PickResult(bool safe_only);
+
+  // ---- generate_values.cc ----
+  // The value computed into r2.<comp> (or an immediate, or a result).
+  ValueOperand Value(isa::Rmw rmw, ValueClass cls, uint8_t comp);
+  isa::Operand Comparand(const Target& t, const Address& a,
+                         const ValueOperand& v, ComparandClass cls);
 
   // ---- helpers (generator.cc) ----
   void Emit(isa::Op op, std::vector<isa::Operand> operands,
@@ -199,7 +212,7 @@ class Builder {
   uint32_t groups_ = 1;         // product of the dispatch
   uint32_t total_threads_ = 1;
 
-  std::vector<Target> targets_;  // UAVs first (by slot), then g#
+  std::vector<Target> targets_;  // UAVs and g#, in the order they were made
   uint32_t uav_count_ = 0;
   uint32_t output_slot_ = 0;
   uint32_t output_words_ = 0;  // laid out as the epilogue stores

@@ -29,52 +29,84 @@ constexpr absl::string_view kHelp =
 
 absl::Status Bad(absl::string_view key, absl::string_view value,
                  absl::string_view want) {
-  return absl::InvalidArgumentError(absl::StrCat(
-      "ATOMFUZZ_OPTIONS: expected ", want, " for '", key, "', found '", value,
-      "'; keys:\n", kHelp));
+  return absl::InvalidArgumentError(
+      absl::StrCat("ATOMFUZZ_OPTIONS: expected ", want, " for '", key,
+                   "', found '", value, "'; keys:\n", kHelp));
 }
 
+template <typename Int>
 absl::Status SetNumber(absl::string_view key, absl::string_view value,
-                       uint64_t& out) {
+                       Int& out) {
   if (!absl::SimpleAtoi(value, &out)) return Bad(key, value, "a number");
   return absl::OkStatus();
 }
 
-absl::Status SetOne(absl::string_view key, absl::string_view value,
-                    HarnessOptions& o) {
-  uint64_t n = 0;
-  if (key == "target") { o.target = std::string(value); return absl::OkStatus(); }
-  if (key == "inject") { o.inject = std::string(value); return absl::OkStatus(); }
-  if (key == "policy") { o.policy = std::string(value); return absl::OkStatus(); }
-  if (key == "schedule") {
-    absl::StatusOr<oracle::Schedule> s = oracle::Schedule::Parse(value);
-    if (!s.ok()) return Bad(key, value, "canonical or random:SEED");
-    o.schedule = *s;
-    return absl::OkStatus();
+using O = HarnessOptions;
+using Setter = absl::Status (*)(absl::string_view key, absl::string_view value,
+                                O& o);
+
+// One row per key of kHelp.
+constexpr std::pair<absl::string_view, Setter> kKeys[] = {
+    {"target",
+     [](absl::string_view, absl::string_view v, O& o) {
+       o.target = std::string(v);
+       return absl::OkStatus();
+     }},
+    {"inject",
+     [](absl::string_view, absl::string_view v, O& o) {
+       o.inject = std::string(v);
+       return absl::OkStatus();
+     }},
+    {"policy",
+     [](absl::string_view, absl::string_view v, O& o) {
+       o.policy = std::string(v);
+       return absl::OkStatus();
+     }},
+    {"schedule",
+     [](absl::string_view k, absl::string_view v, O& o) {
+       absl::StatusOr<oracle::Schedule> s = oracle::Schedule::Parse(v);
+       if (!s.ok()) return Bad(k, v, "canonical or random:SEED");
+       o.schedule = *s;
+       return absl::OkStatus();
+     }},
+    {"deterministic",
+     [](absl::string_view k, absl::string_view v, O& o) {
+       if (!absl::SimpleAtob(v, &o.deterministic)) return Bad(k, v, "1 or 0");
+       return absl::OkStatus();
+     }},
+    {"threads",
+     [](absl::string_view k, absl::string_view v, O& o) {
+       if (!absl::SimpleAtoi(v, &o.threads) || o.threads < 0) {
+         return Bad(k, v, "a thread count");
+       }
+       return absl::OkStatus();
+     }},
+    {"max_steps", [](absl::string_view k, absl::string_view v,
+                     O& o) { return SetNumber(k, v, o.max_steps); }},
+    {"search_budget", [](absl::string_view k, absl::string_view v,
+                         O& o) { return SetNumber(k, v, o.search_budget); }},
+    {"max_bytes", [](absl::string_view k, absl::string_view v,
+                     O& o) { return SetNumber(k, v, o.decode.max_bytes); }},
+    {"max_work",
+     [](absl::string_view k, absl::string_view v, O& o) {
+       return SetNumber(k, v, o.decode.limits.max_work);
+     }},
+    {"max_words",
+     [](absl::string_view k, absl::string_view v, O& o) {
+       return SetNumber(k, v, o.decode.limits.max_words);
+     }},
+    {"max_instructions",
+     [](absl::string_view k, absl::string_view v, O& o) {
+       return SetNumber(k, v, o.decode.limits.max_instructions);
+     }},
+};
+
+absl::Status SetOne(absl::string_view key, absl::string_view value, O& o) {
+  for (const auto& [name, set] : kKeys) {
+    if (name == key) return set(key, value, o);
   }
-  if (key == "deterministic") {
-    if (!absl::SimpleAtob(value, &o.deterministic)) {
-      return Bad(key, value, "1 or 0");
-    }
-    return absl::OkStatus();
-  }
-  if (key == "threads") {
-    if (!absl::SimpleAtoi(value, &o.threads) || o.threads < 0) {
-      return Bad(key, value, "a thread count");
-    }
-    return absl::OkStatus();
-  }
-  if (key == "max_steps") return SetNumber(key, value, o.max_steps);
-  if (key == "search_budget") return SetNumber(key, value, o.search_budget);
-  if (key == "max_work") return SetNumber(key, value, o.decode.limits.max_work);
-  if (key == "max_words") return SetNumber(key, value, o.decode.limits.max_words);
-  if (key == "max_bytes" || key == "max_instructions") {
-    absl::Status s = SetNumber(key, value, n);
-    (key == "max_bytes" ? o.decode.max_bytes : o.decode.limits.max_instructions) = n;
-    return s;
-  }
-  return absl::InvalidArgumentError(
-      absl::StrCat("ATOMFUZZ_OPTIONS: unknown key '", key, "'; keys:\n", kHelp));
+  return absl::InvalidArgumentError(absl::StrCat(
+      "ATOMFUZZ_OPTIONS: unknown key '", key, "'; keys:\n", kHelp));
 }
 
 }  // namespace
@@ -83,7 +115,8 @@ absl::string_view HarnessOptionsHelp() { return kHelp; }
 
 absl::StatusOr<HarnessOptions> ParseHarnessOptions(absl::string_view text) {
   HarnessOptions o;
-  for (absl::string_view item : absl::StrSplit(text, ',', absl::SkipWhitespace())) {
+  for (absl::string_view item :
+       absl::StrSplit(text, ',', absl::SkipWhitespace())) {
     const std::pair<absl::string_view, absl::string_view> kv =
         absl::StrSplit(item, absl::MaxSplits('=', 1));
     const absl::string_view key = absl::StripAsciiWhitespace(kv.first);
@@ -145,9 +178,10 @@ std::string Harness::Report(const isa::Case& c, absl::string_view headline,
   std::string one_line(detail);
   std::replace(one_line.begin(), one_line.end(), '\n', ' ');
   set(std::string(headline), one_line);
-  return absl::StrCat("atomfuzz: ", headline, " on target ", options_.target,
-                      options_.inject.empty() ? "" : " inject=", options_.inject,
-                      "\n", detail, "\n--- case ---\n", isa::PrintCase(shown));
+  return absl::StrCat(
+      "atomfuzz: ", headline, " on target ", options_.target,
+      options_.inject.empty() ? "" : " inject=", options_.inject, "\n", detail,
+      "\n--- case ---\n", isa::PrintCase(shown));
 }
 
 InputResult Harness::RunOne(absl::Span<const uint8_t> bytes) const {

@@ -25,8 +25,8 @@ struct HarnessOptions {
   std::string target = "fast";  // or "oracle"
   std::string inject;           // an injected bug of the fast target
   std::string policy = "default";
-  oracle::Schedule schedule;    // the oracle target's interleaving
-  bool deterministic = true;    // one worker, fixed order: reproducible
+  oracle::Schedule schedule;  // the oracle target's interleaving
+  bool deterministic = true;  // one worker, fixed order: reproducible
   int threads = 1;
   // Instructions a wave (target) or a thread (oracle) may run: loops end.
   uint64_t max_steps = uint64_t{1} << 12;

@@ -50,9 +50,8 @@ bool ChangeAtomicOpcode(Instruction& inst, const CaseFacts& f,
                                              : Op::kImmAtomicAlloc;
     return true;
   }
-  const MemoryFacts* m =
-      f.Find(inst.operands[static_cast<size_t>(
-          inst.info().operand_with_role(isa::Role::kTarget))]);
+  const MemoryFacts* m = f.Find(inst.operands[static_cast<size_t>(
+      inst.info().operand_with_role(isa::Role::kTarget))]);
   std::vector<Op> to;
   for (Op op : AtomicOps()) {
     if (op != inst.op && isa::Info(op).family != Family::kCounter &&
@@ -73,7 +72,8 @@ bool InsertAtomic(isa::Case& c, Choices& choices, const Policy& policy) {
   const CaseFacts f = GatherFacts(c);
   const std::vector<Op>& ops = AtomicOps();
   std::vector<uint32_t> weights;
-  for (Op op : ops) weights.push_back(policy.op_weights[static_cast<size_t>(op)]);
+  for (Op op : ops)
+    weights.push_back(policy.op_weights[static_cast<size_t>(op)]);
   const Op op = ops[choices.Weighted(weights)];
   std::vector<const MemoryFacts*> targets;
   for (const MemoryFacts& m : f.memories) {
@@ -143,14 +143,18 @@ bool ChangeOpcode(isa::Case& c, Choices& choices, const Policy& policy) {
   }
 }
 
-bool DuplicateInstruction(isa::Case& c, Choices& choices, const Policy& policy) {
+bool DuplicateInstruction(isa::Case& c, Choices& choices,
+                          const Policy& policy) {
   const CaseFacts f = GatherFacts(c);
   const std::optional<size_t> i = PickCode(choices, f);
   if (!i) return false;
   const auto& code = c.shader.instructions;
   size_t last = *i;
   switch (code[*i].op) {
-    case Op::kIfZ: case Op::kIfNz: case Op::kLoop: case Op::kSwitch:
+    case Op::kIfZ:
+    case Op::kIfNz:
+    case Op::kLoop:
+    case Op::kSwitch:
       last = f.partner[*i];  // the whole block
       if (last == SIZE_MAX) return false;
       break;
@@ -163,8 +167,9 @@ bool DuplicateInstruction(isa::Case& c, Choices& choices, const Policy& policy) 
   }
   const std::optional<size_t> pos = PickInsertionPoint(choices, c.shader, f);
   if (!pos) return false;
-  std::vector<Instruction> copy(code.begin() + static_cast<ptrdiff_t>(*i),
-                                code.begin() + static_cast<ptrdiff_t>(last + 1));
+  std::vector<Instruction> copy(
+      code.begin() + static_cast<ptrdiff_t>(*i),
+      code.begin() + static_cast<ptrdiff_t>(last + 1));
   auto& out = c.shader.instructions;
   out.insert(out.begin() + static_cast<ptrdiff_t>(*pos), copy.begin(),
              copy.end());

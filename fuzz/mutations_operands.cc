@@ -44,11 +44,16 @@ const MemoryFacts* TargetOf(const Instruction& inst, const CaseFacts& f) {
 
 uint32_t NewValue(Choices& choices, const Policy& policy, uint32_t v) {
   switch (choices.Below(6)) {
-    case 0: return EdgeValue(choices);
-    case 1: return v + 1;
-    case 2: return v - 1;
-    case 3: return v ^ (1u << choices.Below(32));
-    case 4: return 0u - v;
+    case 0:
+      return EdgeValue(choices);
+    case 1:
+      return v + 1;
+    case 2:
+      return v - 1;
+    case 3:
+      return v ^ (1u << choices.Below(32));
+    case 4:
+      return 0u - v;
     default: {
       const auto& values = policy.interesting_values;
       return values.empty() ? v : values[choices.Below(values.size())];
@@ -88,8 +93,8 @@ bool ChangeSource(Operand& o, const Instruction& inst, Choices& choices,
   return true;
 }
 
-bool ChangeDest(Operand& o, const Instruction& inst, size_t k,
-                Choices& choices, const CaseFacts& f) {
+bool ChangeDest(Operand& o, const Instruction& inst, size_t k, Choices& choices,
+                const CaseFacts& f) {
   // dst0 of an immediate or counter atomic has one component (spec 1.5).
   const bool dst0 = inst.info().returns_old() && k == 0;
   if (o.file == RegFile::kNull || (dst0 && choices.Below(4) == 0)) {
@@ -111,9 +116,10 @@ bool ChangeDest(Operand& o, const Instruction& inst, size_t k,
 
 bool ChangeImmediate(isa::Case& c, Choices& choices, const Policy& policy) {
   const CaseFacts f = GatherFacts(c);
-  const std::vector<Site> sites =
-      Sites(c, f, [](const Instruction&, const isa::OperandSpec&,
-                     const Operand& o) { return o.file == RegFile::kImmediate; });
+  const std::vector<Site> sites = Sites(
+      c, f, [](const Instruction&, const isa::OperandSpec&, const Operand& o) {
+        return o.file == RegFile::kImmediate;
+      });
   if (sites.empty()) return false;
   const Site s = sites[choices.Below(sites.size())];
   Operand& o = c.shader.instructions[s.inst].operands[s.operand];
@@ -125,8 +131,9 @@ bool ChangeImmediate(isa::Case& c, Choices& choices, const Policy& policy) {
 bool ChangeAddress(isa::Case& c, Choices& choices, const Policy& policy) {
   const CaseFacts f = GatherFacts(c);
   const std::vector<Site> sites = Sites(
-      c, f, [&](const Instruction& inst, const isa::OperandSpec& spec,
-                const Operand&) {
+      c, f,
+      [&](const Instruction& inst, const isa::OperandSpec& spec,
+          const Operand&) {
         return (spec.role == Role::kAddress || spec.role == Role::kByteOffset ||
                 spec.role == Role::kStructIndex) &&
                TargetOf(inst, f) != nullptr;
@@ -164,8 +171,8 @@ bool ChangeAddress(isa::Case& c, Choices& choices, const Policy& policy) {
 bool ChangeRegister(isa::Case& c, Choices& choices, const Policy& policy) {
   const CaseFacts f = GatherFacts(c);
   const std::vector<Site> sites = Sites(
-      c, f, [](const Instruction&, const isa::OperandSpec& spec,
-               const Operand& o) {
+      c, f,
+      [](const Instruction&, const isa::OperandSpec& spec, const Operand& o) {
         if (spec.kind == OperandKind::kDst) {
           return o.file == RegFile::kTemp || o.file == RegFile::kNull;
         }
@@ -192,7 +199,8 @@ bool RetargetMemory(isa::Case& c, Choices& choices, const Policy& policy) {
     }
   }
   if (accesses.empty()) return false;
-  Instruction& inst = c.shader.instructions[accesses[choices.Below(accesses.size())]];
+  Instruction& inst =
+      c.shader.instructions[accesses[choices.Below(accesses.size())]];
   const MemoryFacts& from = *TargetOf(inst, f);
   std::vector<const MemoryFacts*> to;
   for (const MemoryFacts& m : f.memories) {

@@ -111,13 +111,15 @@ std::vector<std::string> MutateCase(isa::Case& c, Choices& choices,
 
 void RecordMutations(isa::Case& c, const std::vector<std::string>& names) {
   if (names.empty()) return;
-  auto it = std::find_if(c.metadata.begin(), c.metadata.end(),
-                         [](const auto& kv) { return kv.first == kMutationsKey; });
+  auto it =
+      std::find_if(c.metadata.begin(), c.metadata.end(),
+                   [](const auto& kv) { return kv.first == kMutationsKey; });
   if (it == c.metadata.end()) {
     c.metadata.emplace_back(std::string(kMutationsKey), "");
     it = std::prev(c.metadata.end());
   }
-  std::vector<std::string> all = absl::StrSplit(it->second, ' ', absl::SkipEmpty());
+  std::vector<std::string> all =
+      absl::StrSplit(it->second, ' ', absl::SkipEmpty());
   if (!all.empty() && all.front() == "...") all.erase(all.begin());
   all.insert(all.end(), names.begin(), names.end());
   if (all.size() > kMaxRecordedMutations) {

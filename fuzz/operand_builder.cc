@@ -27,24 +27,37 @@ uint32_t Clamp32(uint64_t v) {
 // simple), then the edges of spec 1.3.
 uint32_t EdgeByteOffset(Choices& choices, uint64_t bytes) {
   switch (choices.Below(8)) {
-    case 0: case 1: case 2: return AlignedBelow(choices, bytes);
-    case 3: return bytes >= 4 ? Clamp32(bytes - 4) : 0;  // last valid word
-    case 4: return Clamp32(bytes);                       // first OOB byte
-    case 5:  // misaligned by 1..3 (poison)
+    case 0:
+    case 1:
+    case 2:
+      return AlignedBelow(choices, bytes);
+    case 3:
+      return bytes >= 4 ? Clamp32(bytes - 4) : 0;  // last valid word
+    case 4:
+      return Clamp32(bytes);  // first OOB byte
+    case 5:                   // misaligned by 1..3 (poison)
       return AlignedBelow(choices, bytes) +
              static_cast<uint32_t>(1 + choices.Below(3));
-    case 6: return 0xfffffffcu;
-    default: return EdgeValue(choices);
+    case 6:
+      return 0xfffffffcu;
+    default:
+      return EdgeValue(choices);
   }
 }
 
 // An index below `n` mostly; else n - 1, n (first out of bounds), or huge.
 uint32_t EdgeIndex(Choices& choices, uint32_t n) {
   switch (choices.Below(6)) {
-    case 0: case 1: case 2: return n == 0 ? 0 : Clamp32(choices.Below(n));
-    case 3: return n == 0 ? 0 : n - 1;
-    case 4: return n;
-    default: return EdgeValue(choices);
+    case 0:
+    case 1:
+    case 2:
+      return n == 0 ? 0 : Clamp32(choices.Below(n));
+    case 3:
+      return n == 0 ? 0 : n - 1;
+    case 4:
+      return n;
+    default:
+      return EdgeValue(choices);
   }
 }
 
@@ -52,9 +65,14 @@ uint32_t EdgeIndex(Choices& choices, uint32_t n) {
 // offset overflows: poison, spec 1.3), or misaligned.
 uint32_t EdgeStructOffset(Choices& choices, uint32_t stride) {
   switch (choices.Below(6)) {
-    case 0: case 1: case 2: return AlignedBelow(choices, stride);
-    case 3: return stride >= 4 ? stride - 4 : 0;
-    case 4: return stride;
+    case 0:
+    case 1:
+    case 2:
+      return AlignedBelow(choices, stride);
+    case 3:
+      return stride >= 4 ? stride - 4 : 0;
+    case 4:
+      return stride;
     default:
       return AlignedBelow(choices, stride) +
              static_cast<uint32_t>(1 + choices.Below(3));
@@ -67,8 +85,8 @@ Operand TempSource1(Choices& choices, const CaseFacts& f) {
 }
 
 // A declared system value, or nullopt when none is declared.
-std::optional<std::pair<isa::RegFile, uint8_t>> PickInput(
-    Choices& choices, const CaseFacts& f) {
+std::optional<std::pair<isa::RegFile, uint8_t>> PickInput(Choices& choices,
+                                                          const CaseFacts& f) {
   std::vector<std::pair<isa::RegFile, uint8_t>> usable;
   for (const auto& in : f.inputs) {
     if (in.second != 0) usable.push_back(in);
@@ -184,10 +202,18 @@ std::vector<Operand> AtomicOperands(Choices& choices, const CaseFacts& f,
   std::vector<Operand> ops;
   for (int k = 0; k < row.operand_count(); ++k) {
     switch (row.operands[static_cast<size_t>(k)].role) {
-      case Role::kReturn: ops.push_back(ReturnDest(choices, f)); break;
-      case Role::kTarget: ops.push_back(m.reg); break;
-      case Role::kAddress: ops.push_back(AddressFor(choices, f, m)); break;
-      default: ops.push_back(ScalarSource(choices, f)); break;
+      case Role::kReturn:
+        ops.push_back(ReturnDest(choices, f));
+        break;
+      case Role::kTarget:
+        ops.push_back(m.reg);
+        break;
+      case Role::kAddress:
+        ops.push_back(AddressFor(choices, f, m));
+        break;
+      default:
+        ops.push_back(ScalarSource(choices, f));
+        break;
     }
   }
   return ops;

@@ -12,8 +12,8 @@
 
 #include "fuzz/case_facts.h"
 #include "fuzz/choices.h"
-#include "isa/operand.h"
 #include "isa/opcode_table.h"
+#include "isa/operand.h"
 
 namespace atomfuzz::fuzz {
 
@@ -45,9 +45,10 @@ std::vector<isa::Operand> AtomicOperands(Choices& choices, const CaseFacts& f,
 // Rebuilds an atomic's operands for another atomic `to` (atomic <-> imm,
 // cmp <-> not cmp): operands with a role in both rows are kept, a new dst0
 // or comparand is built, a dropped one is removed.
-std::vector<isa::Operand> ConvertAtomicOperands(
-    Choices& choices, const CaseFacts& f, const isa::Instruction& from,
-    isa::Op to);
+std::vector<isa::Operand> ConvertAtomicOperands(Choices& choices,
+                                                const CaseFacts& f,
+                                                const isa::Instruction& from,
+                                                isa::Op to);
 
 // Every atomic opcode (the 21 of spec 1.4-1.6), in table order.
 const std::vector<isa::Op>& AtomicOps();

@@ -117,6 +117,7 @@ AtomicSite Execution::SiteOf(const Thread& t, uint32_t index, bool tgsm) const {
 void Execution::Poison(Thread& t, const Operand& target) {
   const MemoryId id = IdOf(t, target);
   log_.RecordPoison(id, AccessorOf(t, id.tgsm));
+  if (replay_) replay_->Poisoned(id);
   if (!id.tgsm) {
     for (Value& v : uavs_[target.index]->words) v = Value{};
     return;

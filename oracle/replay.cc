@@ -131,10 +131,22 @@ void Replay::BeforeStore(const MemoryId& m, uint32_t word, bool racing) {
   open_.erase(it);
 }
 
+void Replay::Poisoned(const MemoryId& m) {
+  CloseWhere([&](const Cell& c, History& h) {
+    const bool hit = c.m.tgsm ? m.tgsm && c.m.group == m.group
+                              : !m.tgsm && c.m.slot == m.slot;
+    if (hit && h.judgeable) {
+      h.judgeable = false;
+      h.why_not = "the memory was poisoned after its atomics (spec 1.3, 6.0)";
+    }
+    return hit;
+  });
+}
+
 void Replay::Barrier(uint32_t group, uint8_t flags, const AccessLog& known) {
   const bool tgsm = flags & isa::kSyncTgsm;
   const bool uav = flags & (isa::kSyncUavGroup | isa::kSyncUavGlobal);
-  CloseWhere([&](const Cell& c, const History& h) {
+  CloseWhere([&](const Cell& c, History& h) {
     return c.word != UINT32_MAX &&
            (c.m.tgsm ? tgsm && c.m.group == group
                      : uav && h.first_group == group &&
@@ -143,12 +155,12 @@ void Replay::Barrier(uint32_t group, uint8_t flags, const AccessLog& known) {
 }
 
 void Replay::GroupDone(uint32_t group) {
-  CloseWhere([&](const Cell& c, const History&) { return c.m.tgsm && c.m.group == group; });
+  CloseWhere([&](const Cell& c, History&) { return c.m.tgsm && c.m.group == group; });
 }
 
-void Replay::CloseWhere(const std::function<bool(const Cell&, const History&)>& pick) {
+void Replay::CloseWhere(const std::function<bool(const Cell&, History&)>& pick) {
   std::vector<Cell> cells;
-  for (const auto& [c, h] : open_) {
+  for (auto& [c, h] : open_) {
     if (pick(c, h)) cells.push_back(c);
   }
   std::sort(cells.begin(), cells.end(), CellLess);

@@ -71,6 +71,9 @@ class Replay {
   // A plain store to the word is about to happen; `racing`: other threads'
   // atomics on the word are concurrent with it.
   void BeforeStore(const MemoryId& m, uint32_t word, bool racing);
+  // `m` was poisoned (for g#: every g# of m.group): its words may now hold
+  // anything, so no final value can be judged against the atomics before.
+  void Poisoned(const MemoryId& m);
   // A barrier released `group`: close the histories it orders.
   void Barrier(uint32_t group, uint8_t sync_flags, const AccessLog& known);
   // The group's TGSM is about to be freed.
@@ -109,7 +112,7 @@ class Replay {
   // run; findings must not).
   static bool CellLess(const Cell& a, const Cell& b);
   // Closes the open histories `pick` selects, in a fixed order.
-  void CloseWhere(const std::function<bool(const Cell&, const History&)>& pick);
+  void CloseWhere(const std::function<bool(const Cell&, History&)>& pick);
   void Close(const Cell& c, History& h, std::optional<uint32_t> final_value);
   std::string Describe(const Cell& c) const;
   // "64 x imm_atomic_iadd (line 12), 1 x atomic_or (line 14)"

@@ -31,7 +31,8 @@ TEST(ByteMutatorTest, WritesValidCaseTextInPlace) {
     std::vector<uint8_t> buf = CorpusBytes(files[seed % files.size()]);
     const size_t size = buf.size();
     buf.resize(65536);
-    const size_t n = mutator.Mutate({buf.data(), size}, buf.data(), buf.size(), seed);
+    const size_t n =
+        mutator.Mutate({buf.data(), size}, buf.data(), buf.size(), seed);
     if (n == 0) continue;
     ++written;
     ASSERT_LE(n, buf.size());
@@ -73,7 +74,8 @@ TEST(ByteMutatorTest, CrossOverWritesValidCaseText) {
   int written = 0;
   for (uint64_t seed = 0; seed < 100; ++seed) {
     const std::vector<uint8_t> a = CorpusBytes(files[seed % files.size()]);
-    const std::vector<uint8_t> b = CorpusBytes(files[(seed * 13 + 5) % files.size()]);
+    const std::vector<uint8_t> b =
+        CorpusBytes(files[(seed * 13 + 5) % files.size()]);
     const size_t n = mutator.CrossOver(a, b, out.data(), out.size(), seed);
     if (n == 0) continue;
     ++written;

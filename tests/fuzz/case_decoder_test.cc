@@ -80,11 +80,12 @@ TEST(CaseDecoderTest, RefusesOversizedInputs) {
 
 TEST(CaseDecoderTest, RefusesCasesAboveTheWorkLimit) {
   const Policy policy;
-  const std::string text = testutil::CaseText(
-      1000, 1024, testutil::RawUav(0, 4), "dcl_uav_raw u0\n",
-      "atomic_iadd u0, l(0), l(1)\n");
+  const std::string text =
+      testutil::CaseText(1000, 1024, testutil::RawUav(0, 4), "dcl_uav_raw u0\n",
+                         "atomic_iadd u0, l(0), l(1)\n");
   ASSERT_TRUE(ParseValidCase(Bytes(text)).has_value());
-  absl::StatusOr<DecodedCase> d = DecodeCase(Bytes(text), policy, DecodeOptions{});
+  absl::StatusOr<DecodedCase> d =
+      DecodeCase(Bytes(text), policy, DecodeOptions{});
   EXPECT_EQ(d.status().code(), absl::StatusCode::kOutOfRange);
   EXPECT_NE(d.status().message().find("work"), absl::string_view::npos);
 }

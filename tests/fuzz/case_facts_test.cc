@@ -17,25 +17,25 @@ namespace {
 
 // Instruction indices: 0..3 declarations, code from 4; 16 is the final ret.
 constexpr const char* kBody =
-    "if_nz vThreadIDInGroupFlattened.x\n"  // 4
-    "  atomic_iadd u0, l(0), l(1)\n"       // 5
-    "else\n"                               // 6
-    "  atomic_or u0, l(4), l(1)\n"         // 7
-    "endif\n"                              // 8
-    "switch vThreadIDInGroupFlattened.x\n" // 9
-    "  case l(1)\n"                        // 10
-    "  atomic_xor u0, l(8), l(1)\n"        // 11
-    "  break\n"                            // 12
-    "  default\n"                          // 13
-    "  break\n"                            // 14
-    "endswitch\n";                         // 15
+    "if_nz vThreadIDInGroupFlattened.x\n"   // 4
+    "  atomic_iadd u0, l(0), l(1)\n"        // 5
+    "else\n"                                // 6
+    "  atomic_or u0, l(4), l(1)\n"          // 7
+    "endif\n"                               // 8
+    "switch vThreadIDInGroupFlattened.x\n"  // 9
+    "  case l(1)\n"                         // 10
+    "  atomic_xor u0, l(8), l(1)\n"         // 11
+    "  break\n"                             // 12
+    "  default\n"                           // 13
+    "  break\n"                             // 14
+    "endswitch\n";                          // 15
 
 isa::Case Sample() {
-  return testutil::Parse(testutil::CaseText(
-      2, 8, testutil::RawUav(0, 4),
-      "dcl_uav_raw u0\ndcl_input vThreadIDInGroupFlattened\n"
-      "dcl_tgsm_structured g0, 8, 3\n",
-      kBody));
+  return testutil::Parse(
+      testutil::CaseText(2, 8, testutil::RawUav(0, 4),
+                         "dcl_uav_raw u0\ndcl_input vThreadIDInGroupFlattened\n"
+                         "dcl_tgsm_structured g0, 8, 3\n",
+                         kBody));
 }
 
 TEST(CaseFactsTest, GathersDeclarationsAndBlocks) {
@@ -63,13 +63,13 @@ TEST(CaseFactsTest, DeletionRangesKeepBlocksBalanced) {
   const isa::Case c = Sample();
   const CaseFacts f = GatherFacts(c);
   using R = std::pair<size_t, size_t>;
-  EXPECT_EQ(DeletionRange(c.shader, f, 4), R(4, 8));    // the whole if
-  EXPECT_EQ(DeletionRange(c.shader, f, 8), R(4, 8));    // from its endif
-  EXPECT_EQ(DeletionRange(c.shader, f, 6), R(6, 7));    // the else branch
-  EXPECT_EQ(DeletionRange(c.shader, f, 10), R(10, 12)); // one case
+  EXPECT_EQ(DeletionRange(c.shader, f, 4), R(4, 8));     // the whole if
+  EXPECT_EQ(DeletionRange(c.shader, f, 8), R(4, 8));     // from its endif
+  EXPECT_EQ(DeletionRange(c.shader, f, 6), R(6, 7));     // the else branch
+  EXPECT_EQ(DeletionRange(c.shader, f, 10), R(10, 12));  // one case
   EXPECT_EQ(DeletionRange(c.shader, f, 5), R(5, 5));
-  EXPECT_FALSE(DeletionRange(c.shader, f, 0));   // a declaration
-  EXPECT_FALSE(DeletionRange(c.shader, f, 16));  // the final ret
+  EXPECT_FALSE(DeletionRange(c.shader, f, 0));      // a declaration
+  EXPECT_FALSE(DeletionRange(c.shader, f, 16));     // the final ret
   EXPECT_FALSE(IsInsertionPoint(c.shader, f, 10));  // right after switch
   EXPECT_TRUE(IsInsertionPoint(c.shader, f, 16));   // before the ret
 }
@@ -84,8 +84,8 @@ TEST(OperandBuilderTest, EdgeAddressesReachTheBoundsOfSpec13) {
     indices.insert(s[0]);
     offsets.insert(s[1]);
   }
-  EXPECT_TRUE(raw.contains(12));   // the last valid word
-  EXPECT_TRUE(raw.contains(16));   // the first out-of-bounds byte
+  EXPECT_TRUE(raw.contains(12));  // the last valid word
+  EXPECT_TRUE(raw.contains(16));  // the first out-of-bounds byte
   EXPECT_TRUE(raw.contains(1) || raw.contains(5) || raw.contains(9));
   EXPECT_TRUE(indices.contains(2) && indices.contains(3));  // last, first OOB
   EXPECT_TRUE(offsets.contains(4) && offsets.contains(8));  // last, = stride

@@ -65,7 +65,8 @@ TEST(MutatorTest, KeepsCorpusCasesValidAndRoundTrippable) {
     if (name.empty()) continue;
     ++applied;
     ASSERT_TRUE(isa::Validate(c).ok())
-        << name << ": " << isa::Validate(c) << "\n" << isa::PrintCase(c);
+        << name << ": " << isa::Validate(c) << "\n"
+        << isa::PrintCase(c);
     ASSERT_TRUE(WithinLimits(c, mutator.options().limits)) << name;
     ASSERT_TRUE(atomfuzz::testutil::CaseRoundTrips(c)) << "after " << name;
   }
@@ -105,7 +106,8 @@ TEST(MutatorTest, RecordsAppliedNamesAndDropsExpectations) {
   SeededChoices choices(3);
   isa::Case c = corpus.front();
   std::vector<std::string> names;
-  for (int k = 0; k < 10 && names.empty(); ++k) names = mutator.Mutate(c, choices);
+  for (int k = 0; k < 10 && names.empty(); ++k)
+    names = mutator.Mutate(c, choices);
   ASSERT_FALSE(names.empty());
   EXPECT_EQ(MutationsOf(c), absl::StrJoin(names, " "));
   EXPECT_TRUE(c.expect_words.empty() && c.expect_returns.empty() &&
