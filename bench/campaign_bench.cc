@@ -4,7 +4,8 @@
 //  2. hunt: for every injected bug of the fast target, a campaign from an
 //     empty corpus; time and cases to the first divergence and the size of
 //     the reduced reproducer. The goals of issue 5 are printed beside them.
-// Usage: campaign_bench [--cases=N] [--limit=SECONDS] [--seed=S] [--only=NAME]
+// Usage: campaign_bench [--cases=N] [--limit=SECONDS] [--seed=S]
+//                       [--only=throughput|INJECTION]
 #include <unistd.h>
 
 #include <algorithm>
@@ -200,7 +201,7 @@ int main(int argc, char** argv) {
     std::fprintf(stderr, "usage: campaign_bench [--cases=N] [--limit=SECONDS] [--seed=S] [--only=NAME]\n");
     return 2;
   }
-  if (a.only.empty()) atomfuzz::fuzz::Throughput(a);
-  atomfuzz::fuzz::HuntAll(a);
+  if (a.only.empty() || a.only == "throughput") atomfuzz::fuzz::Throughput(a);
+  if (a.only != "throughput") atomfuzz::fuzz::HuntAll(a);
   return 0;
 }

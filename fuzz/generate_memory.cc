@@ -64,7 +64,9 @@ void Builder::ChooseDispatch() {
 }
 
 void Builder::ChooseMemories() {
-  const uint32_t n = c_.InRange(1, std::max<uint32_t>(1, p_.max_memories));
+  // u0..u62 for targets, one slot left for the output (spec 1.1: u63).
+  const uint32_t n =
+      c_.InRange(1, std::clamp<uint32_t>(p_.max_memories, 1, 63));
   uint32_t tgsm = 0;
   for (uint32_t i = 0; i < n; ++i) {
     std::array<uint32_t, isa::kTargetKindCount> w = p_.memory_weights;
@@ -91,7 +93,8 @@ void Builder::AddUav(TargetKind kind, uint32_t slot) {
   switch (kind) {
     case TargetKind::kUavRaw:
       r.kind = isa::ResourceKind::kRaw;
-      r.words = c_.InRange(1, std::max<uint32_t>(1, p_.max_raw_words));
+      r.words =
+          c_.InRange(1, std::clamp<uint32_t>(p_.max_raw_words, 1, 1u << 20));
       t.extent = {r.words, 1, 1};
       t.byte_coord = 0;
       break;
@@ -100,7 +103,8 @@ void Builder::AddUav(TargetKind kind, uint32_t slot) {
       const uint32_t s =
           c_.InRange(1, std::clamp<uint32_t>(p_.max_stride_words, 1, 512));
       r.stride = 4 * s;
-      r.elements = c_.InRange(1, std::max<uint32_t>(1, p_.max_elements));
+      r.elements =
+          c_.InRange(1, std::clamp<uint32_t>(p_.max_elements, 1, 4096));
       t.coords = 2;
       t.extent = {r.elements, s, 1};
       t.byte_coord = 1;
@@ -119,8 +123,10 @@ void Builder::AddUav(TargetKind kind, uint32_t slot) {
                                            : isa::Format::kR32Uint;
       t.coords = isa::TypedAddressWidth(r.dim);
       for (int i = 0; i < t.coords; ++i) {
-        r.size[static_cast<size_t>(i)] = c_.InRange(
-            1, std::max<uint32_t>(1, p_.max_extent[static_cast<size_t>(i)]));
+        // 128^3 words stay below the case format's 2^22 (case_file.h).
+        r.size[static_cast<size_t>(i)] =
+            c_.InRange(1, std::clamp<uint32_t>(
+                              p_.max_extent[static_cast<size_t>(i)], 1, 128));
       }
       t.extent = r.size;
       break;

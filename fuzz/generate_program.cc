@@ -270,7 +270,10 @@ void Builder::CopyTgsm() {
   if (!any) return;
   Sync(true);  // every thread's g# atomics happen before the reads (2.2)
   for (const Target& t : targets_) {
-    if (!t.tgsm) continue;
+    if (!t.tgsm ||
+        uint64_t{groups_} * t.words + output_words_ > kMaxOutputWords) {
+      continue;
+    }
     const uint32_t base = output_words_;
     output_words_ += groups_ * t.words;
     WordLoop(t, Chance(p_.tgsm_init_one_thread_per_mille), base);
@@ -280,8 +283,11 @@ void Builder::CopyTgsm() {
 // Each thread's results to its own words of the output UAV, one store per
 // result register (masks .x to .xyzw, spec 1.7).
 void Builder::StoreResults() {
-  if (results_.empty()) return;
   const auto per_thread = static_cast<uint32_t>(results_.size());
+  if (per_thread == 0 ||
+      uint64_t{total_threads_} * per_thread + output_words_ > kMaxOutputWords) {
+    return;
+  }
   const uint32_t base = output_words_;
   output_words_ += total_threads_ * per_thread;
   Emit(Op::kIMad, {Dst(kAddr, kX), Src(kIds, kZ), isa::Imm(4 * per_thread),

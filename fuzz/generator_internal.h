@@ -39,6 +39,9 @@ inline constexpr int kGeneratorVersion = 1;
 inline constexpr uint32_t kIds = 0, kAddr = 1, kVal = 2, kLoops = 3,
                           kFirstResult = 4;
 inline constexpr uint8_t kX = 0, kY = 1, kZ = 2, kW = 3;
+// Caps the output UAV well below the case format's 2^22 words, whatever
+// a policy's limits multiply to.
+inline constexpr uint64_t kMaxOutputWords = 1u << 20;
 
 // A memory the program accesses: a target UAV or a g#.
 struct Target {

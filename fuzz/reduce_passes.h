@@ -35,6 +35,8 @@ std::vector<ReduceEdit> DropChunkEdits(const isa::Case& c);        // drop-chunk
 std::vector<ReduceEdit> UnwrapBlockEdits(const isa::Case& c);      // unwrap-blocks
 std::vector<ReduceEdit> DropInstructionEdits(const isa::Case& c);  // drop-instructions
 std::vector<ReduceEdit> TidyDeclarationEdits(const isa::Case& c);  // tidy-declarations
+// Operand passes (reduce_operand_passes.cc).
+std::vector<ReduceEdit> ConstantSourceEdits(const isa::Case& c);   // constant-sources
 // Data passes (reduce_data_passes.cc).
 std::vector<ReduceEdit> DropExpectationEdits(const isa::Case& c);  // drop-expectations
 std::vector<ReduceEdit> DropResourceEdits(const isa::Case& c);     // drop-resources
@@ -43,10 +45,12 @@ std::vector<ReduceEdit> DropWordEdits(const isa::Case& c);         // drop-words
 std::vector<ReduceEdit> SimplifyValueEdits(const isa::Case& c);    // simplify-values
 
 // Compared lexicographically: body instructions, threads, resources, words,
-// declarations, declared temps, expectations, then the sum of every value
-// (immediates, initial words, counters). Every edit lowers one entry
-// without raising an earlier one.
+// declarations, declared temps, expectations, register sources, then the
+// sum of every value (immediates, initial words, counters). Every edit
+// lowers one entry without raising an earlier one.
 std::vector<uint64_t> ReductionMeasure(const isa::Case& c);
+// Source operands that read a register or system value, not an immediate.
+uint64_t RegisterSources(const isa::Program& p);
 
 // Index of the first non-declaration instruction.
 size_t FirstBodyInstruction(const isa::Program& p);

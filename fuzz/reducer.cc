@@ -26,6 +26,7 @@ constexpr ReducePass kPasses[] = {
     {"drop-blocks", DropBlockEdits},
     {"drop-chunks", DropChunkEdits},
     {"unwrap-blocks", UnwrapBlockEdits},
+    {"constant-sources", ConstantSourceEdits},
     {"drop-instructions", DropInstructionEdits},
     {"drop-threads", DropThreadEdits},
     {"drop-words", DropWordEdits},
@@ -117,7 +118,8 @@ std::vector<uint64_t> ReductionMeasure(const isa::Case& c) {
   return {static_cast<uint64_t>(s.instructions), static_cast<uint64_t>(s.threads),
           static_cast<uint64_t>(s.resources),    static_cast<uint64_t>(s.words),
           decls,                                 DeclaredTemps(c.shader),
-          expectations,                          ValueSum(c)};
+          expectations,                          RegisterSources(c.shader),
+          ValueSum(c)};
 }
 
 CaseSize SizeOf(const isa::Case& c) {

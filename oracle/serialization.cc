@@ -64,10 +64,15 @@ class Search {
       uint64_t sig = 0x6A09E667F3BCC909ull;
       for (size_t k = chain_begin_[c + 1]; k-- > chain_begin_[c];) {
         const SerialOp& o = ops_[order_[k]];
-        sig = Mix(sig ^ (uint64_t{static_cast<uint8_t>(o.rmw)} << 56) ^
-                  (uint64_t{o.src0} << 24) ^ o.src1 ^ (uint64_t{o.group} << 40));
-        sig = Mix(sig ^ (o.returned ? (uint64_t{*o.returned} << 1) | 1 : 0) ^
-                  (uint64_t{o.interval} << 33));
+        // One field per mixing round: packing several into one word let
+        // distinct ops collide (src0 0x10000 in group 1 looked like src0
+        // 0x20000 in group 2) and pruned a legal order.
+        for (uint64_t field :
+             {uint64_t{static_cast<uint8_t>(o.rmw)}, uint64_t{o.src0}, uint64_t{o.src1},
+              uint64_t{o.group}, uint64_t{o.interval},
+              o.returned ? (uint64_t{*o.returned} << 1) | 1 : 0}) {
+          sig = Mix(sig ^ field) + 0x9E3779B97F4A7C15ull;
+        }
         tail_[k] = sig;
       }
     }

@@ -100,6 +100,53 @@ TEST(GeneratorTest, ShortInputsAreValid) {
   }
 }
 
+// Limits and weights at their extremes still make valid cases: every weight
+// and chance 0 (each choice falls back to the simplest), and everything
+// large.
+TEST(GeneratorTest, ExtremePoliciesMakeValidCases) {
+  Policy zero;
+  zero.name = "zero";
+  zero.memory_weights = {};
+  zero.init_weights = {};
+  zero.interesting_values.clear();
+  zero.statement_weights = {};
+  zero.op_weights = {};
+  zero.sync_weights = {};
+  zero.uav_address_weights = {};
+  zero.tgsm_address_weights = {};
+  zero.aliasing_weights = {};
+  zero.edge_coordinate_weights = {};
+  zero.value_weights = {};
+  zero.comparand_weights = {};
+  zero.dst0_component_weights = {};
+  zero.id_source_weights = {};
+  zero.max_results = 0;
+  Policy big;
+  big.name = "big";
+  big.max_groups = 65535;
+  big.max_group_threads = 1024;
+  big.max_memories = 63;
+  big.max_tgsm = 8;
+  big.max_raw_words = 4096;
+  big.max_stride_words = 64;
+  big.max_elements = 256;
+  big.max_tgsm_words = 1024;
+  big.max_tgsm_elements = 1024;
+  big.max_extent = {128, 16, 16};
+  big.max_statements = 40;
+  big.max_block_statements = 6;
+  big.max_depth = 4;
+  big.max_loop_iterations = 16;
+  big.max_results = 64;
+  big.max_threads_per_word_log2 = 31;
+  for (uint64_t seed = 0; seed < 40; ++seed) {
+    for (const Policy* p : {&zero, &big}) {
+      const std::string problems = Problems(FromSeed(seed, *p));
+      ASSERT_EQ(problems, "") << p->name << ", seed " << seed;
+    }
+  }
+}
+
 // Out of bytes every draw is 0, which must mean the simplest choice
 // everywhere: one thread, one small raw UAV, one atomic.
 TEST(GeneratorTest, EmptyInputMakesTheSimplestCase) {

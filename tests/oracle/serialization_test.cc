@@ -108,6 +108,40 @@ TEST(Serialization, SearchHandlesAmbiguousReturns) {
   EXPECT_EQ(CheckSerialization(5, ops, 9, 1000).kind, Kind::kDivergence);
 }
 
+// Found by a campaign: chains 13 (iadd 0x10000, group 1) and 14 (iadd
+// 0x20000, group 2) once had equal remaining-op signatures, so the search
+// kept only one of them and missed the one legal order.
+TEST(Serialization, DistinctChainsAreNotMistakenForTwins) {
+  struct E {
+    uint32_t chain, group;
+    Rmw rmw;
+    uint32_t src, ret;
+  };
+  const Rmw M = Rmw::kUMax, A = Rmw::kIAdd;
+  const E events[] = {
+      {3, 0, M, 0xfffffff0, 0x0},      {3, 0, M, 0xfffffff0, 0xfffffff0},
+      {7, 1, M, 0xfffffff0, 0xfffffff0}, {11, 1, M, 0xfffffff0, 0xfffffff0},
+      {12, 1, A, 0x8000, 0xfffffff0},  {13, 1, A, 0x10000, 0x7ff0},
+      {7, 1, M, 0xfffffff0, 0x17ff0},  {11, 1, M, 0xfffffff0, 0xfffffff0},
+      {13, 1, A, 0x10000, 0xfffffff0}, {15, 2, M, 0xfffffff0, 0xfff0},
+      {19, 2, M, 0xfffffff0, 0xfffffff0}, {14, 2, A, 0x20000, 0xfffffff0},
+      {15, 2, A, 0x40000, 0x1fff0},    {15, 2, M, 0xfffffff0, 0x5fff0},
+      {19, 2, M, 0xfffffff0, 0xfffffff0}, {15, 2, A, 0x40000, 0xfffffff0}};
+  std::vector<SerialOp> ops;
+  for (const E& e : events) {
+    SerialOp o;
+    o.chain = e.chain;
+    o.group = e.group;
+    o.rmw = e.rmw;
+    o.src0 = e.src;
+    o.returned = e.ret;
+    o.id = static_cast<uint32_t>(ops.size());
+    ops.push_back(o);
+  }
+  const SerialResult r = CheckSerialization(0, ops, 0x3fff0, 1u << 20);
+  EXPECT_EQ(r.kind, Kind::kAllowed) << r.why;
+}
+
 TEST(Serialization, AMillionTraceableOpsRebuildLinearly) {
   // Distinct addends from many threads, shuffled: one candidate per step.
   const uint32_t n = 1000000;
