@@ -1,9 +1,12 @@
 #include "fuzz/harness.h"
 
 #include <algorithm>
+#include <array>
+#include <tuple>
 #include <utility>
 #include <vector>
 
+#include "absl/container/flat_hash_map.h"
 #include "absl/strings/ascii.h"
 #include "absl/strings/numbers.h"
 #include "absl/strings/str_cat.h"
@@ -22,6 +25,7 @@ constexpr absl::string_view kHelp =
     "threads=N               worker threads when not deterministic (1)\n"
     "max_steps=N             instructions per wave/thread (4096)\n"
     "search_budget=N         judge serialization steps per word (65536)\n"
+    "max_atomics_per_word=N  outcomes with more are not judged (256)\n"
     "max_bytes=N             larger inputs are rejected (65536)\n"
     "max_work=N              threads x instructions (16384)\n"
     "max_words=N             UAV words in all (65536)\n"
@@ -85,6 +89,10 @@ constexpr std::pair<absl::string_view, Setter> kKeys[] = {
                      O& o) { return SetNumber(k, v, o.max_steps); }},
     {"search_budget", [](absl::string_view k, absl::string_view v,
                          O& o) { return SetNumber(k, v, o.search_budget); }},
+    {"max_atomics_per_word",
+     [](absl::string_view k, absl::string_view v, O& o) {
+       return SetNumber(k, v, o.max_atomics_per_word);
+     }},
     {"max_bytes", [](absl::string_view k, absl::string_view v,
                      O& o) { return SetNumber(k, v, o.decode.max_bytes); }},
     {"max_work",
@@ -100,6 +108,22 @@ constexpr std::pair<absl::string_view, Setter> kKeys[] = {
        return SetNumber(k, v, o.decode.limits.max_instructions);
      }},
 };
+
+// The most atomics the trace shows on one word (a g# word per group).
+uint64_t MostAtomicsOnOneWord(const isa::Outcome& o) {
+  using Word = std::tuple<isa::RegFile, uint32_t, uint32_t,
+                          std::array<uint32_t, 3>>;
+  absl::flat_hash_map<Word, uint64_t> counts;
+  uint64_t most = 0;
+  for (const isa::AtomicEvent& e : o.trace) {
+    if (e.address != isa::AddressClass::kInBounds) continue;
+    const bool tgsm = e.file == isa::RegFile::kTgsm;
+    const Word w{e.file, e.slot, e.word,
+                 tgsm ? e.group : std::array<uint32_t, 3>{0, 0, 0}};
+    most = std::max(most, ++counts[w]);
+  }
+  return most;
+}
 
 absl::Status SetOne(absl::string_view key, absl::string_view value, O& o) {
   for (const auto& [name, set] : kKeys) {
@@ -197,6 +221,12 @@ InputResult Harness::RunOne(absl::Span<const uint8_t> bytes) const {
   // budget is not judged (nor worth the oracle's time).
   if (outcome->status == isa::RunStatus::kBudgetExceeded) {
     return {Kind::kRejected, outcome->message};
+  }
+  if (const uint64_t n = MostAtomicsOnOneWord(*outcome);
+      n > options_.max_atomics_per_word) {
+    return {Kind::kRejected,
+            absl::StrCat(n, " atomics on one word (limit ",
+                         options_.max_atomics_per_word, ")")};
   }
   absl::StatusOr<oracle::Verdict> verdict =
       oracle::Judge(d->c, *outcome, judge_);

@@ -31,6 +31,10 @@ struct HarnessOptions {
   // Instructions a wave (target) or a thread (oracle) may run: loops end.
   uint64_t max_steps = uint64_t{1} << 12;
   uint64_t search_budget = uint64_t{1} << 16;  // judge, per word
+  // Atomics the target ran on one word, beyond which the outcome is not
+  // judged: the serialization check grows faster than quadratically in
+  // them (512 on a word take a second). The corpus has up to 256.
+  uint64_t max_atomics_per_word = 256;
   DecodeOptions decode;
 };
 

@@ -32,7 +32,30 @@ bool AccessLog::ConcurrentPoison(const MemoryId& m, const Accessor& a) const {
 
 bool AccessLog::Concurrent(const MemoryId& m, uint32_t word, Access kind,
                            const Accessor& a) const {
-  const WordKey w{m, word, kind};
+  const Query q{false, m, word, kind, a, false};
+  asked_.push_back(q);
+  return asked_.back().answer = Answer(q);
+}
+
+bool AccessLog::OnlyGroupWrites(const MemoryId& m, uint32_t word,
+                                uint32_t group) const {
+  const Query q{true, m, word, Access::kStore, Accessor{0, group, 0}, false};
+  asked_.push_back(q);
+  return asked_.back().answer = Answer(q);
+}
+
+bool AccessLog::Answer(const Query& q) const {
+  const MemoryId& m = q.m;
+  const uint32_t word = q.word;
+  const Accessor& a = q.a;
+  if (q.only_group) {
+    for (Access kind : {Access::kStore, Access::kAtomic}) {
+      auto g = groups_.find(WordKey{m, word, kind});
+      if (g != groups_.end() && g->second.HasOtherThan(a.group)) return false;
+    }
+    return true;
+  }
+  const WordKey w{m, word, q.kind};
   if (!m.tgsm) {
     auto g = groups_.find(w);
     if (g != groups_.end() && g->second.HasOtherThan(a.group)) return true;
@@ -41,13 +64,19 @@ bool AccessLog::Concurrent(const MemoryId& m, uint32_t word, Access kind,
   return t != threads_.end() && t->second.HasOtherThan(a.thread);
 }
 
-bool AccessLog::OnlyGroupWrites(const MemoryId& m, uint32_t word,
-                                uint32_t group) const {
-  for (Access kind : {Access::kStore, Access::kAtomic}) {
-    auto g = groups_.find(WordKey{m, word, kind});
-    if (g != groups_.end() && g->second.HasOtherThan(group)) return false;
+
+bool AccessLog::LearnFrom(const AccessLog& seen) {
+  const bool learned = Merge(seen);
+  std::vector<Query> asked;
+  asked.swap(asked_);
+  bool same = true;
+  for (const Query& q : asked) {
+    if (Answer(q) != q.answer) {
+      same = false;
+      break;
+    }
   }
-  return true;
+  return learned && !same;
 }
 
 bool AccessLog::Merge(const AccessLog& other) {

@@ -11,6 +11,7 @@
 #define ATOMFUZZ_ORACLE_ACCESS_LOG_H_
 
 #include <cstdint>
+#include <vector>
 
 #include "absl/container/flat_hash_map.h"
 
@@ -53,6 +54,11 @@ class AccessLog {
 
   // Adds everything `other` holds; returns whether anything was new.
   bool Merge(const AccessLog& other);
+  // Adds what the pass that asked this log's queries saw (`seen`), and says
+  // whether the fixpoint is reached: no new access, or none that changes
+  // the answer to any query asked since the last call. Either way the next
+  // pass would decide everything as that pass did, so it need not run.
+  bool LearnFrom(const AccessLog& seen);
 
  private:
   struct Two {  // the first two distinct values seen
@@ -79,6 +85,17 @@ class AccessLog {
       return H::combine(std::move(h), k.w, k.group, k.interval);
     }
   };
+  // The queries asked of this log and their answers, for LearnFrom.
+  struct Query {
+    bool only_group;  // OnlyGroupWrites, else Concurrent
+    MemoryId m;
+    uint32_t word;
+    Access kind;
+    Accessor a;  // a.group is the group of OnlyGroupWrites
+    bool answer;
+  };
+  bool Answer(const Query& q) const;
+  mutable std::vector<Query> asked_;
   absl::flat_hash_map<WordKey, Two> groups_;         // distinct groups
   absl::flat_hash_map<IntervalKey, Two> threads_;    // distinct threads
   // Poison is kept as a store to a word no memory has.

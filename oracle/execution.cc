@@ -446,7 +446,7 @@ isa::Outcome Execution::TakeOutcome() {
     outcome_.uavs.push_back(std::move(s));
   }
   if (chaos_) {
-    outcome_.message = "control flow depended on an undefined value";
+    outcome_.message = kChaosMessage;
     for (auto& e : outcome_.trace) e.returned.reset();
   }
   outcome_.has_trace = true;

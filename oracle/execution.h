@@ -20,6 +20,9 @@
 
 namespace atomfuzz::oracle {
 
+// The outcome message of a run whose control flow read an undefined value.
+inline constexpr char kChaosMessage[] = "control flow depended on an undefined value";
+
 struct Thread {
   uint32_t id = 0;     // global index
   uint32_t group = 0;  // linear group index
