@@ -17,6 +17,11 @@
 
 namespace atomfuzz::fuzz {
 
+namespace {
+// Instructions one thread may run before the judge calls the case endless.
+constexpr uint64_t kJudgeStepsPerThread = 1u << 10;
+}  // namespace
+
 RunOptions CampaignSetup::Run() const {
   RunOptions run;
   run.target = options.target;
@@ -26,6 +31,12 @@ RunOptions CampaignSetup::Run() const {
   run.target_options.threads = 1;
   run.target_options.deterministic = true;
   run.target_options.trace = true;
+  // Generated loops run a few iterations; a mutant that loops forever
+  // should cost milliseconds, not seconds. A wave of up to 64 lanes may run
+  // each lane's path in turn, so the target's budget per wave is 64 times
+  // the judge's per thread (kJudgeStepsPerThread): a case the spec finishes
+  // never exceeds it.
+  run.target_options.max_steps_per_wave = uint64_t{64} * kJudgeStepsPerThread;
   // The oracle against itself: random interleavings, which its judge must
   // all accept (spec 2.1, 2.4).
   if (options.target == "oracle") run.schedule = oracle::Schedule::Random(seed);
@@ -180,6 +191,7 @@ class Worker {
   const oracle::JudgeOptions judge_ = [] {
     oracle::JudgeOptions o;
     o.search_budget = 1u << 16;
+    o.interpret.max_steps_per_thread = kJudgeStepsPerThread;
     return o;
   }();
 };

@@ -43,8 +43,9 @@ cmake --build "$work/build" -j"$(nproc)" \
 # Seeds: every corpus case, flattened (seed/ and spec/ share names).
 seeds="$work/seeds"
 rm -rf "$seeds" && mkdir -p "$seeds"
-for dir in seed spec; do
-  for f in "$root/corpus/$dir"/*.case; do cp "$f" "$seeds/$dir-$(basename "$f")"; done
+for dir in "$root"/corpus/*/; do
+  name=$(basename "$dir")
+  for f in "$dir"*.case; do cp "$f" "$seeds/$name-$(basename "$f")"; done
 done
 
 # max_len: the largest corpus case is about 18 KiB of text.

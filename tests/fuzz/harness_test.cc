@@ -101,13 +101,17 @@ TEST(HarnessTest, InjectedBugIsADivergenceWithTheCase) {
   EXPECT_TRUE(isa::ParseCase(r.report.substr(at + 13)).ok()) << r.report;
 }
 
-// The limits leave every corpus case runnable, and none diverges.
+// The limits leave every corpus case runnable, and none diverges; only an
+// endless loop (corpus/regress) ends over the instruction budget.
 TEST(HarnessTest, EveryCorpusCasePassesOnTheCorrectTarget) {
   const std::unique_ptr<Harness> h = Make("");
   ASSERT_NE(h, nullptr);
   for (const std::string& file : testutil::CorpusCaseFiles()) {
     const InputResult r = h->RunOne(Bytes(CorpusText(file)));
-    EXPECT_EQ(r.kind, Kind::kPassed) << file << ": " << r.report;
+    const bool endless = r.kind == Kind::kRejected &&
+                         r.report.find("ran more than") != std::string::npos;
+    EXPECT_TRUE(r.kind == Kind::kPassed || endless)
+        << file << ": " << r.report;
   }
 }
 
