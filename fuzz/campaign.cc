@@ -199,6 +199,8 @@ class Supervisor {
       const auto phase = static_cast<WorkerPhase>(c.phase.load());
       double limit = p_.setup.options.timeout_seconds;
       if (phase == WorkerPhase::kReduce) limit += p_.setup.options.reduce_seconds + 30;
+      // The judge is ours, not the target: a slow search is no target hang.
+      if (phase == WorkerPhase::kJudge) limit += 60;
       if (absl::ToDoubleSeconds(now - last_beat_at_[w]) < limit) continue;
       kill(pids_[w], SIGKILL);
       int status = 0;
@@ -209,14 +211,17 @@ class Supervisor {
                           : phase == WorkerPhase::kJudge ? "the oracle's judge"
                                                          : "reduction";
       Lost(w, WorkerFailure::kTimeout,
-           absl::StrFormat("no progress for %.0f s in %s", limit, where));
+           absl::StrFormat("no progress for %.0f s in %s", limit, where),
+           phase == WorkerPhase::kJudge);
       if (shared_.state.stop.load() == 0) (void)Spawn(w, deadline);
     }
   }
 
   // Saves what worker `w` was running when it was lost, and moves its
   // numbering past that case.
-  void Lost(int w, WorkerFailure failure, const std::string& what) {
+  // `in_judge`: the oracle, not the target, stalled; bucketed apart.
+  void Lost(int w, WorkerFailure failure, const std::string& what,
+            bool in_judge = false) {
     WorkerCounters& c = shared_.workers[w];
     c.cases.fetch_add(1);  // the lost case was run too
     const uint64_t index = c.current_index.load();
@@ -231,7 +236,7 @@ class Supervisor {
                                p_.setup.policy, origin);
     origin.parent = parent;
     NewFinding f;
-    f.signature = WorkerFailureSignature(lost, failure, label_);
+    f.signature = WorkerFailureSignature(lost, failure, in_judge ? "judge" : label_);
     f.original = lost;
     f.original.metadata = origin.Metadata(p_.setup.options.policy);
     f.summary = what;

@@ -6,6 +6,7 @@
 #include "absl/random/random.h"
 #include "absl/strings/str_cat.h"
 #include "fuzz/atomic_file.h"
+#include "fuzz/campaign_corpus.h"
 #include "fuzz/finding_store.h"
 #include "fuzz/runner.h"
 
@@ -81,6 +82,11 @@ absl::StatusOr<PreparedCampaign> PrepareCampaign(const CampaignOptions& options)
     // Bad target or injection names fail here, before any process starts.
     absl::StatusOr<std::unique_ptr<targets::Target>> t = MakeTarget(p.setup.Run());
     if (!t.ok()) return t.status();
+  }
+  {
+    // Bad seeds are bad input (exit 2), found before any worker starts.
+    CampaignCorpus seeds(options.out + "/corpus");
+    if (absl::Status s = seeds.AddSeeds(options.seeds); !s.ok()) return s;
   }
   if (absl::Status s = MakeDirs(options.out); !s.ok()) return s;
   absl::StatusOr<FindingStore> store = FindingStore::Open(options.out);
