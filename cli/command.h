@@ -28,6 +28,8 @@ std::span<const Command> AllCommands();
 bool ReadFile(const std::string& path, std::string& out);
 // Writes via a temp file in the same directory and rename().
 bool WriteFileAtomically(const std::string& path, absl::string_view text);
+// Writes `text` to --out (atomically), or to stdout when it is empty or "-".
+int WriteOutput(absl::string_view text);
 
 }  // namespace atomfuzz::cli
 

@@ -4,7 +4,9 @@
 #include <fstream>
 #include <sstream>
 
+#include "absl/flags/flag.h"
 #include "cli/command.h"
+#include "cli/flags.h"
 #include "fuzz/atomic_file.h"
 
 namespace atomfuzz::cli {
@@ -27,6 +29,15 @@ bool WriteFileAtomically(const std::string& path, absl::string_view text) {
   const absl::Status s = fuzz::WriteFileAtomically(path, text);
   if (!s.ok()) std::fprintf(stderr, "%s\n", std::string(s.message()).c_str());
   return s.ok();
+}
+
+int WriteOutput(absl::string_view text) {
+  const std::string out = absl::GetFlag(FLAGS_out);
+  if (out.empty() || out == "-") {
+    std::fwrite(text.data(), 1, text.size(), stdout);
+    return kExitOk;
+  }
+  return WriteFileAtomically(out, text) ? kExitOk : kExitBadInput;
 }
 
 }  // namespace atomfuzz::cli

@@ -35,13 +35,7 @@ int RunGen(const std::vector<std::string>& args) {
   isa::Case c = fuzz::GenerateCase(choices, *policy);
   c.metadata.emplace_back("seed", absl::StrFormat("0x%016x", seed));
   c.metadata.emplace_back("policy", policy_name);
-  const std::string text = isa::PrintCase(c);
-  const std::string out = absl::GetFlag(FLAGS_out);
-  if (out.empty() || out == "-") {
-    std::fputs(text.c_str(), stdout);
-    return kExitOk;
-  }
-  return WriteFileAtomically(out, text) ? kExitOk : kExitBadInput;
+  return WriteOutput(isa::PrintCase(c));
 }
 
 }  // namespace atomfuzz::cli

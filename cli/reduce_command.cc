@@ -62,13 +62,7 @@ int RunReduce(const std::vector<std::string>& files) {
   }
   const fuzz::ReduceResult result = fuzz::Reduce(c, bucket->interesting, options);
   PrintStats(*bucket, result.stats);
-  const std::string text = isa::PrintCase(result.reduced);
-  const std::string out = absl::GetFlag(FLAGS_out);
-  if (out.empty() || out == "-") {
-    std::fputs(text.c_str(), stdout);
-    return kExitOk;
-  }
-  return WriteFileAtomically(out, text) ? kExitOk : kExitBadInput;
+  return WriteOutput(isa::PrintCase(result.reduced));
 }
 
 }  // namespace atomfuzz::cli

@@ -139,30 +139,18 @@ TEST(Campaign, FindsAnInjectedBugAndSavesAReducedReproducer) {
   }
 }
 
-// Crashes on every 50th case it is given, in whichever worker.
-class CrashingTarget : public targets::Target {
+// The fast target, except that its n-th case (counted per worker process)
+// goes wrong: every 50th aborts the process, the 30th never returns.
+template <bool kCrash>
+class FaultyTarget : public targets::Target {
  public:
-  explicit CrashingTarget(std::unique_ptr<targets::Target> inner)
+  explicit FaultyTarget(std::unique_ptr<targets::Target> inner)
       : inner_(std::move(inner)) {}
-  absl::string_view name() const override { return "crashing"; }
+  absl::string_view name() const override { return "faulty"; }
   absl::StatusOr<isa::Outcome> Run(const isa::Case& c) override {
-    if (++runs_ % 50 == 0) std::abort();
-    return inner_->Run(c);
-  }
-
- private:
-  std::unique_ptr<targets::Target> inner_;
-  int runs_ = 0;
-};
-
-// Never returns from its 30th case.
-class HangingTarget : public targets::Target {
- public:
-  explicit HangingTarget(std::unique_ptr<targets::Target> inner)
-      : inner_(std::move(inner)) {}
-  absl::string_view name() const override { return "hanging"; }
-  absl::StatusOr<isa::Outcome> Run(const isa::Case& c) override {
-    if (++runs_ == 30) {
+    ++runs_;
+    if (kCrash && runs_ % 50 == 0) std::abort();
+    if (!kCrash && runs_ == 30) {
       for (;;) pause();
     }
     return inner_->Run(c);
@@ -172,6 +160,8 @@ class HangingTarget : public targets::Target {
   std::unique_ptr<targets::Target> inner_;
   int runs_ = 0;
 };
+using CrashingTarget = FaultyTarget<true>;
+using HangingTarget = FaultyTarget<false>;
 
 template <typename Wrapper>
 absl::StatusOr<std::unique_ptr<targets::Target>> Wrapped() {
