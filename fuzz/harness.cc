@@ -111,8 +111,8 @@ constexpr std::pair<absl::string_view, Setter> kKeys[] = {
 
 // The most atomics the trace shows on one word (a g# word per group).
 uint64_t MostAtomicsOnOneWord(const isa::Outcome& o) {
-  using Word = std::tuple<isa::RegFile, uint32_t, uint32_t,
-                          std::array<uint32_t, 3>>;
+  using Word =
+      std::tuple<isa::RegFile, uint32_t, uint32_t, std::array<uint32_t, 3>>;
   absl::flat_hash_map<Word, uint64_t> counts;
   uint64_t most = 0;
   for (const isa::AtomicEvent& e : o.trace) {
@@ -224,9 +224,8 @@ InputResult Harness::RunOne(absl::Span<const uint8_t> bytes) const {
   }
   if (const uint64_t n = MostAtomicsOnOneWord(*outcome);
       n > options_.max_atomics_per_word) {
-    return {Kind::kRejected,
-            absl::StrCat(n, " atomics on one word (limit ",
-                         options_.max_atomics_per_word, ")")};
+    return {Kind::kRejected, absl::StrCat(n, " atomics on one word (limit ",
+                                          options_.max_atomics_per_word, ")")};
   }
   absl::StatusOr<oracle::Verdict> verdict =
       oracle::Judge(d->c, *outcome, judge_);

@@ -81,6 +81,16 @@ absl::StatusOr<Verdict> Judge(const isa::Case& c, const isa::Outcome& observed,
       v.notes.push_back(absl::StrCat("nothing judged: ", kChaosMessage));
       return v;
     }
+    if (observed.status == isa::RunStatus::kBudgetExceeded) {
+      // The executor's own instruction budget is per wave, the spec's per
+      // thread: a wave that runs its lanes' paths in turn can run out first.
+      // Its run is unfinished, not wrong.
+      v.kind = Verdict::Kind::kUnknown;
+      v.unknown.push_back(absl::StrCat(
+          "the target ran out of its instruction budget (", observed.message,
+          ") on a run the spec finishes"));
+      return v;
+    }
     v.kind = Verdict::Kind::kDivergence;
     v.findings.push_back({std::string(isa::RunStatusName(observed.status)), "the run",
                           observed.message.empty() ? "the spec's run completes"

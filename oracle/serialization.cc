@@ -215,10 +215,16 @@ class Search {
         size_t kept = begin;
         for (size_t k = begin; k < pool_.size(); ++k) {
           const size_t c = pool_[k];
-          const uint32_t before = value_;
-          Advance(c);
-          const bool possible = TrailPossible();
-          Retreat(c, before);
+          // Each check reads every remaining op: it spends search budget,
+          // so wide branching ends as `unknown` instead of running long.
+          steps_ += ops_.size() - placed_;
+          bool possible = true;
+          if (steps_ <= budget_) {
+            const uint32_t before = value_;
+            Advance(c);
+            possible = TrailPossible();
+            Retreat(c, before);
+          }
           if (possible) pool_[kept++] = c;
         }
         pool_.resize(kept);

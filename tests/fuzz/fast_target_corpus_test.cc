@@ -7,6 +7,7 @@
 
 #include "fuzz/differential.h"
 #include "fuzz/runner.h"
+#include "absl/strings/match.h"
 #include "gtest/gtest.h"
 #include "tests/fuzz/corpus_files.h"
 
@@ -31,8 +32,12 @@ TEST_P(FastTargetCorpusTest, JudgedAllowed) {
   ASSERT_TRUE(target.ok()) << target.status();
   absl::StatusOr<Differential> d = RunAndJudge(*c, **target);
   ASSERT_TRUE(d.ok()) << d.status();
-  EXPECT_EQ(d->outcome.status, isa::RunStatus::kOk)
-      << isa::RunStatusName(d->outcome.status) << ": " << d->outcome.message;
+  // Regression cases may run forever where the spec allows it (after an
+  // undefined branch); seeds and spec cases all finish.
+  if (!absl::StartsWith(file, "corpus/regress/")) {
+    EXPECT_EQ(d->outcome.status, isa::RunStatus::kOk)
+        << isa::RunStatusName(d->outcome.status) << ": " << d->outcome.message;
+  }
   EXPECT_EQ(d->verdict.kind, oracle::Verdict::Kind::kAllowed)
       << file << ": " << d->verdict.Summary();
 }

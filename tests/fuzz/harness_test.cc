@@ -110,8 +110,7 @@ TEST(HarnessTest, EveryCorpusCasePassesOnTheCorrectTarget) {
     const InputResult r = h->RunOne(Bytes(CorpusText(file)));
     const bool endless = r.kind == Kind::kRejected &&
                          r.report.find("ran more than") != std::string::npos;
-    EXPECT_TRUE(r.kind == Kind::kPassed || endless)
-        << file << ": " << r.report;
+    EXPECT_TRUE(r.kind == Kind::kPassed || endless) << file << ": " << r.report;
   }
 }
 
