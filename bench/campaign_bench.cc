@@ -111,7 +111,8 @@ HuntRow Hunt(const std::string& inject, const Args& a) {
   WorkerCounters counters;
   WorkerPlan plan;
   plan.deadline = absl::Now() + absl::Seconds(a.limit);
-  HuntRow row{inject};
+  HuntRow row;
+  row.name = inject;
   const absl::Time t0 = absl::Now();
   std::atomic<bool> done{false};
   std::thread worker([&] {
