@@ -6,6 +6,7 @@
 #include "cli/command.h"
 #include "cli/flags.h"
 #include "cli/load_case.h"
+#include "cli/verdict_text.h"
 #include "fuzz/differential.h"
 
 namespace atomfuzz::cli {
@@ -36,11 +37,7 @@ int RunJudge(const std::vector<std::string>& files) {
     ++counts[static_cast<int>(d->verdict.kind)];
     const bool quiet = absl::GetFlag(FLAGS_quiet);
     if (quiet && d->verdict.kind == oracle::Verdict::Kind::kAllowed) continue;
-    std::printf("%s: %s\n", path.c_str(), d->verdict.Summary().c_str());
-    for (size_t i = 1; i < d->verdict.findings.size() && i < 10; ++i) {
-      const oracle::Finding& f = d->verdict.findings[i];
-      std::printf("  also %s at %s: %s\n", f.kind.c_str(), f.where.c_str(), f.why.c_str());
-    }
+    PrintVerdict(stdout, path, d->verdict);
     if (d->verdict.kind == oracle::Verdict::Kind::kDivergence && status == kExitOk) {
       status = kExitCheckFailed;
     }

@@ -7,6 +7,7 @@
 #include "cli/command.h"
 #include "cli/flags.h"
 #include "cli/load_case.h"
+#include "cli/verdict_text.h"
 #include "fuzz/runner.h"
 #include "oracle/judge.h"
 #include "isa/outcome_format.h"
@@ -43,12 +44,7 @@ int RunRun(const std::vector<std::string>& files) {
                  std::string(verdict.status().message()).c_str());
     return kExitBadInput;
   }
-  std::fprintf(stderr, "verdict: %s\n", verdict->Summary().c_str());
-  for (size_t i = 1; i < verdict->findings.size() && i < 10; ++i) {
-    const oracle::Finding& f = verdict->findings[i];
-    std::fprintf(stderr, "  also: %s at %s: %s\n", f.kind.c_str(), f.where.c_str(),
-                 f.why.c_str());
-  }
+  PrintVerdict(stderr, "verdict", *verdict);
   return verdict->kind == oracle::Verdict::Kind::kDivergence ? kExitCheckFailed : kExitOk;
 }
 
