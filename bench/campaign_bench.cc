@@ -43,6 +43,7 @@ CampaignSetup Setup(const std::string& inject, const std::string& out, uint64_t 
   s.options.target = "fast";
   s.options.inject = inject;
   s.options.out = out;
+  s.corpus = CampaignCorpus(out + "/corpus");
   s.options.quiet = true;
   s.policy = *PolicyByName("default");
   s.seed = seed;

@@ -226,8 +226,7 @@ class Supervisor {
     c.cases.fetch_add(1);  // the lost case was run too
     const uint64_t index = c.current_index.load();
     first_index_[w] = index + jobs_ - w;  // next: index + jobs
-    CampaignCorpus corpus(p_.setup.options.out + "/corpus");
-    (void)corpus.AddSeeds(p_.setup.options.seeds);
+    CampaignCorpus corpus = p_.setup.corpus;
     corpus.Reload();
     const std::string parent(c.current_parent);
     CaseOrigin origin;

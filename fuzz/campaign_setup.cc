@@ -83,11 +83,9 @@ absl::StatusOr<PreparedCampaign> PrepareCampaign(const CampaignOptions& options)
     absl::StatusOr<std::unique_ptr<targets::Target>> t = MakeTarget(p.setup.Run());
     if (!t.ok()) return t.status();
   }
-  {
-    // Bad seeds are bad input (exit 2), found before any worker starts.
-    CampaignCorpus seeds(options.out + "/corpus");
-    if (absl::Status s = seeds.AddSeeds(options.seeds); !s.ok()) return s;
-  }
+  // Bad seeds are bad input (exit 2), found before any worker starts.
+  p.setup.corpus = CampaignCorpus(options.out + "/corpus");
+  if (absl::Status s = p.setup.corpus.AddSeeds(options.seeds); !s.ok()) return s;
   if (absl::Status s = MakeDirs(options.out); !s.ok()) return s;
   absl::StatusOr<FindingStore> store = FindingStore::Open(options.out);
   if (!store.ok()) return store.status();

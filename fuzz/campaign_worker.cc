@@ -54,16 +54,12 @@ class Worker {
          std::unique_ptr<targets::Target> target)
       : setup_(setup), plan_(plan), counters_(counters), shared_(shared),
         store_(std::move(store)), target_(std::move(target)),
-        corpus_(setup.options.out + "/corpus"),
+        corpus_(setup.corpus),
         label_(TargetLabel(setup.options.target, setup.options.inject)) {}
 
-  absl::Status Init() {
-    if (absl::Status s = corpus_.AddSeeds(setup_.options.seeds); !s.ok()) return s;
-    corpus_.Reload();
-    return absl::OkStatus();
-  }
 
   void Loop() {
+    corpus_.Reload();
     for (uint64_t k = 0; plan_.quota == 0 || k < plan_.quota; ++k) {
       if (shared_.stop.load(std::memory_order_relaxed) != 0) break;
       if (absl::Now() >= plan_.deadline) break;
@@ -206,7 +202,6 @@ absl::Status RunWorker(const CampaignSetup& setup, const WorkerPlan& plan,
   absl::StatusOr<FindingStore> store = FindingStore::Open(setup.options.out);
   if (!store.ok()) return store.status();
   Worker worker(setup, plan, counters, shared, *std::move(store), *std::move(target));
-  if (absl::Status s = worker.Init(); !s.ok()) return s;
   worker.Loop();
   counters.finished.store(1);
   return absl::OkStatus();

@@ -11,6 +11,7 @@
 
 #include "absl/status/status.h"
 #include "absl/time/time.h"
+#include "fuzz/campaign_corpus.h"
 #include "fuzz/campaign_options.h"
 #include "fuzz/campaign_stats.h"
 #include "fuzz/policy.h"
@@ -22,6 +23,10 @@ namespace atomfuzz::fuzz {
 struct CampaignSetup {
   CampaignOptions options;
   Policy policy;
+  // The seed cases, read once before the workers start; each worker (and
+  // the supervisor, to rebuild a lost case) starts from a copy and adds what
+  // the campaign kept in DIR/corpus.
+  CampaignCorpus corpus{""};
   uint64_t seed = 0;          // the campaign's (never 0 here)
   absl::Time started;         // this session's start
   double elapsed_before = 0;  // seconds of earlier sessions (resume)
