@@ -39,15 +39,18 @@ void CountCoverage(const isa::Case& c, const isa::Outcome& outcome,
   if (!outcome.has_trace || outcome.trace.empty()) return;
   const auto kinds = isa::DeclaredKinds(c.shader);
   // Words touched by in-bounds atomics, to tell how many alias each other.
+  // g# words are per group; u# words are shared by all.
   using WordKey = std::tuple<isa::RegFile, uint32_t, uint32_t, uint32_t>;
-  std::vector<WordKey> words;
-  words.reserve(outcome.trace.size());
-  for (const isa::AtomicEvent& e : outcome.trace) {
-    if (e.address != isa::AddressClass::kInBounds) continue;
+  auto key_of = [](const isa::AtomicEvent& e) {
     const uint32_t group = e.file == isa::RegFile::kTgsm
                                ? e.group[0] | e.group[1] << 16 | e.group[2] << 24
                                : 0;
-    words.emplace_back(e.file, e.slot, e.word, group);
+    return WordKey{e.file, e.slot, e.word, group};
+  };
+  std::vector<WordKey> words;
+  words.reserve(outcome.trace.size());
+  for (const isa::AtomicEvent& e : outcome.trace) {
+    if (e.address == isa::AddressClass::kInBounds) words.push_back(key_of(e));
   }
   std::sort(words.begin(), words.end());
   for (const isa::AtomicEvent& e : outcome.trace) {
@@ -62,11 +65,7 @@ void CountCoverage(const isa::Case& c, const isa::Outcome& outcome,
     counters.coverage[op][k][cls].fetch_add(1, std::memory_order_relaxed);
     int alias = 0;
     if (e.address == isa::AddressClass::kInBounds) {
-      const uint32_t group = e.file == isa::RegFile::kTgsm
-                                 ? e.group[0] | e.group[1] << 16 | e.group[2] << 24
-                                 : 0;
-      const WordKey key{e.file, e.slot, e.word, group};
-      auto [lo, hi] = std::equal_range(words.begin(), words.end(), key);
+      auto [lo, hi] = std::equal_range(words.begin(), words.end(), key_of(e));
       alias = AliasBucket(static_cast<size_t>(hi - lo));
     }
     features.push_back(((op * isa::kTargetKindCount + k) * isa::kAddressClassCount + cls) *
