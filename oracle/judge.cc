@@ -65,17 +65,13 @@ absl::StatusOr<Verdict> Judge(const isa::Case& c, const isa::Outcome& observed,
     // Only an endless loop excuses a run that did not finish.
     auto spec = Interpret(c, options.interpret);
     if (!spec.ok()) return spec.status();
-    const bool both_endless =
-        spec->status == isa::RunStatus::kBudgetExceeded &&
-        (observed.status == isa::RunStatus::kBudgetExceeded ||
-         observed.status == isa::RunStatus::kTimedOut);
-    if (both_endless) {
+    const bool unfinished = observed.status == isa::RunStatus::kBudgetExceeded ||
+                            observed.status == isa::RunStatus::kTimedOut;
+    if (unfinished && spec->status == isa::RunStatus::kBudgetExceeded) {
       v.notes.push_back("the program does not terminate; nothing to compare");
       return v;
     }
-    if (spec->message == kChaosMessage &&
-        (observed.status == isa::RunStatus::kBudgetExceeded ||
-         observed.status == isa::RunStatus::kTimedOut)) {
+    if (unfinished && spec->message == kChaosMessage) {
       // After an undefined branch the spec allows any behaviour (6.0),
       // running forever included.
       v.notes.push_back(absl::StrCat("nothing judged: ", kChaosMessage));
