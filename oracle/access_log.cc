@@ -15,11 +15,43 @@ bool AccessLog::Two::Add(uint32_t v) {
   return false;  // two distinct values are all any query needs
 }
 
+bool AccessLog::Two::Add(const Two& o) {
+  bool changed = false;
+  if (o.a != UINT32_MAX) changed |= Add(o.a);
+  if (o.b != UINT32_MAX) changed |= Add(o.b);
+  return changed;
+}
+
+const AccessLog::Interval* AccessLog::Word::Find(uint32_t group,
+                                                 uint32_t interval) const {
+  for (const Interval& i : intervals) {
+    if (i.group == group && i.interval == interval) return &i;
+  }
+  return nullptr;
+}
+
+AccessLog::Interval& AccessLog::Word::FindOrAdd(uint32_t group, uint32_t interval) {
+  for (Interval& i : intervals) {
+    if (i.group == group && i.interval == interval) return i;
+  }
+  return intervals.emplace_back(Interval{group, interval, {}});
+}
+
+uint64_t AccessLog::Key(const MemoryId& m, uint32_t word) {
+  // tgsm: 1 bit, group: 24 bits (UAVs: 0), slot: 7 bits (0..63; 127 is all
+  // of a group's g#, for TGSM poison), then the word.
+  const uint64_t slot = m.slot > 126 ? 127 : m.slot;
+  const uint64_t memory = (uint64_t{m.tgsm} << 31) |
+                          (uint64_t{m.group & (kMaxGroups - 1)} << 7) | slot;
+  return (memory << 32) | word;
+}
+
 void AccessLog::Record(const MemoryId& m, uint32_t word, Access kind,
                        const Accessor& a) {
-  const WordKey w{m, word, kind};
-  groups_[w].Add(a.group);
-  threads_[IntervalKey{w, a.group, a.interval}].Add(a.thread);
+  Word& w = words_[Key(m, word)];
+  const size_t k = static_cast<size_t>(kind);
+  w.groups[k].Add(a.group);
+  w.FindOrAdd(a.group, a.interval).threads[k].Add(a.thread);
 }
 
 void AccessLog::RecordPoison(const MemoryId& m, const Accessor& a) {
@@ -30,66 +62,65 @@ bool AccessLog::ConcurrentPoison(const MemoryId& m, const Accessor& a) const {
   return Concurrent(PoisonKey(m), kPoisonWord, Access::kStore, a);
 }
 
-bool AccessLog::Concurrent(const MemoryId& m, uint32_t word, Access kind,
-                           const Accessor& a) const {
-  const Query q{false, m, word, kind, a, false};
+uint8_t AccessLog::ConcurrentKinds(const MemoryId& m, uint32_t word, uint8_t kinds,
+                                   const Accessor& a) const {
+  const Query q{Key(m, word), a, kinds, 0};
   asked_.push_back(q);
   return asked_.back().answer = Answer(q);
 }
 
 bool AccessLog::OnlyGroupWrites(const MemoryId& m, uint32_t word,
                                 uint32_t group) const {
-  const Query q{true, m, word, Access::kStore, Accessor{0, group, 0}, false};
+  const Query q{Key(m, word), Accessor{0, group, 0}, 0, 0};
   asked_.push_back(q);
-  return asked_.back().answer = Answer(q);
+  return (asked_.back().answer = Answer(q)) != 0;
 }
 
-bool AccessLog::Answer(const Query& q) const {
-  const MemoryId& m = q.m;
-  const uint32_t word = q.word;
-  const Accessor& a = q.a;
-  if (q.only_group) {
+uint8_t AccessLog::Answer(const Query& q) const {
+  auto it = words_.find(q.key);
+  if (q.kinds == 0) {  // OnlyGroupWrites
+    if (it == words_.end()) return 1;
     for (Access kind : {Access::kStore, Access::kAtomic}) {
-      auto g = groups_.find(WordKey{m, word, kind});
-      if (g != groups_.end() && g->second.HasOtherThan(a.group)) return false;
+      if (it->second.groups[static_cast<size_t>(kind)].HasOtherThan(q.a.group)) return 0;
     }
-    return true;
+    return 1;
   }
-  const WordKey w{m, word, q.kind};
-  if (!m.tgsm) {
-    auto g = groups_.find(w);
-    if (g != groups_.end() && g->second.HasOtherThan(a.group)) return true;
+  if (it == words_.end()) return 0;
+  const Word& w = it->second;
+  const Interval* same = w.Find(q.a.group, q.a.interval);
+  uint8_t answer = 0;
+  for (size_t k = 0; k < kKinds; ++k) {
+    if (!(q.kinds & (1u << k))) continue;
+    // Other groups race on u# (no inter-group sync, spec 2.2); within the
+    // group, other threads of the same barrier interval.
+    if ((!IsTgsm(q.key) && w.groups[k].HasOtherThan(q.a.group)) ||
+        (same != nullptr && same->threads[k].HasOtherThan(q.a.thread))) {
+      answer |= static_cast<uint8_t>(1u << k);
+    }
   }
-  auto t = threads_.find(IntervalKey{w, a.group, a.interval});
-  return t != threads_.end() && t->second.HasOtherThan(a.thread);
+  return answer;
 }
-
 
 bool AccessLog::LearnFrom(const AccessLog& seen) {
   const bool learned = Merge(seen);
   std::vector<Query> asked;
   asked.swap(asked_);
-  bool same = true;
+  if (!learned) return false;
   for (const Query& q : asked) {
-    if (Answer(q) != q.answer) {
-      same = false;
-      break;
-    }
+    if (Answer(q) != q.answer) return true;
   }
-  return learned && !same;
+  return false;
 }
 
 bool AccessLog::Merge(const AccessLog& other) {
   bool changed = false;
-  for (const auto& [k, two] : other.groups_) {
-    Two& mine = groups_[k];
-    if (two.a != UINT32_MAX) changed |= mine.Add(two.a);
-    if (two.b != UINT32_MAX) changed |= mine.Add(two.b);
-  }
-  for (const auto& [k, two] : other.threads_) {
-    Two& mine = threads_[k];
-    if (two.a != UINT32_MAX) changed |= mine.Add(two.a);
-    if (two.b != UINT32_MAX) changed |= mine.Add(two.b);
+  for (const auto& [key, theirs] : other.words_) {
+    Word& mine = words_[key];
+    for (size_t k = 0; k < kKinds; ++k) changed |= mine.groups[k].Add(theirs.groups[k]);
+    for (const Interval& i : theirs.intervals) {
+      Interval& m = mine.FindOrAdd(i.group, i.interval);
+      for (size_t k = 0; k < kKinds; ++k) changed |= m.threads[k].Add(i.threads[k]);
+    }
   }
   return changed;
 }

@@ -10,10 +10,12 @@
 #ifndef ATOMFUZZ_ORACLE_ACCESS_LOG_H_
 #define ATOMFUZZ_ORACLE_ACCESS_LOG_H_
 
+#include <array>
 #include <cstdint>
 #include <vector>
 
 #include "absl/container/flat_hash_map.h"
+#include "absl/container/inlined_vector.h"
 
 namespace atomfuzz::oracle {
 
@@ -39,14 +41,20 @@ struct Accessor {
 
 class AccessLog {
  public:
+  static constexpr uint8_t Bit(Access k) { return uint8_t{1} << static_cast<int>(k); }
+
   void Record(const MemoryId& m, uint32_t word, Access kind, const Accessor& a);
   // `m` for TGSM stands for all g# of m.group (TGSM-POISON).
   void RecordPoison(const MemoryId& m, const Accessor& a);
 
-  // Whether a thread other than `a.thread` makes an access of `kind` to the
-  // word concurrently with `a`.
+  // Of the access kinds in the mask `kinds`, those that a thread other than
+  // `a.thread` makes to the word concurrently with `a` (one lookup for all).
+  uint8_t ConcurrentKinds(const MemoryId& m, uint32_t word, uint8_t kinds,
+                          const Accessor& a) const;
   bool Concurrent(const MemoryId& m, uint32_t word, Access kind,
-                  const Accessor& a) const;
+                  const Accessor& a) const {
+    return ConcurrentKinds(m, word, Bit(kind), a) != 0;
+  }
   // Whether a thread other than `a.thread` poisons the memory concurrently.
   bool ConcurrentPoison(const MemoryId& m, const Accessor& a) const;
   // Whether only `group` stores to or atomically modifies the word.
@@ -60,44 +68,44 @@ class AccessLog {
   // pass would decide everything as that pass did, so it need not run.
   bool LearnFrom(const AccessLog& seen);
 
+  // Groups a packed key can name (Execution refuses larger dispatches).
+  static constexpr uint32_t kMaxGroups = 1u << 24;
+
  private:
   struct Two {  // the first two distinct values seen
     uint32_t a = UINT32_MAX, b = UINT32_MAX;
     bool Add(uint32_t v);                    // true if it changed
+    bool Add(const Two& o);                  // both of o's; true if changed
     bool HasOtherThan(uint32_t v) const { return (a != UINT32_MAX && a != v) || (b != UINT32_MAX && b != v); }
   };
-  struct WordKey {
-    MemoryId m;
-    uint32_t word;
-    Access kind;
-    bool operator==(const WordKey&) const = default;
-    template <typename H>
-    friend H AbslHashValue(H h, const WordKey& k) {
-      return H::combine(std::move(h), k.m, k.word, k.kind);
-    }
-  };
-  struct IntervalKey {
-    WordKey w;
+  static constexpr int kKinds = 3;
+  // The distinct threads of one barrier interval of one group, per kind.
+  struct Interval {
     uint32_t group, interval;
-    bool operator==(const IntervalKey&) const = default;
-    template <typename H>
-    friend H AbslHashValue(H h, const IntervalKey& k) {
-      return H::combine(std::move(h), k.w, k.group, k.interval);
-    }
+    std::array<Two, kKinds> threads;
   };
+  // Everything known about one word: distinct groups per kind, and the
+  // intervals (few: one per group and barrier passed) that touched it.
+  struct Word {
+    std::array<Two, kKinds> groups;
+    absl::InlinedVector<Interval, 1> intervals;
+    const Interval* Find(uint32_t group, uint32_t interval) const;
+    Interval& FindOrAdd(uint32_t group, uint32_t interval);
+  };
+  // (memory, word) in one integer: hashing it is far cheaper than hashing
+  // the fields one by one, and the judge asks several questions per access.
+  static uint64_t Key(const MemoryId& m, uint32_t word);
+  static bool IsTgsm(uint64_t key) { return key >> 63; }
   // The queries asked of this log and their answers, for LearnFrom.
   struct Query {
-    bool only_group;  // OnlyGroupWrites, else Concurrent
-    MemoryId m;
-    uint32_t word;
-    Access kind;
-    Accessor a;  // a.group is the group of OnlyGroupWrites
-    bool answer;
+    uint64_t key;
+    Accessor a;           // a.group is the group of OnlyGroupWrites
+    uint8_t kinds;        // asked (0: OnlyGroupWrites)
+    uint8_t answer;
   };
-  bool Answer(const Query& q) const;
+  uint8_t Answer(const Query& q) const;
   mutable std::vector<Query> asked_;
-  absl::flat_hash_map<WordKey, Two> groups_;         // distinct groups
-  absl::flat_hash_map<IntervalKey, Two> threads_;    // distinct threads
+  absl::flat_hash_map<uint64_t, Word> words_;
   // Poison is kept as a store to a word no memory has.
   static constexpr uint32_t kPoisonWord = UINT32_MAX - 1;
   static MemoryId PoisonKey(const MemoryId& m) {

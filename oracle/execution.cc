@@ -115,6 +115,7 @@ absl::Status Execution::Setup() {
   uint64_t xvalues = 0;
   for (uint32_t s : xsizes_) xvalues += uint64_t{s} * 4;
   if (per_group == 0 || per_group > 1024 || threads > options_.max_threads ||
+      group_count >= AccessLog::kMaxGroups ||
       threads * (uint64_t{temps_} * 4 + xvalues) > options_.max_register_values) {
     return absl::InvalidArgumentError(absl::StrCat(
         "case too large for the oracle: groups of ", group_size_[0], "x",
@@ -123,6 +124,10 @@ absl::Status Execution::Setup() {
   }
   groups_.resize(group_count);
   threads_.resize(threads);
+  const bool canonical = options_.schedule.kind == Schedule::Kind::kCanonical;
+  const uint64_t live = canonical ? per_group : threads;
+  reg_pool_.resize(live * temps_ * 4);
+  occurrence_pool_.resize(live * atomic_count_);
   for (uint64_t g = 0; g < group_count; ++g) {
     const std::array<uint32_t, 3> gid = {
         static_cast<uint32_t>(g % case_.groups[0]),
@@ -150,14 +155,19 @@ void Execution::StartGroup(uint32_t g) {
   for (size_t s = 0; s < tgsm_layouts_.size(); ++s) {
     if (tgsm_layouts_[s]) group.tgsm[s].assign(tgsm_layouts_[s]->words, Value{});
   }
+  const bool canonical = options_.schedule.kind == Schedule::Kind::kCanonical;
   for (uint32_t k = 0; k < group.thread_count; ++k) {
     Thread& t = threads_[group.first_thread + k];
-    t.regs.assign(size_t{temps_} * 4, Value{});  // temps start undefined
+    const size_t live = canonical ? k : group.first_thread + k;
+    const size_t regs = size_t{temps_} * 4;
+    t.regs = absl::MakeSpan(reg_pool_).subspan(live * regs, regs);
+    std::fill(t.regs.begin(), t.regs.end(), Value{});  // temps start undefined
     t.xregs.resize(xsizes_.size());
     for (size_t x = 0; x < xsizes_.size(); ++x) {
       t.xregs[x].assign(size_t{xsizes_[x]} * 4, Value{});
     }
-    t.occurrences.assign(atomic_count_, 0);
+    t.occurrences = absl::MakeSpan(occurrence_pool_).subspan(live * atomic_count_, atomic_count_);
+    std::fill(t.occurrences.begin(), t.occurrences.end(), 0u);
   }
 }
 

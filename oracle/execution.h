@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "absl/status/status.h"
+#include "absl/types/span.h"
 #include "isa/case_file.h"
 #include "isa/outcome.h"
 #include "isa/prng.h"
@@ -32,9 +33,11 @@ struct Thread {
   bool done = false;
   bool waiting = false;  // at a sync_*_t
   uint64_t steps = 0;
-  std::vector<Value> regs;                 // r#: 4 per register
+  // r# (4 per register) and atomic occurrences, in Execution's pools: one
+  // allocation per pass instead of several per thread.
+  absl::Span<Value> regs;
   std::vector<std::vector<Value>> xregs;   // x#: 4 per element
-  std::vector<uint32_t> occurrences;       // per atomic ordinal
+  absl::Span<uint32_t> occurrences;        // per atomic ordinal
 };
 
 struct Uav {
@@ -117,6 +120,10 @@ class Execution {
   std::vector<std::optional<Layout>> tgsm_layouts_;  // by g# slot
   std::vector<Group> groups_;
   std::vector<Thread> threads_;
+  // Backing store of Thread::regs and occurrences: a group's worth under the
+  // canonical schedule (groups run one after another), else every thread's.
+  std::vector<Value> reg_pool_;
+  std::vector<uint32_t> occurrence_pool_;
   uint64_t total_steps_ = 0;
   bool chaos_ = false;  // control flow depended on an undefined value
   isa::Outcome outcome_;

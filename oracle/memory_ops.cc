@@ -15,6 +15,10 @@ using isa::Role;
 
 namespace {
 
+// The accesses that change a word: what a read, store or atomic races with.
+constexpr uint8_t kWrites =
+    AccessLog::Bit(Access::kStore) | AccessLog::Bit(Access::kAtomic);
+
 const Operand& OperandWith(const isa::Instruction& inst, Role role) {
   return inst.operands[static_cast<size_t>(inst.info().operand_with_role(role))];
 }
@@ -63,9 +67,7 @@ Value Execution::ReadWord(Thread& t, const Operand& target, uint32_t word) {
   log_.Record(id, word, Access::kRead, a);
   // Spec 2.4: a read racing with another thread's write sees an
   // order-dependent value (E-28, E-34); racing with a poisoning, any value.
-  if (known_.ConcurrentPoison(id, a) ||
-      known_.Concurrent(id, word, Access::kStore, a) ||
-      known_.Concurrent(id, word, Access::kAtomic, a)) {
+  if (known_.ConcurrentPoison(id, a) || known_.ConcurrentKinds(id, word, kWrites, a)) {
     return Value{};
   }
   return (*WordsOf(t, target))[word];
@@ -77,19 +79,14 @@ void Execution::StoreWord(Thread& t, const Operand& target, uint32_t word,
   const Accessor a = AccessorOf(t, id.tgsm);
   // Other threads' atomics racing with this store may fall on either side
   // of it, so the history it closes need not hold all that came before.
-  if (replay_) {
-    replay_->BeforeStore(id, word, known_.Concurrent(id, word, Access::kAtomic, a));
-  }
+  const uint8_t racing = known_.ConcurrentKinds(id, word, kWrites, a);
+  if (replay_) replay_->BeforeStore(id, word, racing & AccessLog::Bit(Access::kAtomic));
   log_.Record(id, word, Access::kStore, a);
   // Two racing writes leave either value; a store racing with an atomic on
   // g# is undefined (spec 2.1 TGSM limitation, E-27), and on u# is
   // order-dependent: both are beyond one definite value.
   // A poisoning that is not ordered before the store may land after it.
-  if (known_.ConcurrentPoison(id, a) ||
-      known_.Concurrent(id, word, Access::kStore, a) ||
-      known_.Concurrent(id, word, Access::kAtomic, a)) {
-    v = Value{};
-  }
+  if (racing != 0 || known_.ConcurrentPoison(id, a)) v = Value{};
   (*WordsOf(t, target))[word] = v;
 }
 
@@ -253,12 +250,13 @@ void Execution::ExecAtomic(Thread& t, uint32_t index,
         const Accessor a = AccessorOf(t, id.tgsm);
         log_.Record(id, r.word, Access::kAtomic, a);
         Value& word = (*WordsOf(t, mem))[r.word];
-        const bool clean = !known_.ConcurrentPoison(id, a) &&
-                           !known_.Concurrent(id, r.word, Access::kStore, a);
+        const uint8_t racing = known_.ConcurrentKinds(id, r.word, kWrites, a);
+        const bool clean = !(racing & AccessLog::Bit(Access::kStore)) &&
+                           !known_.ConcurrentPoison(id, a);
         if (!clean) word = Value{};  // order against a plain store is not one value
         if (replay_) {
           old = replay_->Atomic(id, r.word, &word, site, row.rmw, src0, src1, clean,
-                                known_.Concurrent(id, r.word, Access::kAtomic, a));
+                                racing & AccessLog::Bit(Access::kAtomic));
           break;
         }
         old = word;
