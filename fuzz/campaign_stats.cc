@@ -4,6 +4,7 @@
 #include <tuple>
 #include <vector>
 
+#include "absl/container/inlined_vector.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
 #include "isa/opcode_table.h"
@@ -37,7 +38,22 @@ void CountCoverage(const isa::Case& c, const isa::Outcome& outcome,
                    WorkerCounters& counters, std::vector<int>& features) {
   features.clear();
   if (!outcome.has_trace || outcome.trace.empty()) return;
-  const auto kinds = isa::DeclaredKinds(c.shader);
+  // A case declares few memories: a short list beats a map per event.
+  struct Declared {
+    isa::RegFile file;
+    uint32_t slot;
+    int kind;
+  };
+  absl::InlinedVector<Declared, 8> declared;
+  for (const auto& [memory, kind] : isa::DeclaredKinds(c.shader)) {
+    declared.push_back({memory.first, memory.second, static_cast<int>(kind)});
+  }
+  auto kind_of = [&](const isa::AtomicEvent& e) {
+    for (const Declared& d : declared) {
+      if (d.file == e.file && d.slot == e.slot) return d.kind;
+    }
+    return -1;
+  };
   // Words touched by in-bounds atomics, to tell how many alias each other.
   // g# words are per group; u# words are shared by all.
   using WordKey = std::tuple<isa::RegFile, uint32_t, uint32_t, uint32_t>;
@@ -53,23 +69,37 @@ void CountCoverage(const isa::Case& c, const isa::Outcome& outcome,
     if (e.address == isa::AddressClass::kInBounds) words.push_back(key_of(e));
   }
   std::sort(words.begin(), words.end());
+  // Cells of the matrix, one entry per event; counted per distinct cell so
+  // that the shared counters see one atomic add per cell, not per event.
+  std::vector<int> cells;
+  cells.reserve(outcome.trace.size());
   for (const isa::AtomicEvent& e : outcome.trace) {
     if (e.instruction >= c.shader.instructions.size()) continue;
     const int op = static_cast<int>(c.shader.instructions[e.instruction].op) -
                    static_cast<int>(isa::Op::kAtomicAnd);
     if (op < 0 || op >= kAtomicOpCount) continue;
-    auto kind = kinds.find({e.file, e.slot});
-    if (kind == kinds.end()) continue;
-    const int k = static_cast<int>(kind->second);
+    const int k = kind_of(e);
+    if (k < 0) continue;
     const int cls = static_cast<int>(e.address);
-    counters.coverage[op][k][cls].fetch_add(1, std::memory_order_relaxed);
+    const int cell = (op * isa::kTargetKindCount + k) * isa::kAddressClassCount + cls;
+    cells.push_back(cell);
     int alias = 0;
     if (e.address == isa::AddressClass::kInBounds) {
       auto [lo, hi] = std::equal_range(words.begin(), words.end(), key_of(e));
       alias = AliasBucket(static_cast<size_t>(hi - lo));
     }
-    features.push_back(((op * isa::kTargetKindCount + k) * isa::kAddressClassCount + cls) *
-                           kAliasBuckets + alias);
+    features.push_back(cell * kAliasBuckets + alias);
+  }
+  std::sort(cells.begin(), cells.end());
+  for (size_t i = 0; i < cells.size();) {
+    size_t j = i;
+    while (j < cells.size() && cells[j] == cells[i]) ++j;
+    const int cell = cells[i];
+    const int cls = cell % isa::kAddressClassCount;
+    const int k = cell / isa::kAddressClassCount % isa::kTargetKindCount;
+    const int op = cell / isa::kAddressClassCount / isa::kTargetKindCount;
+    counters.coverage[op][k][cls].fetch_add(j - i, std::memory_order_relaxed);
+    i = j;
   }
   std::sort(features.begin(), features.end());
   features.erase(std::unique(features.begin(), features.end()), features.end());

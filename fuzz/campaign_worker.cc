@@ -43,6 +43,13 @@ RunOptions CampaignSetup::Run() const {
   return run;
 }
 
+oracle::JudgeOptions CampaignSetup::JudgeOptions() const {
+  oracle::JudgeOptions o;
+  o.search_budget = 1u << 16;
+  o.interpret.max_steps_per_thread = kJudgeStepsPerThread;
+  return o;
+}
+
 namespace {
 
 constexpr uint64_t kReloadEvery = 4096;  // cases between corpus reloads
@@ -184,12 +191,7 @@ class Worker {
   std::vector<int> features_;
   // A word whose order the search cannot settle quickly is `unknown`, not a
   // stalled worker: a campaign prefers the next case.
-  const oracle::JudgeOptions judge_ = [] {
-    oracle::JudgeOptions o;
-    o.search_budget = 1u << 16;
-    o.interpret.max_steps_per_thread = kJudgeStepsPerThread;
-    return o;
-  }();
+  const oracle::JudgeOptions judge_ = setup_.JudgeOptions();
 };
 
 }  // namespace

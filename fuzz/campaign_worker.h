@@ -16,6 +16,7 @@
 #include "fuzz/campaign_stats.h"
 #include "fuzz/policy.h"
 #include "fuzz/runner.h"
+#include "oracle/judge.h"
 
 namespace atomfuzz::fuzz {
 
@@ -31,6 +32,7 @@ struct CampaignSetup {
   absl::Time started;         // this session's start
   double elapsed_before = 0;  // seconds of earlier sessions (resume)
   RunOptions Run() const;     // the target as the campaign runs it
+  oracle::JudgeOptions JudgeOptions() const;  // the judge as it runs it
 };
 
 // Worker `worker` of `jobs` runs cases first_index + worker + jobs * k for

@@ -43,13 +43,18 @@ bool IsTgsm(TargetKind k) {
 }  // namespace
 
 void Builder::ChooseDispatch() {
-  const uint32_t groups =
-      c_.InRange(1, std::clamp<uint32_t>(p_.max_groups, 1, 65535));
+  const bool small = Chance(p_.small_dispatch_per_mille);
+  const uint32_t groups = c_.InRange(
+      1, std::clamp<uint32_t>(small ? std::min(p_.small_max_groups, p_.max_groups)
+                                    : p_.max_groups,
+                              1, 65535));
   case_.groups = Chance(p_.multi_dim_groups_per_mille)
                      ? Split(c_, groups)
                      : std::array<uint32_t, 3>{groups, 1, 1};
-  const uint32_t max_threads =
-      std::clamp<uint32_t>(p_.max_group_threads, 1, 1024);
+  const uint32_t max_threads = std::clamp<uint32_t>(
+      small ? std::min(p_.small_max_group_threads, p_.max_group_threads)
+            : p_.max_group_threads,
+      1, 1024);
   const uint32_t threads =
       Chance(p_.pow2_threads_per_mille)
           ? 1u << c_.InRange(

@@ -34,7 +34,7 @@ namespace atomfuzz::fuzz::gen {
 
 // Bumped whenever the same seed and policy make a different case; recorded
 // in [metadata] and pinned by the golden test (tests/fuzz/generator_test.cc).
-inline constexpr int kGeneratorVersion = 1;
+inline constexpr int kGeneratorVersion = 2;
 
 inline constexpr uint32_t kIds = 0, kAddr = 1, kVal = 2, kLoops = 3,
                           kFirstResult = 4;

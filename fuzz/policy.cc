@@ -107,6 +107,17 @@ Policy Control() {
   return p;
 }
 
+// Full-size dispatches only, and larger: many threads and groups on few
+// words (E-25, E-26) at the cost of cases per second.
+Policy Wide() {
+  Policy p;
+  p.name = "wide";
+  p.small_dispatch_per_mille = 0;
+  p.max_groups = 8;
+  p.max_group_threads = 64;
+  return p;
+}
+
 using Preset = std::pair<absl::string_view, std::function<Policy()>>;
 
 const std::vector<Preset>& Presets() {
@@ -117,6 +128,7 @@ const std::vector<Preset>& Presets() {
       {"counters", Counters},
       {"bounds", Bounds},
       {"control", Control},
+      {"wide", Wide},
   };
   return *kPresets;
 }

@@ -130,6 +130,15 @@ struct Policy {
   uint32_t max_groups = 4;  // product of the three group counts
   uint32_t multi_dim_groups_per_mille = 150;
   uint32_t max_group_threads = 16;  // x * y * z
+  // Swarm over the dispatch size: this share of cases is small (at most
+  // small_max_groups x small_max_group_threads). Every injected bug of the
+  // fast target reproduces with one or two threads, two groups suffice for
+  // inter-group races, and the judge's cost grows with the threads, so small
+  // cases buy several times the cases per second; the rest keep the full
+  // size for bugs that need many threads on one word.
+  uint32_t small_dispatch_per_mille = 700;
+  uint32_t small_max_groups = 2;
+  uint32_t small_max_group_threads = 4;
   uint32_t pow2_threads_per_mille = 500;
   uint32_t multi_dim_threads_per_mille = 200;
 

@@ -172,6 +172,37 @@ TEST(GeneratorTest, EmptyInputMakesTheSimplestCase) {
   EXPECT_EQ(GenerateCase(zero, Policy{}), c);
 }
 
+uint64_t TotalThreads(const isa::Case& c) {
+  uint64_t n = uint64_t{c.groups[0]} * c.groups[1] * c.groups[2];
+  for (const isa::Instruction& i : c.shader.instructions) {
+    if (i.op == isa::Op::kDclThreadGroup) {
+      n *= uint64_t{i.operands[0].index} * i.operands[1].index * i.operands[2].index;
+    }
+  }
+  return n;
+}
+
+// The dispatch-size swarm: most default cases are small (cheap to judge),
+// the rest full size; `wide` makes only full-size, larger dispatches.
+TEST(GeneratorTest, DispatchSizesFollowThePolicy) {
+  const Policy def = Preset("default"), wide = Preset("wide");
+  int small = 0;
+  uint64_t widest = 0, widest_default = 0;
+  constexpr int kCases = 2000;
+  for (uint64_t seed = 0; seed < kCases; ++seed) {
+    const uint64_t n = TotalThreads(FromSeed(seed, def));
+    small += n <= uint64_t{def.small_max_groups} * def.small_max_group_threads;
+    widest_default = std::max(widest_default, n);
+    widest = std::max(widest, TotalThreads(FromSeed(seed, wide)));
+  }
+  // 700 per mille are small by construction; full-size draws can be too.
+  EXPECT_GT(small, kCases * 70 / 100);
+  EXPECT_LT(small, kCases * 90 / 100);
+  EXPECT_EQ(widest_default, uint64_t{def.max_groups} * def.max_group_threads);
+  EXPECT_GT(widest, widest_default);
+  EXPECT_LE(widest, uint64_t{wide.max_groups} * wide.max_group_threads);
+}
+
 TEST(GeneratorTest, EveryAtomicOnEveryMemoryKind) {
   isa::CoverageMatrix m;
   const Policy policy;
@@ -232,12 +263,13 @@ TEST(GeneratorTest, GoldenCases) {
     uint64_t hash;
   };
   const Golden kGoldens[] = {
-      {1, "default", 0xabe1acde183db622ull},
-      {2, "default", 0x736e5db4dc545948ull},
-      {3, "default", 0x9f3c68ad612fd8b0ull},
-      {0xdeadbeef, "default", 0x7fbac9337ab68b4cull},
-      {7, "untraceable", 0xe45ccc19b9ab1e69ull},
-      {7, "tgsm", 0x621a4c392250ea32ull},
+      {1, "default", 0x6249e57c79662c50ull},
+      {2, "default", 0x9a3dd5158d1f5f8full},
+      {3, "default", 0x64f7adb56c0aee22ull},
+      {0xdeadbeef, "default", 0xa5f2b4b6d0a0ea1cull},
+      {7, "untraceable", 0x666d76ab26d90c79ull},
+      {7, "tgsm", 0xfe121179064bf8ebull},
+      {7, "wide", 0x0974099d488c4e56ull},
   };
   for (const Golden& g : kGoldens) {
     const std::string text = isa::PrintCase(FromSeed(g.seed, Preset(g.policy)));

@@ -18,7 +18,7 @@ namespace {
 TEST(PolicyTest, PresetsHaveTheirNames) {
   const std::vector<std::string> names = PolicyNames();
   for (const char* name :
-       {"default", "untraceable", "tgsm", "counters", "bounds"}) {
+       {"default", "untraceable", "tgsm", "counters", "bounds", "wide"}) {
     EXPECT_NE(std::find(names.begin(), names.end(), name), names.end()) << name;
   }
   EXPECT_EQ(names.front(), "default");
