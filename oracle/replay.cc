@@ -96,7 +96,12 @@ Value Replay::Atomic(const MemoryId& m, uint32_t word, Value* cell,
       op.returned = *seen;
       returned = Value::Of(*seen);
     }
-    if (found && !seen && h.judgeable) {  // the target did not say
+    // atomic_* return nothing: an executor that observes only what the
+    // program sees (a GPU's instrumented trace) cannot say what they saw,
+    // and the order search treats them as unobserved (spec 1.4).
+    const bool returns =
+        program_.instructions[site.key.instruction].info().family != isa::Family::kAtomic;
+    if (found && !seen && returns && h.judgeable) {  // the target did not say
       h.judgeable = false;
       h.why_not = "the trace has no returned value for one of its atomics";
     }

@@ -215,6 +215,25 @@ TEST(Judge, WithoutATraceJudgesOrderIndependentWords) {
   EXPECT_EQ(JudgeOf(c, o).kind, Verdict::Kind::kDivergence);
 }
 
+// A GPU trace sees what imm_atomic_* return but not what atomic_* saw: the
+// words they touch are still judged from the other returns and final value.
+TEST(Judge, JudgesWordsWhoseNonReturningAtomicsHaveNoValue) {
+  const isa::Case c = Parse(RacyCase(
+      "iadd r0.x, vThreadID.x, l(1)\n"
+      "imm_atomic_iadd r1.x, u0, l(0), r0.x\n"
+      "atomic_iadd u0, l(4), r0.x\n"
+      "store_structured u1.x, vThreadID.x, l(0), r1.x\n"));
+  isa::Outcome o = RunWith(c, Schedule::Random(4));
+  for (auto& e : o.trace) {
+    if (e.instruction == 8) e.returned.reset();  // the atomic_iadd
+  }
+  const Verdict v = JudgeOf(c, o);
+  EXPECT_EQ(v.kind, Verdict::Kind::kAllowed) << v.Summary();
+  for (const std::string& n : v.notes) EXPECT_EQ(n.find("u0[1]"), std::string::npos) << n;
+  o.uavs[0].words[1] += 1;  // a final value no order of the adds gives
+  EXPECT_EQ(JudgeOf(c, o).kind, Verdict::Kind::kDivergence);
+}
+
 TEST(Judge, UndefinedWordsAreNeverDivergent) {
   // An out-of-bounds exchange returns an undefined value that is stored.
   const isa::Case c = Parse(RacyCase("imm_atomic_exch r0.x, u0, l(64), l(1)\n"
