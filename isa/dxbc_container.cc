@@ -34,6 +34,12 @@ absl::Status CheckHeader(absl::Span<const uint8_t> bytes) {
   if (LoadLe32(bytes, 0) != kFourCcDxbc) {
     return DxbcError(0, 0, "the magic 'DXBC'", FourCcText(LoadLe32(bytes, 0)));
   }
+  if (LoadLe32(bytes, 24) != bytes.size()) {
+    return DxbcError(24, 0,
+                     absl::StrFormat("a size field of %d (the bytes given)",
+                                     bytes.size()),
+                     absl::StrCat(LoadLe32(bytes, 24)));
+  }
   const std::array<uint32_t, 4> sum = DxbcChecksum(bytes);
   for (size_t i = 0; i < 4; ++i) {
     const size_t at = kDxbcChecksumOffset + 4 * i;
@@ -47,11 +53,6 @@ absl::Status CheckHeader(absl::Span<const uint8_t> bytes) {
   if (LoadLe32(bytes, 20) != kContainerVersion) {
     return DxbcError(20, 0, "container version 1",
                      absl::StrCat(LoadLe32(bytes, 20)));
-  }
-  if (LoadLe32(bytes, 24) != bytes.size()) {
-    return DxbcError(24, 0,
-                     absl::StrFormat("the container size %d", bytes.size()),
-                     absl::StrCat(LoadLe32(bytes, 24)));
   }
   return absl::OkStatus();
 }

@@ -81,7 +81,7 @@ TEST(DxbcMalformedTest, ContainerErrors) {
   b = good;
   StoreLe32(b.data() + 24, 1000);
   Reseal(b);
-  ExpectError(b, "+0x18: expected the container size 232, found 1000");
+  ExpectError(b, "+0x18: expected a size field of 232 (the bytes given), found 1000");
   b = good;
   StoreLe32(b.data() + 28, 0x40000000);
   Reseal(b);
