@@ -18,8 +18,8 @@ namespace {
 using State = std::array<uint32_t, 4>;
 
 uint32_t Word(const std::vector<uint8_t>& b, size_t at) {
-  return uint32_t{b[at]} | uint32_t{b[at + 1]} << 8 | uint32_t{b[at + 2]} << 16 |
-         uint32_t{b[at + 3]} << 24;
+  return uint32_t{b[at]} | uint32_t{b[at + 1]} << 8 |
+         uint32_t{b[at + 2]} << 16 | uint32_t{b[at + 3]} << 24;
 }
 
 void PutWord(std::vector<uint8_t>& b, size_t at, uint32_t v) {
@@ -29,10 +29,11 @@ void PutWord(std::vector<uint8_t>& b, size_t at, uint32_t v) {
 // MD5 over a buffer whose length is a multiple of 64, written apart from
 // isa/dxbc_checksum.cc on purpose.
 State ReferenceMd5Blocks(const std::vector<uint8_t>& padded) {
-  static const int kS[64] = {7, 12, 17, 22, 7, 12, 17, 22, 7, 12, 17, 22, 7, 12, 17, 22,
-                             5, 9,  14, 20, 5, 9,  14, 20, 5, 9,  14, 20, 5, 9,  14, 20,
-                             4, 11, 16, 23, 4, 11, 16, 23, 4, 11, 16, 23, 4, 11, 16, 23,
-                             6, 10, 15, 21, 6, 10, 15, 21, 6, 10, 15, 21, 6, 10, 15, 21};
+  static const int kS[64] = {7,  12, 17, 22, 7,  12, 17, 22, 7,  12, 17, 22, 7,
+                             12, 17, 22, 5,  9,  14, 20, 5,  9,  14, 20, 5,  9,
+                             14, 20, 5,  9,  14, 20, 4,  11, 16, 23, 4,  11, 16,
+                             23, 4,  11, 16, 23, 4,  11, 16, 23, 6,  10, 15, 21,
+                             6,  10, 15, 21, 6,  10, 15, 21, 6,  10, 15, 21};
   State h = {0x67452301, 0xefcdab89, 0x98badcfe, 0x10325476};
   for (size_t off = 0; off < padded.size(); off += 64) {
     uint32_t a = h[0], b = h[1], c = h[2], d = h[3];
@@ -42,10 +43,22 @@ State ReferenceMd5Blocks(const std::vector<uint8_t>& padded) {
       uint32_t f;
       int g;
       switch (i / 16) {
-        case 0: f = (b & c) | (~b & d); g = i; break;
-        case 1: f = (d & b) | (~d & c); g = (5 * i + 1) % 16; break;
-        case 2: f = b ^ c ^ d; g = (3 * i + 5) % 16; break;
-        default: f = c ^ (b | ~d); g = (7 * i) % 16; break;
+        case 0:
+          f = (b & c) | (~b & d);
+          g = i;
+          break;
+        case 1:
+          f = (d & b) | (~d & c);
+          g = (5 * i + 1) % 16;
+          break;
+        case 2:
+          f = b ^ c ^ d;
+          g = (3 * i + 5) % 16;
+          break;
+        default:
+          f = c ^ (b | ~d);
+          g = (7 * i) % 16;
+          break;
       }
       const uint32_t sum = a + f + k + Word(padded, off + 4 * g);
       const uint32_t rotated = (sum << kS[i]) | (sum >> (32 - kS[i]));
@@ -54,7 +67,10 @@ State ReferenceMd5Blocks(const std::vector<uint8_t>& padded) {
       c = b;
       b += rotated;
     }
-    h[0] += a; h[1] += b; h[2] += c; h[3] += d;
+    h[0] += a;
+    h[1] += b;
+    h[2] += c;
+    h[3] += d;
   }
   return h;
 }
@@ -62,7 +78,8 @@ State ReferenceMd5Blocks(const std::vector<uint8_t>& padded) {
 std::string Hex(const State& s) {
   std::string out;
   for (uint32_t w : s) {
-    for (int i = 0; i < 4; ++i) out += absl::StrFormat("%02x", (w >> (8 * i)) & 0xff);
+    for (int i = 0; i < 4; ++i)
+      out += absl::StrFormat("%02x", (w >> (8 * i)) & 0xff);
   }
   return out;
 }
@@ -72,7 +89,8 @@ State StandardMd5(const std::string& text) {
   const uint64_t bits = uint64_t{text.size()} * 8;
   b.push_back(0x80);
   while (b.size() % 64 != 56) b.push_back(0);
-  for (int i = 0; i < 8; ++i) b.push_back(static_cast<uint8_t>(bits >> (8 * i)));
+  for (int i = 0; i < 8; ++i)
+    b.push_back(static_cast<uint8_t>(bits >> (8 * i)));
   return ReferenceMd5Blocks(b);
 }
 
@@ -112,7 +130,10 @@ TEST(DxbcChecksumTest, ReferenceMd5MatchesRfc1321) {
 
 TEST(DxbcChecksumTest, LibraryCompressionIsMd5) {
   std::vector<uint8_t> block(64, 0);
-  block[0] = 'a'; block[1] = 'b'; block[2] = 'c'; block[3] = 0x80;
+  block[0] = 'a';
+  block[1] = 'b';
+  block[2] = 'c';
+  block[3] = 0x80;
   block[56] = 24;  // bit count
   State s = {0x67452301, 0xefcdab89, 0x98badcfe, 0x10325476};
   Md5Compress(s, block.data());

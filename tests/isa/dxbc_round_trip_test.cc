@@ -28,9 +28,9 @@ std::vector<std::string> CorpusFiles() {
     return ::testing::AssertionFailure() << "decode: " << back.status();
   }
   if (!(*back == program)) {
-    return ::testing::AssertionFailure()
-           << "decoded program differs:\n" << Print(*back) << "--- vs ---\n"
-           << Print(program);
+    return ::testing::AssertionFailure() << "decoded program differs:\n"
+                                         << Print(*back) << "--- vs ---\n"
+                                         << Print(program);
   }
   // The container is canonical: encoding the decoded program gives it back.
   absl::StatusOr<std::vector<uint8_t>> again = EncodeDxbc(*back);
@@ -133,17 +133,54 @@ TEST(DxbcTableWalkTest, EveryOpcodeRowRoundTrips) {
     inst.op = row.op;
     for (int i = 0; i < row.operand_count(); ++i) {
       switch (row.operands[static_cast<size_t>(i)].kind) {
-        case OperandKind::kDst: inst.operands.push_back(Temp(1, Selection::kMask, 0x2)); break;
-        case OperandKind::kSrc: inst.operands.push_back(Temp(2, Selection::kSelect1, 3)); break;
-        case OperandKind::kMemDst: { Operand o = Uav(1); o.selection = Selection::kMask; o.mask = 1; inst.operands.push_back(o); break; }
-        case OperandKind::kMemSrc: { Operand o = Tgsm(1); o.selection = Selection::kSwizzle; o.swizzle = {0, 0, 0, 0}; inst.operands.push_back(o); break; }
+        case OperandKind::kDst:
+          inst.operands.push_back(Temp(1, Selection::kMask, 0x2));
+          break;
+        case OperandKind::kSrc:
+          inst.operands.push_back(Temp(2, Selection::kSelect1, 3));
+          break;
+        case OperandKind::kMemDst: {
+          Operand o = Uav(1);
+          o.selection = Selection::kMask;
+          o.mask = 1;
+          inst.operands.push_back(o);
+          break;
+        }
+        case OperandKind::kMemSrc: {
+          Operand o = Tgsm(1);
+          o.selection = Selection::kSwizzle;
+          o.swizzle = {0, 0, 0, 0};
+          inst.operands.push_back(o);
+          break;
+        }
         case OperandKind::kMem:
-        case OperandKind::kUav: inst.operands.push_back(Uav(3)); break;
-        case OperandKind::kTgsm: inst.operands.push_back(Tgsm(2)); break;
-        case OperandKind::kInputDecl: { Operand o; o.file = RegFile::kThreadIDInGroup; o.selection = Selection::kMask; o.mask = 3; inst.operands.push_back(o); break; }
-        case OperandKind::kNumber: inst.operands.push_back(Number(7)); break;
-        case OperandKind::kIndexableTempDecl: { Operand o; o.file = RegFile::kIndexableTemp; o.index = 1; o.offset = 9; inst.operands.push_back(o); break; }
-        case OperandKind::kEnd: break;
+        case OperandKind::kUav:
+          inst.operands.push_back(Uav(3));
+          break;
+        case OperandKind::kTgsm:
+          inst.operands.push_back(Tgsm(2));
+          break;
+        case OperandKind::kInputDecl: {
+          Operand o;
+          o.file = RegFile::kThreadIDInGroup;
+          o.selection = Selection::kMask;
+          o.mask = 3;
+          inst.operands.push_back(o);
+          break;
+        }
+        case OperandKind::kNumber:
+          inst.operands.push_back(Number(7));
+          break;
+        case OperandKind::kIndexableTempDecl: {
+          Operand o;
+          o.file = RegFile::kIndexableTemp;
+          o.index = 1;
+          o.offset = 9;
+          inst.operands.push_back(o);
+          break;
+        }
+        case OperandKind::kEnd:
+          break;
       }
     }
     if (row.suffix == Suffix::kDimGlc) inst.dim = Dim::kTexture2D;
