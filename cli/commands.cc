@@ -13,6 +13,8 @@ int RunFuzz(const std::vector<std::string>& args);
 int RunGen(const std::vector<std::string>& args);
 int RunReduce(const std::vector<std::string>& args);
 int RunTriage(const std::vector<std::string>& args);
+int RunDxbc(const std::vector<std::string>& args);
+int RunDisasm(const std::vector<std::string>& args);
 
 namespace {
 
@@ -47,6 +49,15 @@ const Command kCommands[] = {
     {"triage", "atomfuzz triage DIR [--json]",
      "list the finding buckets saved in a campaign directory, most hit first",
      {"json"}, RunTriage},
+    {"dxbc", "atomfuzz dxbc FILE.case [-o OUT.dxbc] [--novalidate]",
+     "encode a case's shader as a cs_5_0 DXBC container (ISGN, OSGN, SHEX, exact checksum); "
+     "writes OUT atomically, or stdout when it is not a terminal (binary is never written "
+     "to a terminal: exit 2)",
+     {"out", "validate"}, RunDxbc},
+    {"disasm", "atomfuzz disasm FILE.dxbc [-o OUT]",
+     "decode a cs_5_0 DXBC container and print its shader in fxc syntax; a malformed "
+     "container is reported as FILE:+OFFSET (instr N): expected ... (exit 2)",
+     {"out"}, RunDisasm},
     {"coverage", "atomfuzz coverage FILE...",
      "print the atomic x memory-kind matrix a set of cases covers", {},
      RunCoverage},

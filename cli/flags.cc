@@ -38,7 +38,7 @@ ABSL_FLAG(uint64_t, seed, 0,
           "cases on any machine.");
 ABSL_FLAG(std::string, out, "",
           "Output: the campaign directory (fuzz, triage), or the file a "
-          "command writes (reduce, gen); '-o' is the same flag.");
+          "command writes (reduce, gen, dxbc, disasm); '-o' is the same flag.");
 ABSL_FLAG(std::string, policy, "default",
           "Generation policy (fuzz, gen): 'atomfuzz gen --policy=list' names them.");
 ABSL_FLAG(bool, resume, false,

@@ -4,6 +4,8 @@
 #                        structure-aware custom mutator and crossover
 #   atomics_afl          AFL++ persistent-mode harness (afl preset)
 #   libatomics_afl_mutator.so   the custom mutator for AFL++ (afl preset)
+#   dxbc_fuzzer          libFuzzer harness for the DXBC decoder, seeded with
+#                        the corpus encoded by dxbc_seeds
 # and their smoke runs under ctest.
 if(NOT ATOMFUZZ_FUZZING_ENGINE STREQUAL "afl")
   add_executable(atomics_fuzzer libfuzzer_main.cc)
@@ -26,6 +28,37 @@ if(ATOMFUZZ_FUZZING_ENGINE STREQUAL "libfuzzer")
       -P ${CMAKE_CURRENT_SOURCE_DIR}/run_fuzzer.cmake)
   set_tests_properties(atomics_fuzzer_smoke PROPERTIES
     TIMEOUT 900 LABELS fuzz ENVIRONMENT "ATOMFUZZ_OPTIONS=target=fast")
+endif()
+
+# The DXBC decoder: any bytes give an error or a program that round trips.
+add_executable(dxbc_fuzzer dxbc_fuzzer.cc)
+target_link_libraries(dxbc_fuzzer PRIVATE atomfuzz_isa ${engine_link})
+if(ATOMFUZZ_FUZZING_ENGINE STREQUAL "libfuzzer")
+  # Seeds: every corpus case's shader as a container, rebuilt when a case or
+  # the codec changes.
+  add_executable(dxbc_seeds dxbc_seeds_main.cc)
+  target_link_libraries(dxbc_seeds PRIVATE atomfuzz_isa)
+  file(GLOB_RECURSE dxbc_seed_cases CONFIGURE_DEPENDS
+       ${PROJECT_SOURCE_DIR}/corpus/*.case)
+  set(dxbc_seed_dir ${CMAKE_BINARY_DIR}/dxbc-seeds)
+  add_custom_command(OUTPUT ${dxbc_seed_dir}/.stamp
+    COMMAND ${CMAKE_COMMAND} -E rm -rf ${dxbc_seed_dir}
+    COMMAND dxbc_seeds ${PROJECT_SOURCE_DIR}/corpus ${dxbc_seed_dir}
+    COMMAND ${CMAKE_COMMAND} -E touch ${dxbc_seed_dir}/.stamp
+    DEPENDS dxbc_seeds ${dxbc_seed_cases} VERBATIM)
+  add_custom_target(dxbc_fuzz_seeds ALL DEPENDS ${dxbc_seed_dir}/.stamp)
+
+  set(ATOMFUZZ_DXBC_FUZZ_SECONDS 30 CACHE STRING
+      "Seconds the DXBC decoder fuzz test runs")
+  add_test(NAME dxbc_fuzzer_smoke
+    COMMAND ${CMAKE_COMMAND}
+      -DFUZZER=$<TARGET_FILE:dxbc_fuzzer>
+      -DSEEDS=${dxbc_seed_dir}
+      -DSEED_GLOB=*.dxbc
+      -DWORK=${CMAKE_BINARY_DIR}/dxbc-fuzz
+      -DSECONDS=${ATOMFUZZ_DXBC_FUZZ_SECONDS}
+      -P ${CMAKE_CURRENT_SOURCE_DIR}/run_fuzzer.cmake)
+  set_tests_properties(dxbc_fuzzer_smoke PROPERTIES TIMEOUT 600 LABELS fuzz)
 endif()
 
 if(ATOMFUZZ_FUZZING_ENGINE STREQUAL "afl")
