@@ -14,8 +14,9 @@ ABSL_FLAG(bool, validate, true,
 ABSL_FLAG(bool, quiet, false,
           "Print only problems: no summary line, no per-case 'allowed'.");
 ABSL_FLAG(std::string, target, "oracle",
-          "Executor to run cases on: oracle (the reference interpreter) or "
-          "fast (the optimized CPU executor).");
+          "Executor to run cases on: oracle (the reference interpreter), "
+          "fast (the optimized CPU executor), or ext:PATH.so[:OPTIONS] (your "
+          "own, see docs/external-targets.md; it runs in a child process).");
 ABSL_FLAG(std::string, schedule, "canonical",
           "Oracle thread schedule: canonical, or random:SEED for a seeded "
           "random interleaving.");
@@ -44,7 +45,9 @@ ABSL_FLAG(std::string, policy, "default",
 ABSL_FLAG(bool, resume, false,
           "fuzz: continue the campaign in --out where it stopped.");
 ABSL_FLAG(double, timeout, 10,
-          "fuzz: seconds one case may run before the worker counts as hung.");
+          "fuzz: seconds one case may run before the worker counts as hung "
+          "(an ext: target times out at half of it); run, judge, check, "
+          "reduce: seconds an ext: target may take per case.");
 ABSL_FLAG(double, reduce_seconds, 20,
           "fuzz: seconds spent reducing each new bucket's first finding "
           "(0 = keep findings unreduced).");

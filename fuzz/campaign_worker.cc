@@ -37,6 +37,10 @@ RunOptions CampaignSetup::Run() const {
   // the judge's per thread (kJudgeStepsPerThread): a case the spec finishes
   // never exceeds it.
   run.target_options.max_steps_per_wave = uint64_t{64} * kJudgeStepsPerThread;
+  // A target in a child process (ext:) reports its own hang as a timed-out
+  // outcome, a finding like any other, before the supervisor's watchdog
+  // would kill the whole worker.
+  run.target_options.timeout_seconds = options.timeout_seconds / 2;
   // The oracle against itself: random interleavings, which its judge must
   // all accept (spec 2.1, 2.4).
   if (options.target == "oracle") run.schedule = oracle::Schedule::Random(seed);

@@ -1,0 +1,85 @@
+#include "targets/isolation/fork_child.h"
+
+#include <signal.h>
+#include <sys/prctl.h>
+#include <sys/resource.h>
+#include <unistd.h>
+
+#include <new>
+#include <string>
+
+#include "absl/strings/str_cat.h"
+#include "isa/case_file.h"
+#include "targets/isolation/frame_io.h"
+#include "targets/isolation/outcome_wire.h"
+
+namespace atomfuzz::targets {
+namespace {
+
+void OutOfMemory() { _exit(kOutOfMemoryExit); }
+
+void Send(int fd, char tag, absl::string_view body) {
+  std::string frame(1, tag);
+  frame.append(body.data(), body.size());
+  if (WriteFrame(fd, frame, NoDeadline()) != FrameResult::kOk) _exit(0);
+}
+
+void SendError(int fd, const absl::Status& s) {
+  Send(fd, kTagError,
+       absl::StrCat(std::string(1, static_cast<char>(s.code())), s.message()));
+}
+
+// Parent-process state the child must not keep: signal handlers that
+// would act on the campaign's behalf, stdout that belongs to the command.
+void Detach(pid_t parent, const IsolationOptions& options) {
+  setpgid(0, 0);  // its own group, so a timeout kills whatever it spawned
+  prctl(PR_SET_PDEATHSIG, SIGKILL);
+  if (getppid() != parent) _exit(0);  // the parent died before prctl
+  for (int sig : {SIGINT, SIGTERM, SIGHUP, SIGCHLD, SIGPIPE}) signal(sig, SIG_DFL);
+  dup2(STDERR_FILENO, STDOUT_FILENO);  // a chatty library must not mix in
+  if (options.memory_limit_bytes > 0) {
+    const rlimit limit{options.memory_limit_bytes, options.memory_limit_bytes};
+    setrlimit(RLIMIT_AS, &limit);
+  }
+  std::set_new_handler(OutOfMemory);
+}
+
+}  // namespace
+
+void ServeChild(int fd, pid_t parent, const TargetFactory& factory,
+                const IsolationOptions& options) {
+  Detach(parent, options);
+  absl::StatusOr<std::unique_ptr<Target>> target = factory();
+  if (!target.ok()) {
+    Send(fd, kTagNoTarget,
+         absl::StrCat(std::string(1, static_cast<char>(target.status().code())),
+                      target.status().message()));
+    _exit(0);
+  }
+  Send(fd, kTagReady, "");
+  std::string request;
+  for (;;) {
+    if (ReadFrame(fd, kMaxRequestBytes, NoDeadline(), request) != FrameResult::kOk ||
+        request.empty() || request[0] != kTagCase) {
+      // The parent closed the socket (or broke the protocol): let the target
+      // release what it holds (a device, a library's handle), then leave
+      // without the parent's atexit handlers.
+      target->reset();
+      _exit(0);
+    }
+    absl::StatusOr<isa::Case> c =
+        isa::ParseCase(absl::string_view(request).substr(1), "<isolated case>");
+    if (!c.ok()) {
+      SendError(fd, c.status());
+      continue;
+    }
+    absl::StatusOr<isa::Outcome> outcome = (*target)->Run(*c);
+    if (!outcome.ok()) {
+      SendError(fd, outcome.status());
+      continue;
+    }
+    Send(fd, kTagOutcome, EncodeOutcome(*outcome));
+  }
+}
+
+}  // namespace atomfuzz::targets

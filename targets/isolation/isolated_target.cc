@@ -1,0 +1,215 @@
+#include "targets/isolation/isolated_target.h"
+
+#include <signal.h>
+#include <sys/socket.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <cstring>
+#include <thread>
+
+#include "absl/strings/str_cat.h"
+#include "absl/strings/str_format.h"
+#include "isa/case_file.h"
+#include "targets/isolation/fork_child.h"
+#include "targets/isolation/frame_io.h"
+#include "targets/isolation/outcome_wire.h"
+
+namespace atomfuzz::targets {
+namespace {
+
+absl::string_view SignalName(int sig) {
+  switch (sig) {
+    case SIGSEGV: return "SIGSEGV";
+    case SIGBUS: return "SIGBUS";
+    case SIGABRT: return "SIGABRT";
+    case SIGILL: return "SIGILL";
+    case SIGFPE: return "SIGFPE";
+    case SIGKILL: return "SIGKILL";
+    case SIGTRAP: return "SIGTRAP";
+    case SIGSYS: return "SIGSYS";
+    case SIGTERM: return "SIGTERM";
+    case SIGXCPU: return "SIGXCPU";
+  }
+  return "another signal";
+}
+
+// A status code sent by the child as one byte; anything odd is kInternal.
+absl::StatusCode CodeFrom(char byte) {
+  const int code = static_cast<unsigned char>(byte);
+  if (code == 0 || code > static_cast<int>(absl::StatusCode::kUnauthenticated)) {
+    return absl::StatusCode::kInternal;
+  }
+  return static_cast<absl::StatusCode>(code);
+}
+
+isa::Outcome Failed(isa::RunStatus status, std::string message) {
+  isa::Outcome o;
+  o.status = status;
+  o.message = std::move(message);
+  return o;
+}
+
+class IsolatedTarget : public Target {
+ public:
+  IsolatedTarget(std::string name, TargetFactory factory, IsolationOptions options)
+      : name_(std::move(name)), factory_(std::move(factory)), options_(options) {}
+  ~IsolatedTarget() override { Kill(); }
+
+  absl::string_view name() const override { return name_; }
+
+  // Forks the child and waits for it to build its target. An error is the
+  // factory's own; a child that dies while starting is kCrashed in `death`.
+  absl::Status Start(std::string& death) {
+    int fds[2];
+    if (socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, fds) != 0) {
+      return absl::InternalError(absl::StrCat("socketpair: ", std::strerror(errno)));
+    }
+    const pid_t parent = getpid();
+    const pid_t pid = fork();
+    if (pid < 0) {
+      close(fds[0]);
+      close(fds[1]);
+      return absl::InternalError(absl::StrCat("fork: ", std::strerror(errno)));
+    }
+    if (pid == 0) {
+      close(fds[0]);
+      ServeChild(fds[1], parent, factory_, options_);
+    }
+    close(fds[1]);
+    setpgid(pid, pid);  // as the child does; whichever runs first wins
+    pid_ = pid;
+    fd_ = fds[0];
+    std::string reply;
+    switch (ReadFrame(fd_, kMaxWireMessage + 2, DeadlineFromNow(), reply)) {
+      case FrameResult::kOk: break;
+      case FrameResult::kTimedOut:
+        Kill();
+        death = absl::StrFormat("the child did not start within %g s", options_.timeout_seconds);
+        return absl::OkStatus();
+      default:
+        death = Reap();
+        return absl::OkStatus();
+    }
+    if (reply.size() >= 2 && reply[0] == kTagNoTarget) {
+      Kill();
+      return absl::Status(CodeFrom(reply[1]), reply.substr(2));
+    }
+    if (reply != std::string(1, kTagReady)) {
+      Kill();
+      death = "the child broke the protocol while starting";
+    }
+    return absl::OkStatus();
+  }
+
+  absl::StatusOr<isa::Outcome> Run(const isa::Case& c) override {
+    if (pid_ < 0) {
+      std::string death;
+      if (absl::Status s = Start(death); !s.ok()) return s;
+      if (pid_ < 0) return Failed(isa::RunStatus::kCrashed, death);
+    }
+    const Deadline deadline = DeadlineFromNow();
+    FrameResult r = WriteFrame(fd_, absl::StrCat(std::string(1, kTagCase), isa::PrintCase(c)),
+                               deadline);
+    std::string reply;
+    if (r == FrameResult::kOk) r = ReadFrame(fd_, options_.max_reply_bytes, deadline, reply);
+    switch (r) {
+      case FrameResult::kOk: break;
+      case FrameResult::kTimedOut:
+        Kill();
+        return Failed(isa::RunStatus::kTimedOut,
+                      absl::StrFormat("no reply within %g s; the child was killed",
+                                      options_.timeout_seconds));
+      case FrameResult::kClosed: return Failed(isa::RunStatus::kCrashed, Reap());
+      case FrameResult::kTooLarge:
+        Kill();
+        return Failed(isa::RunStatus::kRejected,
+                      absl::StrCat("the child's reply is larger than ",
+                                   options_.max_reply_bytes, " bytes"));
+    }
+    if (!reply.empty() && reply[0] == kTagOutcome) {
+      absl::StatusOr<isa::Outcome> o = DecodeOutcome(absl::string_view(reply).substr(1));
+      if (!o.ok()) return Failed(isa::RunStatus::kRejected, std::string(o.status().message()));
+      return o;
+    }
+    if (reply.size() >= 2 && reply[0] == kTagError) {
+      return absl::Status(CodeFrom(reply[1]),
+                          absl::string_view(reply).substr(2, kMaxWireMessage));
+    }
+    Kill();
+    return Failed(isa::RunStatus::kRejected, "the child broke the protocol");
+  }
+
+ private:
+  Deadline DeadlineFromNow() const {
+    return std::chrono::steady_clock::now() +
+           std::chrono::duration_cast<std::chrono::steady_clock::duration>(
+               std::chrono::duration<double>(options_.timeout_seconds));
+  }
+
+  void Close() {
+    if (fd_ >= 0) close(fd_);
+    fd_ = -1;
+  }
+
+  // The child closed its end: wait a moment for it to finish dying, and say
+  // how it died.
+  std::string Reap() {
+    Close();
+    int status = 0;
+    pid_t got = 0;
+    for (int i = 0; i < 200 && got == 0; ++i) {
+      got = waitpid(pid_, &status, WNOHANG);
+      if (got == 0) std::this_thread::sleep_for(std::chrono::milliseconds(10));
+    }
+    if (got == 0) {  // it closed the socket but lives on
+      kill(-pid_, SIGKILL);
+      kill(pid_, SIGKILL);
+      got = waitpid(pid_, &status, 0);
+    }
+    kill(-pid_, SIGKILL);  // whatever it spawned goes with it
+    pid_ = -1;
+    if (got < 0) return "the child vanished";
+    if (WIFSIGNALED(status)) {
+      return absl::StrFormat("killed by signal %d (%s)", WTERMSIG(status),
+                             SignalName(WTERMSIG(status)));
+    }
+    if (WEXITSTATUS(status) == kOutOfMemoryExit) {
+      return absl::StrFormat("out of memory (the child's address space is capped at %d MiB)",
+                             options_.memory_limit_bytes >> 20);
+    }
+    return absl::StrFormat("exit status %d", WEXITSTATUS(status));
+  }
+
+  void Kill() {
+    Close();
+    if (pid_ <= 0) return;
+    kill(-pid_, SIGKILL);
+    kill(pid_, SIGKILL);
+    while (waitpid(pid_, nullptr, 0) < 0 && errno == EINTR) {
+    }
+    pid_ = -1;
+  }
+
+  const std::string name_;
+  const TargetFactory factory_;
+  const IsolationOptions options_;
+  pid_t pid_ = -1;
+  int fd_ = -1;
+};
+
+}  // namespace
+
+absl::StatusOr<std::unique_ptr<Target>> Isolate(std::string name, TargetFactory factory,
+                                                IsolationOptions options) {
+  auto target = std::make_unique<IsolatedTarget>(std::move(name), std::move(factory), options);
+  std::string death;
+  if (absl::Status s = target->Start(death); !s.ok()) return s;
+  if (!death.empty()) {
+    return absl::UnavailableError(
+        absl::StrCat("the isolated target died while starting: ", death));
+  }
+  return target;
+}
+
+}  // namespace atomfuzz::targets

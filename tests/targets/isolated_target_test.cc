@@ -1,0 +1,117 @@
+#include "targets/isolation/isolated_target.h"
+
+#include <csignal>
+#include <memory>
+#include <thread>
+#include <vector>
+
+#include "gtest/gtest.h"
+
+namespace atomfuzz::targets {
+namespace {
+
+// Misbehaves by the dispatch's x size: 2 crashes, 3 hangs, 4 allocates
+// without bound, anything else answers with the child's pid.
+class Misbehaving : public Target {
+ public:
+  absl::string_view name() const override { return "misbehaving"; }
+  absl::StatusOr<isa::Outcome> Run(const isa::Case& c) override {
+    switch (c.groups[0]) {
+      case 2: std::raise(SIGSEGV); break;
+      case 3: for (;;) std::this_thread::sleep_for(std::chrono::seconds(1));
+      case 4: {
+        std::vector<std::unique_ptr<char[]>> hoard;
+        for (;;) hoard.push_back(std::make_unique<char[]>(size_t{64} << 20));
+      }
+      case 5: return absl::NotFoundError("no such thing");
+    }
+    isa::Outcome o;
+    o.message = absl::StrCat(getpid());
+    return o;
+  }
+};
+
+isa::Case WithGroups(uint32_t x) {
+  isa::Case c;
+  c.groups = {x, 1, 1};
+  isa::Instruction ret;
+  ret.op = isa::Op::kRet;
+  c.shader.instructions.push_back(ret);
+  return c;
+}
+
+std::unique_ptr<Target> Make(IsolationOptions options = {}) {
+  options.timeout_seconds = 1;
+  auto t = Isolate("misbehaving", [] { return std::make_unique<Misbehaving>(); }, options);
+  EXPECT_TRUE(t.ok()) << t.status();
+  return t.ok() ? *std::move(t) : nullptr;
+}
+
+// The first answer comes from a child, not from this process.
+TEST(IsolatedTarget, RunsInAChild) {
+  auto t = Make();
+  absl::StatusOr<isa::Outcome> o = t->Run(WithGroups(1));
+  ASSERT_TRUE(o.ok()) << o.status();
+  EXPECT_EQ(o->status, isa::RunStatus::kOk);
+  EXPECT_NE(o->message, absl::StrCat(getpid()));
+  EXPECT_EQ(t->Run(WithGroups(1))->message, o->message);  // the same child
+}
+
+TEST(IsolatedTarget, CrashIsAnOutcomeAndTheNextRunWorks) {
+  auto t = Make();
+  const std::string first = t->Run(WithGroups(1))->message;
+  absl::StatusOr<isa::Outcome> o = t->Run(WithGroups(2));
+  ASSERT_TRUE(o.ok()) << o.status();
+  EXPECT_EQ(o->status, isa::RunStatus::kCrashed);
+  EXPECT_EQ(o->message, "killed by signal 11 (SIGSEGV)");
+  absl::StatusOr<isa::Outcome> again = t->Run(WithGroups(1));
+  ASSERT_TRUE(again.ok()) << again.status();
+  EXPECT_EQ(again->status, isa::RunStatus::kOk);
+  EXPECT_NE(again->message, first);  // a new child
+}
+
+TEST(IsolatedTarget, HangTimesOutAndTheNextRunWorks) {
+  auto t = Make();
+  absl::StatusOr<isa::Outcome> o = t->Run(WithGroups(3));
+  ASSERT_TRUE(o.ok()) << o.status();
+  EXPECT_EQ(o->status, isa::RunStatus::kTimedOut);
+  EXPECT_EQ(t->Run(WithGroups(1))->status, isa::RunStatus::kOk);
+}
+
+#if defined(__has_feature)
+#if __has_feature(address_sanitizer)
+#define ATOMFUZZ_ASAN 1
+#endif
+#endif
+
+TEST(IsolatedTarget, OutOfMemoryIsACrash) {
+#ifdef ATOMFUZZ_ASAN
+  GTEST_SKIP() << "ASan's shadow memory does not fit an address-space limit";
+#endif
+  IsolationOptions options;
+  options.memory_limit_bytes = uint64_t{512} << 20;
+  auto t = Make(options);
+  absl::StatusOr<isa::Outcome> o = t->Run(WithGroups(4));
+  ASSERT_TRUE(o.ok()) << o.status();
+  EXPECT_EQ(o->status, isa::RunStatus::kCrashed);
+  EXPECT_NE(o->message.find("out of memory"), std::string::npos) << o->message;
+  EXPECT_EQ(t->Run(WithGroups(1))->status, isa::RunStatus::kOk);
+}
+
+TEST(IsolatedTarget, ErrorsKeepTheirCode) {
+  auto t = Make();
+  absl::StatusOr<isa::Outcome> o = t->Run(WithGroups(5));
+  EXPECT_EQ(o.status().code(), absl::StatusCode::kNotFound);
+  EXPECT_EQ(o.status().message(), "no such thing");
+}
+
+TEST(IsolatedTarget, FactoryErrorIsReturnedByIsolate) {
+  auto t = Isolate("broken", [] () -> absl::StatusOr<std::unique_ptr<Target>> {
+    return absl::InvalidArgumentError("no device");
+  }, {});
+  EXPECT_EQ(t.status().code(), absl::StatusCode::kInvalidArgument);
+  EXPECT_EQ(t.status().message(), "no device");
+}
+
+}  // namespace
+}  // namespace atomfuzz::targets
