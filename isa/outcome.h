@@ -22,6 +22,7 @@ enum class RunStatus : uint8_t {
   kCrashed,
   kTimedOut,
   kBudgetExceeded,  // an instruction budget ran out (endless loop)
+  kInvalidCode,     // a translator emitted invalid code (message: the validator's)
 };
 absl::string_view RunStatusName(RunStatus s);
 
