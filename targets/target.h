@@ -20,6 +20,7 @@ struct TargetOptions {
   bool deterministic = false;  // one worker, fixed group and lane order
   std::string inject;          // an injected bug by name (fast target), or ""
   uint64_t max_steps_per_wave = 1u << 20;  // instructions; endless loops end
+  std::string vk_device;       // Vulkan: a substring of the device name, or ""
 };
 
 class Target {

@@ -31,15 +31,19 @@ absl::StatusOr<VkContext> CreateContext(const std::string& substring) {
   vkEnumeratePhysicalDevices(c.instance, &count, nullptr);
   std::vector<VkPhysicalDevice> devices(count);
   vkEnumeratePhysicalDevices(c.instance, &count, devices.data());
+  // No substring: lavapipe (llvmpipe) where present, else the first device.
   std::vector<std::string> names;
-  for (VkPhysicalDevice d : devices) {
-    VkPhysicalDeviceProperties p;
-    vkGetPhysicalDeviceProperties(d, &p);
-    names.push_back(p.deviceName);
-    if (c.physical == VK_NULL_HANDLE &&
-        names.back().find(substring) != std::string::npos) {
-      c.physical = d;
-      c.properties = p;
+  for (const std::string& want : {substring.empty() ? std::string("llvmpipe") : substring,
+                                  substring}) {
+    names.clear();
+    for (VkPhysicalDevice d : devices) {
+      VkPhysicalDeviceProperties p;
+      vkGetPhysicalDeviceProperties(d, &p);
+      names.push_back(p.deviceName);
+      if (c.physical == VK_NULL_HANDLE && names.back().find(want) != std::string::npos) {
+        c.physical = d;
+        c.properties = p;
+      }
     }
   }
   if (c.physical == VK_NULL_HANDLE) {
