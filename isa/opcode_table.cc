@@ -242,6 +242,45 @@ const OpcodeInfo* FindMnemonic(absl::string_view mnemonic) {
   return it == std::end(kTable) ? nullptr : &*it;
 }
 
+const OpcodeInfo* FindTokenOpcode(uint16_t token_opcode, bool test_nonzero) {
+  const OpcodeInfo* any = nullptr;
+  for (const OpcodeInfo& row : kTable) {
+    if (row.token_opcode != token_opcode) continue;
+    if (row.test_nonzero == test_nonzero) return &row;
+    any = &row;
+  }
+  return any;
+}
+
+OperandKindRule RuleFor(OperandKind kind) {
+  switch (kind) {
+    case K::kDst:
+      return {true, true, false, false, false, false,
+              "a destination register (r#, x#[], null)"};
+    case K::kSrc:
+      return {true, false, true, true, false, false,
+              "a source operand (r#, x#[], l(...), vThreadID...)"};
+    case K::kMem:
+    case K::kMemDst:
+    case K::kMemSrc:
+      return {false, false, false, false, true, true, "a u# or g# register"};
+    case K::kUav:
+      return {false, false, false, false, true, false, "a u# register"};
+    case K::kTgsm:
+      return {false, false, false, false, false, true, "a g# register"};
+    case K::kInputDecl:
+      return {false, false, false, true, false, false,
+              "a compute system value (vThreadID, vThreadGroupID, "
+              "vThreadIDInGroup, vThreadIDInGroupFlattened)"};
+    case K::kIndexableTempDecl:
+      return {true, false, false, false, false, false, "x#[size]"};
+    case K::kNumber:
+    case K::kEnd:
+      break;
+  }
+  return {false, false, false, false, false, false, "a number"};
+}
+
 absl::string_view FamilyName(Family f) {
   switch (f) {
     case F::kAlu: return "alu";

@@ -9,6 +9,7 @@
 #include <optional>
 #include <span>
 #include "absl/strings/string_view.h"
+#include "isa/operand.h"
 
 namespace atomfuzz::isa {
 
@@ -141,8 +142,38 @@ struct OpcodeInfo {
   }
 };
 
+// Which register files an operand kind accepts, and how to ask for one. The
+// assembler and the DXBC decoder both read operands by this rule.
+struct OperandKindRule {
+  bool temps;      // r#, x#[]
+  bool null;       // null
+  bool immediate;  // l(...)
+  bool sysval;     // vThreadID...
+  bool uav;        // u#
+  bool tgsm;       // g#
+  const char* what;
+
+  bool Accepts(RegFile f) const {
+    switch (f) {
+      case RegFile::kTemp:
+      case RegFile::kIndexableTemp: return temps;
+      case RegFile::kNull: return null;
+      case RegFile::kImmediate: return immediate;
+      case RegFile::kUav: return uav;
+      case RegFile::kTgsm: return tgsm;
+      case RegFile::kNumber: return false;
+      default: return sysval && IsSystemValue(f);
+    }
+  }
+};
+OperandKindRule RuleFor(OperandKind kind);
+
 // The row for an op. Never fails: every Op has a row.
 const OpcodeInfo& Info(Op op);
+// The row with this token opcode (spec 4.5) and test form (_z / _nz), if
+// any. `test_nonzero` only tells twins such as if_z and if_nz apart: a row
+// without a twin is found whatever the flag.
+const OpcodeInfo* FindTokenOpcode(uint16_t token_opcode, bool test_nonzero);
 // All rows, in Op order.
 std::span<const OpcodeInfo> AllOpcodes();
 // The row whose mnemonic is exactly `mnemonic` (no suffixes), if any.

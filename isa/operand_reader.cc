@@ -8,46 +8,6 @@
 namespace atomfuzz::isa {
 namespace {
 
-// Which register files each operand kind accepts, and how to say so.
-struct KindRule {
-  bool temps;      // r#, x#[]
-  bool null;       // null
-  bool immediate;  // l(...)
-  bool sysval;     // vThreadID...
-  bool uav;        // u#
-  bool tgsm;       // g#
-  const char* what;
-};
-
-KindRule RuleFor(OperandKind kind) {
-  switch (kind) {
-    case OperandKind::kDst:
-      return {true, true, false, false, false, false,
-              "a destination register (r#, x#[], null)"};
-    case OperandKind::kSrc:
-      return {true, false, true, true, false, false,
-              "a source operand (r#, x#[], l(...), vThreadID...)"};
-    case OperandKind::kMem:
-    case OperandKind::kMemDst:
-    case OperandKind::kMemSrc:
-      return {false, false, false, false, true, true, "a u# or g# register"};
-    case OperandKind::kUav:
-      return {false, false, false, false, true, false, "a u# register"};
-    case OperandKind::kTgsm:
-      return {false, false, false, false, false, true, "a g# register"};
-    case OperandKind::kInputDecl:
-      return {false, false, false, true, false, false,
-              "a compute system value (vThreadID, vThreadGroupID, "
-              "vThreadIDInGroup, vThreadIDInGroupFlattened)"};
-    case OperandKind::kIndexableTempDecl:
-      return {true, false, false, false, false, false, "x#[size]"};
-    case OperandKind::kNumber:
-    case OperandKind::kEnd:
-      break;
-  }
-  return {false, false, false, false, false, false, "a number"};
-}
-
 // The decimal number after a register letter: "r12" -> 12. Digits only, so
 // that r0x1 is not r1.
 std::optional<uint32_t> RegisterNumber(absl::string_view word) {
@@ -95,7 +55,7 @@ std::optional<Operand> OperandReader::ReadNumber() {
 }
 
 std::optional<Operand> OperandReader::ReadRegister(OperandKind kind) {
-  const KindRule rule = RuleFor(kind);
+  const OperandKindRule rule = RuleFor(kind);
   const int col = cur_.col();
   const absl::string_view word = cur_.ReadIdentifier();
   if (word.empty()) return Fail(rule.what);

@@ -1,0 +1,106 @@
+#include "isa/dxbc.h"
+
+#include <string>
+
+#include "absl/strings/str_cat.h"
+#include "absl/strings/str_format.h"
+#include "isa/dxbc_bytes.h"
+#include "isa/dxbc_container.h"
+#include "isa/dxbc_tokens.h"
+
+namespace atomfuzz::isa {
+namespace {
+
+// Version token: program type 5 (compute) in [31:16], major and minor as
+// nibbles in [7:4] and [3:0] (spec 4.1, E-43).
+constexpr uint32_t kComputeType = 5;
+constexpr uint32_t kCs50Version = kComputeType << 16 | 5 << 4 | 0;
+
+absl::StatusOr<Program> DecodeShex(const DxbcChunk& chunk) {
+  const size_t base = chunk.data_offset;
+  if (chunk.data.size() < 8 || chunk.data.size() % 4 != 0) {
+    return DxbcError(base - 4, 0,
+                     "a SHEX size that is a multiple of 4, at least 8",
+                     absl::StrCat(chunk.data.size()));
+  }
+  std::vector<uint32_t> tokens(chunk.data.size() / 4);
+  for (size_t i = 0; i < tokens.size(); ++i) {
+    tokens[i] = LoadLe32(chunk.data, 4 * i);
+  }
+  if (tokens[0] != kCs50Version) {
+    return DxbcError(base, 0, "the version token 0x00050050 (cs_5_0)",
+                     absl::StrFormat("0x%08x", tokens[0]));
+  }
+  if (tokens[1] != tokens.size()) {
+    return DxbcError(base + 4, 0,
+                     absl::StrFormat("a length token equal to the chunk's %d "
+                                     "DWORDs (spec 4.1)",
+                                     tokens.size()),
+                     absl::StrCat(tokens[1]));
+  }
+  Program program;
+  size_t at = 2;
+  while (at < tokens.size()) {
+    const TokenPosition where{base + 4 * at,
+                              static_cast<int>(program.instructions.size()) + 1};
+    absl::StatusOr<DecodedInstruction> d =
+        DecodeInstruction(absl::MakeConstSpan(tokens).subspan(at), where);
+    if (!d.ok()) return d.status();
+    program.instructions.push_back(std::move(d->inst));
+    at += d->length;
+  }
+  return program;
+}
+
+std::vector<uint8_t> WordsToBytes(const std::vector<uint32_t>& words) {
+  std::vector<uint8_t> bytes;
+  bytes.reserve(4 * words.size());
+  for (uint32_t w : words) AppendLe32(bytes, w);
+  return bytes;
+}
+
+}  // namespace
+
+absl::StatusOr<std::vector<uint32_t>> EncodeShex(const Program& program) {
+  if (program.major != 5 || program.minor != 0) {
+    return absl::InvalidArgumentError(absl::StrFormat(
+        "cannot encode cs_%d_%d as DXBC: only cs_5_0", program.major,
+        program.minor));
+  }
+  std::vector<uint32_t> tokens = {kCs50Version, 0};
+  for (size_t i = 0; i < program.instructions.size(); ++i) {
+    absl::Status s = EncodeInstruction(program.instructions[i], tokens);
+    if (!s.ok()) {
+      return absl::InvalidArgumentError(
+          absl::StrCat("instruction ", i + 1, ": ", s.message()));
+    }
+  }
+  tokens[1] = static_cast<uint32_t>(tokens.size());
+  return tokens;
+}
+
+absl::StatusOr<std::vector<uint8_t>> EncodeDxbc(const Program& program) {
+  absl::StatusOr<std::vector<uint32_t>> shex = EncodeShex(program);
+  if (!shex.ok()) return shex.status();
+  const std::vector<uint8_t> signature = EmptySignatureChunk();
+  const std::vector<uint8_t> code = WordsToBytes(*shex);
+  // Spec 5.2: the order fxc uses once reflection is stripped.
+  const DxbcChunk chunks[] = {{kFourCcIsgn, signature, 0},
+                              {kFourCcOsgn, signature, 0},
+                              {kFourCcShex, code, 0}};
+  return WriteDxbcContainer(chunks);
+}
+
+absl::StatusOr<Program> DecodeDxbc(absl::Span<const uint8_t> bytes) {
+  absl::StatusOr<std::vector<DxbcChunk>> chunks = ParseDxbcContainer(bytes);
+  if (!chunks.ok()) return chunks.status();
+  for (const DxbcChunk& chunk : *chunks) {
+    if (chunk.fourcc == kFourCcShex || chunk.fourcc == kFourCcShdr) {
+      return DecodeShex(chunk);
+    }
+  }
+  return absl::InternalError("ParseDxbcContainer let a container without "
+                             "SHEX or SHDR through");
+}
+
+}  // namespace atomfuzz::isa
