@@ -7,6 +7,7 @@
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
 #include "isa/assembler.h"
+#include "isa/printer.h"
 
 namespace atomfuzz::targets {
 namespace {
@@ -24,16 +25,6 @@ constexpr uint32_t kVectorLanes = 16;
 std::vector<Instruction> Snippet(const std::string& text) {
   absl::StatusOr<isa::Program> p = isa::Assemble(absl::StrCat("cs_5_0\n", text));
   return p.ok() ? std::move(p->instructions) : std::vector<Instruction>{};
-}
-
-// The source that reads what a destination operand received.
-isa::Operand AsSource(isa::Operand dst) {
-  uint8_t component = 0;
-  while (component < 3 && !(dst.mask & (1u << component))) ++component;
-  dst.selection = isa::Selection::kSelect1;
-  dst.swizzle = {component, component, component, component};
-  dst.mask = 0;
-  return dst;
 }
 
 struct Scan {
@@ -186,13 +177,14 @@ absl::StatusOr<InstrumentedCase> InstrumentForTrace(const isa::Case& c) {
         "imad r%1$d.x, r%2$d.x, l(%3$d), r%2$d.y\n"
         "ishl r%1$d.x, r%1$d.x, l(3)\n"
         "mov r%1$d.y, l(%4$d)\n"
-        "mov r%1$d.z, l(0)\n"
+        "mov r%1$d.z, %6$s\n"
         "store_raw u%5$d.xy, r%1$d.x, r%1$d.yzzz\n"
         "iadd r%2$d.x, r%2$d.x, l(1)\n"
         "store_raw u%5$d.xy, r%2$d.z, r%2$d.xwxx\n",
-        ra, rc, l.threads, returns ? uint32_t(i) : uint32_t(i) | kNoReturn, l.log_slot));
+        ra, rc, l.threads, returns ? uint32_t(i) : uint32_t(i) | kNoReturn, l.log_slot,
+        // A one-component destination prints as the source that reads it.
+        returns ? isa::PrintOperand(in.operands[ret]) : std::string("l(0)")));
     if (log.size() != 7) return absl::InternalError("trace snippet did not assemble");
-    if (returns) log[3].operands[1] = AsSource(in.operands[ret]);  // mov r_a.z, <returned>
     p.instructions.insert(p.instructions.end(), log.begin(), log.end());
   }
   if (decls.empty() || prologue.size() != 5 || count_loop.size() != 2) {
