@@ -11,10 +11,7 @@ namespace atomfuzz::targets::vulkan {
 namespace {
 
 absl::StatusOr<VkContext> CreateContext(const std::string& substring) {
-  // Before the driver loads: Mesa's disk cache would hide the JIT cost and
-  // grow without bound under fuzzing; vkd3d's FIXME lines go to stderr.
-  setenv("MESA_SHADER_CACHE_DISABLE", "true", /*overwrite=*/0);
-  setenv("VKD3D_SHADER_DEBUG", "none", /*overwrite=*/0);
+  SetQuietEnvironment();
   VkContext c;
   c.device_substring = substring;
   VkApplicationInfo app = VkStruct<VkApplicationInfo>(VK_STRUCTURE_TYPE_APPLICATION_INFO);
@@ -122,6 +119,13 @@ absl::StatusOr<VkContext> CreateContext(const std::string& substring) {
 }
 
 }  // namespace
+
+void SetQuietEnvironment() {
+  // Unless the user chose: Mesa's disk cache would hide the JIT cost and
+  // grow without bound under fuzzing; vkd3d prints FIXME lines to stderr.
+  setenv("MESA_SHADER_CACHE_DISABLE", "true", /*overwrite=*/0);
+  setenv("VKD3D_SHADER_DEBUG", "none", /*overwrite=*/0);
+}
 
 absl::Status VkCheck(VkResult r, const char* what) {
   if (r == VK_SUCCESS) return absl::OkStatus();

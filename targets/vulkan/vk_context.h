@@ -45,6 +45,10 @@ struct VkContext {
   int FindMemoryType(uint32_t type_bits, VkMemoryPropertyFlags flags) const;
 };
 
+// Sets MESA_SHADER_CACHE_DISABLE=true and VKD3D_SHADER_DEBUG=none where the
+// user has not set them. Call before vkd3d or the driver first runs.
+void SetQuietEnvironment();
+
 // The process's context, created on first use. `device_substring` picks the
 // first physical device whose name contains it ("" = the first device).
 // FailedPrecondition when there is no Vulkan loader or device, or when a

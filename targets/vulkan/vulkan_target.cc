@@ -121,6 +121,7 @@ absl::StatusOr<std::unique_ptr<Target>> CreateVulkanTarget(const TargetOptions& 
   if (!options.inject.empty()) {
     return absl::InvalidArgumentError("--inject is a fast-target option");
   }
+  SetQuietEnvironment();  // vkd3d reads its variable once, on first use
   return std::make_unique<VulkanTarget>(options, mode);
 }
 
