@@ -30,6 +30,9 @@ ABSL_FLAG(bool, deterministic, false,
 ABSL_FLAG(std::string, inject, "",
           "Fast target: run with a deliberately injected bug (--inject=list "
           "prints their names).");
+ABSL_FLAG(std::string, vk_device, "",
+          "Vulkan targets: use the first device whose name contains this "
+          "(default: lavapipe, else the first device). Also spelled --vk-device.");
 ABSL_FLAG(double, seconds, 0,
           "fuzz, reduce: stop after this many seconds (0 = no time limit).");
 ABSL_FLAG(uint64_t, runs, 0, "fuzz: stop after this many cases (0 = no limit).");

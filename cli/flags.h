@@ -19,6 +19,7 @@ ABSL_DECLARE_FLAG(bool, trace);
 ABSL_DECLARE_FLAG(int, threads);
 ABSL_DECLARE_FLAG(bool, deterministic);
 ABSL_DECLARE_FLAG(std::string, inject);
+ABSL_DECLARE_FLAG(std::string, vk_device);
 ABSL_DECLARE_FLAG(double, seconds);
 ABSL_DECLARE_FLAG(uint64_t, runs);
 ABSL_DECLARE_FLAG(int, jobs);

@@ -13,6 +13,7 @@ int RunFuzz(const std::vector<std::string>& seeds) {
   fuzz::CampaignOptions o;
   o.target = absl::GetFlag(FLAGS_target);
   o.inject = absl::GetFlag(FLAGS_inject);
+  o.vk_device = absl::GetFlag(FLAGS_vk_device);
   o.policy = absl::GetFlag(FLAGS_policy);
   o.seed = absl::GetFlag(FLAGS_seed);
   o.seconds = absl::GetFlag(FLAGS_seconds);

@@ -45,6 +45,7 @@ std::unique_ptr<targets::Target> TargetFromFlags(const char* command, int& exit_
   options.target_options.deterministic = absl::GetFlag(FLAGS_deterministic);
   options.target_options.inject = absl::GetFlag(FLAGS_inject);
   options.target_options.timeout_seconds = absl::GetFlag(FLAGS_timeout);
+  options.target_options.vk_device = absl::GetFlag(FLAGS_vk_device);
   if (options.target_options.inject == "list") {
     for (const auto& i : targets::fast::AllInjections()) {
       std::printf("%s\n", std::string(i.name).c_str());

@@ -67,6 +67,7 @@ bool ParseArgs(const Command& c, int argc, char** argv,
       value = body.substr(eq + 1);
     }
     if (name == "o") name = "out";  // -o OUT, as compilers and reducers spell it
+    if (name == "vk-device") name = "vk_device";
     const absl::CommandLineFlag* flag =
         Accepts(c, name) ? absl::FindCommandLineFlag(name) : nullptr;
     if (flag == nullptr && !has_value && absl::StartsWith(name, "no") &&

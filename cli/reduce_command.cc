@@ -36,6 +36,7 @@ int RunReduce(const std::vector<std::string>& files) {
   run.target = absl::GetFlag(FLAGS_target);
   run.target_options.inject = absl::GetFlag(FLAGS_inject);
   run.target_options.timeout_seconds = absl::GetFlag(FLAGS_timeout);
+  run.target_options.vk_device = absl::GetFlag(FLAGS_vk_device);
   if (run.target_options.inject == "list") {
     for (const auto& i : targets::fast::AllInjections()) {
       std::printf("%s\n", std::string(i.name).c_str());

@@ -18,6 +18,7 @@ namespace atomfuzz::fuzz {
 struct CampaignOptions {
   std::string target = "fast";
   std::string inject;             // an injected bug of the fast target, or ""
+  std::string vk_device;          // Vulkan targets: device name substring, or ""
   std::string policy = "default";
   uint64_t seed = 0;              // 0: pick one (and print it)
   double seconds = 0;             // 0: no time limit

@@ -26,6 +26,7 @@ RunOptions CampaignSetup::Run() const {
   RunOptions run;
   run.target = options.target;
   run.target_options.inject = options.inject;
+  run.target_options.vk_device = options.vk_device;
   // Parallelism comes from worker processes; one thread and a fixed order
   // make every finding replay as it was found.
   run.target_options.threads = 1;

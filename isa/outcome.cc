@@ -9,6 +9,7 @@ absl::string_view RunStatusName(RunStatus s) {
     case RunStatus::kCrashed: return "crashed";
     case RunStatus::kTimedOut: return "timed out";
     case RunStatus::kBudgetExceeded: return "budget exceeded";
+    case RunStatus::kInvalidCode: return "invalid-code";
   }
   return "?";
 }

@@ -22,7 +22,10 @@ enum class RunStatus : uint8_t {
   kCrashed,
   kTimedOut,
   kBudgetExceeded,  // an instruction budget ran out (endless loop)
+  kInvalidCode,     // a translator emitted invalid code (message: the validator's)
 };
+// The last enumerator: decoders of outcomes from elsewhere check against it.
+inline constexpr RunStatus kLastRunStatus = RunStatus::kInvalidCode;
 absl::string_view RunStatusName(RunStatus s);
 
 // Final state of one UAV. `defined[i]` false means any value is allowed

@@ -20,10 +20,11 @@ struct TargetOptions {
   bool deterministic = false;  // one worker, fixed group and lane order
   std::string inject;          // an injected bug by name (fast target), or ""
   uint64_t max_steps_per_wave = 1u << 20;  // instructions; endless loops end
-  // Targets in a child process (ext:): seconds per case before the child is
+  // Targets in a child process (ext:, vulkan): seconds per case before the child is
   // killed (kTimedOut), and its address-space cap in MiB (0 = none).
   double timeout_seconds = 10;
   uint64_t memory_limit_mb = 4096;
+  std::string vk_device;       // Vulkan: a substring of the device name, or ""
 };
 
 class Target {

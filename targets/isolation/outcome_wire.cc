@@ -163,7 +163,7 @@ absl::StatusOr<isa::Outcome> DecodeOutcome(absl::string_view bytes) {
   uint32_t magic = 0, length = 0, uavs = 0, events = 0;
   uint8_t status = 0, has_trace = 0;
   if (!r.U32(magic) || magic != kOutcomeWireMagic) return Bad("bad magic");
-  if (!r.U8(status) || status > static_cast<uint8_t>(isa::RunStatus::kBudgetExceeded)) {
+  if (!r.U8(status) || status > static_cast<uint8_t>(isa::kLastRunStatus)) {
     return Bad("bad run status");
   }
   o.status = static_cast<isa::RunStatus>(status);

@@ -60,6 +60,15 @@ TEST(OutcomeWire, RoundTrips) {
   back = DecodeOutcome(EncodeOutcome(crashed));
   ASSERT_TRUE(back.ok()) << back.status();
   ExpectSame(crashed, *back);
+
+  // Every status travels, the last one (a translator's invalid code) too.
+  for (int s = 0; s <= static_cast<int>(isa::kLastRunStatus); ++s) {
+    isa::Outcome one;
+    one.status = static_cast<isa::RunStatus>(s);
+    back = DecodeOutcome(EncodeOutcome(one));
+    ASSERT_TRUE(back.ok()) << s << ": " << back.status();
+    EXPECT_EQ(back->status, one.status);
+  }
 }
 
 // Every prefix is truncated, every extra byte is trailing: all are errors.

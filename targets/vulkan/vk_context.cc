@@ -1,0 +1,173 @@
+#include "targets/vulkan/vk_context.h"
+
+#include <cstdlib>
+#include <mutex>
+#include <vector>
+
+#include "absl/strings/str_cat.h"
+#include "absl/strings/str_join.h"
+
+namespace atomfuzz::targets::vulkan {
+namespace {
+
+absl::StatusOr<VkContext> CreateContext(const std::string& substring) {
+  SetQuietEnvironment();
+  VkContext c;
+  c.device_substring = substring;
+  VkApplicationInfo app = VkStruct<VkApplicationInfo>(VK_STRUCTURE_TYPE_APPLICATION_INFO);
+  app.pApplicationName = "atomfuzz";
+  app.apiVersion = VK_API_VERSION_1_1;
+  VkInstanceCreateInfo ici = VkStruct<VkInstanceCreateInfo>(VK_STRUCTURE_TYPE_INSTANCE_CREATE_INFO);
+  ici.pApplicationInfo = &app;
+  if (VkResult r = vkCreateInstance(&ici, nullptr, &c.instance); r != VK_SUCCESS) {
+    return absl::FailedPreconditionError(absl::StrCat(
+        "no Vulkan: vkCreateInstance failed (", static_cast<int>(r),
+        "); install a Vulkan loader and driver (e.g. mesa-vulkan-drivers for lavapipe)"));
+  }
+  uint32_t count = 0;
+  vkEnumeratePhysicalDevices(c.instance, &count, nullptr);
+  std::vector<VkPhysicalDevice> devices(count);
+  vkEnumeratePhysicalDevices(c.instance, &count, devices.data());
+  // No substring: lavapipe (llvmpipe) where present, else the first device.
+  std::vector<std::string> names;
+  for (const std::string& want : {substring.empty() ? std::string("llvmpipe") : substring,
+                                  substring}) {
+    names.clear();
+    for (VkPhysicalDevice d : devices) {
+      VkPhysicalDeviceProperties p;
+      vkGetPhysicalDeviceProperties(d, &p);
+      names.push_back(p.deviceName);
+      if (c.physical == VK_NULL_HANDLE && names.back().find(want) != std::string::npos) {
+        c.physical = d;
+        c.properties = p;
+      }
+    }
+  }
+  if (c.physical == VK_NULL_HANDLE) {
+    vkDestroyInstance(c.instance, nullptr);
+    return absl::FailedPreconditionError(
+        devices.empty() ? std::string("no Vulkan physical device")
+                        : absl::StrCat("no Vulkan device name contains '", substring,
+                                       "' (devices: ", absl::StrJoin(names, ", "), ")"));
+  }
+  vkGetPhysicalDeviceMemoryProperties(c.physical, &c.memory);
+  vkGetPhysicalDeviceQueueFamilyProperties(c.physical, &count, nullptr);
+  std::vector<VkQueueFamilyProperties> families(count);
+  vkGetPhysicalDeviceQueueFamilyProperties(c.physical, &count, families.data());
+  bool found = false;
+  for (uint32_t i = 0; i < count && !found; ++i) {
+    if (families[i].queueFlags & VK_QUEUE_COMPUTE_BIT) {
+      c.queue_family = i;
+      found = true;
+    }
+  }
+  if (!found) {
+    vkDestroyInstance(c.instance, nullptr);
+    return absl::FailedPreconditionError(
+        absl::StrCat("Vulkan device '", c.properties.deviceName, "' has no compute queue"));
+  }
+  const float priority = 1.0f;
+  VkDeviceQueueCreateInfo qci = VkStruct<VkDeviceQueueCreateInfo>(VK_STRUCTURE_TYPE_DEVICE_QUEUE_CREATE_INFO);
+  qci.queueFamilyIndex = c.queue_family;
+  qci.queueCount = 1;
+  qci.pQueuePriorities = &priority;
+  VkPhysicalDeviceFeatures features{};
+  VkPhysicalDeviceFeatures supported;
+  vkGetPhysicalDeviceFeatures(c.physical, &supported);
+  // D3D discards out-of-bounds UAV writes; ask for Vulkan's nearest guarantee.
+  features.robustBufferAccess = supported.robustBufferAccess;
+  VkDeviceCreateInfo dci = VkStruct<VkDeviceCreateInfo>(VK_STRUCTURE_TYPE_DEVICE_CREATE_INFO);
+  dci.queueCreateInfoCount = 1;
+  dci.pQueueCreateInfos = &qci;
+  dci.pEnabledFeatures = &features;
+  if (VkResult r = vkCreateDevice(c.physical, &dci, nullptr, &c.device); r != VK_SUCCESS) {
+    vkDestroyInstance(c.instance, nullptr);
+    return absl::FailedPreconditionError(absl::StrCat(
+        "vkCreateDevice failed on '", c.properties.deviceName, "' (", static_cast<int>(r), ")"));
+  }
+  vkGetDeviceQueue(c.device, c.queue_family, 0, &c.queue);
+  VkCommandPoolCreateInfo pci = VkStruct<VkCommandPoolCreateInfo>(VK_STRUCTURE_TYPE_COMMAND_POOL_CREATE_INFO);
+  pci.flags = VK_COMMAND_POOL_CREATE_RESET_COMMAND_BUFFER_BIT;
+  pci.queueFamilyIndex = c.queue_family;
+  if (absl::Status s = VkCheck(vkCreateCommandPool(c.device, &pci, nullptr, &c.command_pool),
+                               "vkCreateCommandPool");
+      !s.ok()) {
+    return s;
+  }
+  // Enough for one run's set: 64 UAVs, their counters and the trace log.
+  const VkDescriptorPoolSize sizes[] = {
+      {VK_DESCRIPTOR_TYPE_STORAGE_TEXEL_BUFFER, 160},
+      {VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, 160},
+      {VK_DESCRIPTOR_TYPE_STORAGE_IMAGE, 80},
+  };
+  VkDescriptorPoolCreateInfo dpci = VkStruct<VkDescriptorPoolCreateInfo>(VK_STRUCTURE_TYPE_DESCRIPTOR_POOL_CREATE_INFO);
+  dpci.maxSets = 1;
+  dpci.poolSizeCount = 3;
+  dpci.pPoolSizes = sizes;
+  if (absl::Status s = VkCheck(
+          vkCreateDescriptorPool(c.device, &dpci, nullptr, &c.descriptor_pool),
+          "vkCreateDescriptorPool");
+      !s.ok()) {
+    return s;
+  }
+  VkFenceCreateInfo fci = VkStruct<VkFenceCreateInfo>(VK_STRUCTURE_TYPE_FENCE_CREATE_INFO);
+  if (absl::Status s = VkCheck(vkCreateFence(c.device, &fci, nullptr, &c.fence), "vkCreateFence");
+      !s.ok()) {
+    return s;
+  }
+  return c;
+}
+
+}  // namespace
+
+void SetQuietEnvironment() {
+  // Unless the user chose: Mesa's disk cache would hide the JIT cost and
+  // grow without bound under fuzzing; vkd3d prints FIXME lines to stderr.
+  setenv("MESA_SHADER_CACHE_DISABLE", "true", /*overwrite=*/0);
+  setenv("VKD3D_SHADER_DEBUG", "none", /*overwrite=*/0);
+}
+
+absl::Status VkCheck(VkResult r, const char* what) {
+  if (r == VK_SUCCESS) return absl::OkStatus();
+  const std::string msg = absl::StrCat(what, " failed (VkResult ", static_cast<int>(r), ")");
+  if (r == VK_ERROR_DEVICE_LOST) return absl::UnavailableError(msg);
+  if (r == VK_ERROR_OUT_OF_HOST_MEMORY || r == VK_ERROR_OUT_OF_DEVICE_MEMORY) {
+    return absl::ResourceExhaustedError(msg);
+  }
+  return absl::InternalError(msg);
+}
+
+int VkContext::FindMemoryType(uint32_t type_bits, VkMemoryPropertyFlags flags) const {
+  for (uint32_t i = 0; i < memory.memoryTypeCount; ++i) {
+    if ((type_bits & (1u << i)) && (memory.memoryTypes[i].propertyFlags & flags) == flags) {
+      return static_cast<int>(i);
+    }
+  }
+  return -1;
+}
+
+absl::StatusOr<VkContext*> GetVkContext(const std::string& device_substring) {
+  // The one piece of process-global state of this target. Never destroyed:
+  // drivers do not like teardown at exit, and the process ends anyway.
+  static std::mutex mu;
+  static VkContext* context = nullptr;
+  static absl::Status failure = absl::OkStatus();
+  std::lock_guard<std::mutex> lock(mu);
+  if (context == nullptr && failure.ok()) {
+    absl::StatusOr<VkContext> c = CreateContext(device_substring);
+    if (c.ok()) {
+      context = new VkContext(*c);
+    } else {
+      failure = c.status();
+    }
+  }
+  if (!failure.ok()) return failure;
+  if (context->device_substring != device_substring) {
+    return absl::FailedPreconditionError(absl::StrCat(
+        "this process already uses Vulkan device '", context->properties.deviceName,
+        "'; --vk-device='", device_substring, "' needs a new process"));
+  }
+  return context;
+}
+
+}  // namespace atomfuzz::targets::vulkan

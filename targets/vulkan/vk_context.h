@@ -1,0 +1,60 @@
+// The process-wide Vulkan state: instance, device, one compute queue, a
+// command pool, a descriptor pool and a fence. Created once and reused: per
+// program only the shader module, pipeline and descriptors change
+// (../shared/notes/vulkan-target.md). A hung or crashed driver cannot be
+// recovered in-process; isolate this target in a worker process.
+#ifndef ATOMFUZZ_TARGETS_VULKAN_VK_CONTEXT_H_
+#define ATOMFUZZ_TARGETS_VULKAN_VK_CONTEXT_H_
+
+#include <vulkan/vulkan.h>
+
+#include <cstdint>
+#include <string>
+
+#include "absl/status/status.h"
+#include "absl/status/statusor.h"
+
+namespace atomfuzz::targets::vulkan {
+
+// A zeroed Vulkan info structure of the given type.
+template <typename T>
+T VkStruct(VkStructureType type) {
+  T t{};
+  t.sType = type;
+  return t;
+}
+
+// Vulkan return codes as statuses: device loss and out-of-memory are
+// Unavailable/ResourceExhausted, the rest Internal.
+absl::Status VkCheck(VkResult r, const char* what);
+
+struct VkContext {
+  VkInstance instance = VK_NULL_HANDLE;
+  VkPhysicalDevice physical = VK_NULL_HANDLE;
+  VkDevice device = VK_NULL_HANDLE;
+  uint32_t queue_family = 0;
+  VkQueue queue = VK_NULL_HANDLE;
+  VkCommandPool command_pool = VK_NULL_HANDLE;
+  VkDescriptorPool descriptor_pool = VK_NULL_HANDLE;
+  VkFence fence = VK_NULL_HANDLE;
+  VkPhysicalDeviceProperties properties{};
+  VkPhysicalDeviceMemoryProperties memory{};
+  std::string device_substring;  // what selected it ("" = the first)
+
+  // A memory type index with all of `flags` among `type_bits`, or -1.
+  int FindMemoryType(uint32_t type_bits, VkMemoryPropertyFlags flags) const;
+};
+
+// Sets MESA_SHADER_CACHE_DISABLE=true and VKD3D_SHADER_DEBUG=none where the
+// user has not set them. Call before vkd3d or the driver first runs.
+void SetQuietEnvironment();
+
+// The process's context, created on first use. `device_substring` picks the
+// first physical device whose name contains it ("" = the first device).
+// FailedPrecondition when there is no Vulkan loader or device, or when a
+// different device was already chosen in this process.
+absl::StatusOr<VkContext*> GetVkContext(const std::string& device_substring);
+
+}  // namespace atomfuzz::targets::vulkan
+
+#endif  // ATOMFUZZ_TARGETS_VULKAN_VK_CONTEXT_H_

@@ -1,0 +1,28 @@
+// The Vulkan target: case -> trace instrumentation -> DXBC (isa::EncodeDxbc)
+// -> libvkd3d-shader -> SPIR-V (checked by spirv-tools) -> a compute
+// dispatch on lavapipe or the device --vk-device names. Names:
+//   vulkan       buffer UAVs as storage texel buffers (vkd3d's default)
+//   vulkan-ssbo  buffer UAVs as storage buffers
+#ifndef ATOMFUZZ_TARGETS_VULKAN_VULKAN_TARGET_H_
+#define ATOMFUZZ_TARGETS_VULKAN_VULKAN_TARGET_H_
+
+#include <memory>
+
+#include "absl/status/statusor.h"
+#include "targets/target.h"
+#include "targets/vulkan/vkd3d_compiler.h"
+
+namespace atomfuzz::targets::vulkan {
+
+// lavapipe stops every loop after this many iterations (all loops of a
+// SIMD vector together), so a case that may reach it is not comparable.
+inline constexpr uint32_t kLavapipeLoopCap = 65535;
+
+// The device opens on the first Run (FailedPrecondition there when there is
+// none). InvalidArgument for options this target does not take (--inject).
+absl::StatusOr<std::unique_ptr<Target>> CreateVulkanTarget(const TargetOptions& options,
+                                                           BufferUavMode mode);
+
+}  // namespace atomfuzz::targets::vulkan
+
+#endif  // ATOMFUZZ_TARGETS_VULKAN_VULKAN_TARGET_H_

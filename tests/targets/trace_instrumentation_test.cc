@@ -1,0 +1,146 @@
+// The trace instrumentation must not change what a program does: on the
+// fast target (deterministic), the instrumented case leaves every original
+// UAV word and counter as the original case does, and the log it writes
+// rebuilds the fast target's own trace.
+#include "targets/trace_instrumentation.h"
+
+#include <map>
+#include <tuple>
+
+#include "gtest/gtest.h"
+#include "isa/validator.h"
+#include "targets/fast/fast_target.h"
+#include "tests/fuzz/corpus_files.h"
+#include "tests/targets/random_program.h"
+
+namespace atomfuzz::targets {
+namespace {
+
+using Key = std::tuple<std::array<uint32_t, 3>, std::array<uint32_t, 3>, uint32_t, uint32_t>;
+
+std::unique_ptr<Target> Fast() {
+  TargetOptions options;
+  options.deterministic = true;
+  options.max_steps_per_wave = 1u << 22;  // room for the logging code
+  return *fast::CreateFastTarget(options);
+}
+
+// Runs `c` both ways; returns how many traced events it compared.
+size_t ExpectSameBehaviour(Target& fast, const isa::Case& c, const std::string& name) {
+  absl::StatusOr<isa::Outcome> plain = fast.Run(c);
+  EXPECT_TRUE(plain.ok()) << name;
+  if (!plain.ok() || plain->status != isa::RunStatus::kOk) return 0;
+  absl::StatusOr<InstrumentedCase> ic = InstrumentForTrace(c);
+  if (!ic.ok()) {
+    ADD_FAILURE() << name << ": " << ic.status();
+    return 0;
+  }
+  EXPECT_TRUE(isa::Validate(ic->instrumented).ok())
+      << name << ": " << isa::Validate(ic->instrumented);
+  absl::StatusOr<isa::Outcome> run = fast.Run(ic->instrumented);
+  EXPECT_TRUE(run.ok()) << name;
+  if (!run.ok()) return 0;
+  EXPECT_EQ(run->status, isa::RunStatus::kOk) << name << ": " << run->message;
+  const isa::Outcome decoded = DecodeTrace(c, ic->layout, *run);
+  EXPECT_EQ(decoded.uavs, plain->uavs) << name;
+  EXPECT_TRUE(decoded.has_trace) << name << ": " << decoded.message;
+  std::map<Key, const isa::AtomicEvent*> mine;
+  for (const isa::AtomicEvent& e : decoded.trace) {
+    mine[{e.group, e.thread, e.instruction, e.occurrence}] = &e;
+  }
+  EXPECT_EQ(mine.size(), decoded.trace.size()) << name << ": duplicate event keys";
+  EXPECT_EQ(decoded.trace.size(), plain->trace.size()) << name;
+  size_t compared = 0;
+  for (const isa::AtomicEvent& e : plain->trace) {
+    auto it = mine.find({e.group, e.thread, e.instruction, e.occurrence});
+    if (it == mine.end()) {
+      ADD_FAILURE() << name << ": instruction " << e.instruction << " missing from the log";
+      continue;
+    }
+    EXPECT_EQ(it->second->file, e.file) << name;
+    EXPECT_EQ(it->second->slot, e.slot) << name;
+    const isa::Instruction& in = c.shader.instructions[e.instruction];
+    if (!in.info().returns_old()) {
+      EXPECT_FALSE(it->second->returned.has_value()) << name;
+    } else if (it->second->returned) {
+      EXPECT_EQ(it->second->returned, e.returned)
+          << name << ": instruction " << e.instruction << " occurrence " << e.occurrence;
+      ++compared;
+    }
+  }
+  return compared;
+}
+
+TEST(TraceInstrumentation, KeepsCorpusBehaviourOnTheFastTarget) {
+  const std::vector<std::string> files = fuzz::testutil::CorpusCaseFiles();
+  ASSERT_FALSE(files.empty());
+  std::unique_ptr<Target> fast = Fast();
+  size_t compared = 0;
+  for (const std::string& f : files) {
+    absl::StatusOr<isa::Case> c = fuzz::testutil::LoadCorpusCase(f);
+    ASSERT_TRUE(c.ok()) << c.status();
+    compared += ExpectSameBehaviour(*fast, *c, f);
+  }
+  EXPECT_GT(compared, 100u);
+}
+
+TEST(TraceInstrumentation, KeepsRandomBehaviourOnTheFastTarget) {
+  std::unique_ptr<Target> fast = Fast();
+  int valid = 0;
+  for (uint64_t seed = 1; valid < 60 && seed < 3000; ++seed) {
+    const testutil::RandomCase rc = testutil::MakeRandomCase(seed);
+    if (rc.unbalanced || !isa::Validate(rc.c).ok()) continue;
+    ++valid;
+    ExpectSameBehaviour(*fast, rc.c, absl::StrCat("random seed ", seed));
+  }
+  EXPECT_GE(valid, 30);
+}
+
+TEST(TraceInstrumentation, ReportsOverflowAndTheLoopCap) {
+  absl::StatusOr<isa::Case> c = isa::ParseCase(R"([dispatch]
+groups 1, 1, 1
+
+[uav u0]
+kind raw
+words 1
+
+[shader]
+cs_5_0
+dcl_uav_raw u0
+dcl_temps 1
+dcl_thread_group 2, 1, 1
+mov r0.x, l(0)
+loop
+  uge r0.y, r0.x, l(5000)
+  breakc_nz r0.y
+  imm_atomic_iadd r0.z, u0, l(0), l(1)
+  iadd r0.x, r0.x, l(1)
+endloop
+ret
+)");
+  ASSERT_TRUE(c.ok()) << c.status();
+  ASSERT_TRUE(isa::Validate(*c).ok()) << isa::Validate(*c);
+  absl::StatusOr<InstrumentedCase> ic = InstrumentForTrace(*c);
+  ASSERT_TRUE(ic.ok()) << ic.status();
+  std::unique_ptr<Target> fast = Fast();
+  absl::StatusOr<isa::Outcome> run = fast->Run(ic->instrumented);
+  ASSERT_TRUE(run.ok());
+  ASSERT_EQ(run->status, isa::RunStatus::kOk) << run->message;
+  // 5000 atomics per thread > the 4096 entries a looping thread gets.
+  const isa::Outcome decoded = DecodeTrace(*c, ic->layout, *run);
+  EXPECT_FALSE(decoded.has_trace);
+  EXPECT_NE(decoded.message.find("trace overflow"), std::string::npos) << decoded.message;
+  EXPECT_EQ(decoded.uavs[0].words[0], 10000u);
+  // Two threads of one vector start 2 x 5001 iterations.
+  TraceDecodeOptions cap;
+  cap.loop_cap = 10002;
+  cap.loop_cap_name = "lavapipe loop cap";
+  const isa::Outcome capped = DecodeTrace(*c, ic->layout, *run, cap);
+  EXPECT_EQ(capped.status, isa::RunStatus::kBudgetExceeded);
+  EXPECT_NE(capped.message.find("lavapipe loop cap"), std::string::npos) << capped.message;
+  cap.loop_cap = 10003;
+  EXPECT_EQ(DecodeTrace(*c, ic->layout, *run, cap).status, isa::RunStatus::kOk);
+}
+
+}  // namespace
+}  // namespace atomfuzz::targets
