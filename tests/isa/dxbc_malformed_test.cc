@@ -5,6 +5,7 @@
 #include <string>
 #include <vector>
 
+#include "tests/testing/spec_program.h"
 #include "absl/strings/match.h"
 #include "gtest/gtest.h"
 #include "isa/assembler.h"
@@ -17,17 +18,7 @@
 namespace atomfuzz::isa {
 namespace {
 
-constexpr char kProgram[] = R"(cs_5_0
-dcl_globalFlags refactoringAllowed
-dcl_uav_raw u0
-dcl_input vThreadID.x
-dcl_temps 1
-dcl_thread_group 64, 1, 1
-ishl r0.x, vThreadID.x, l(2)
-imm_atomic_iadd r0.y, u0, r0.x, l(1)
-store_raw u0.x, r0.x, r0.y
-ret
-)";
+constexpr const char* kProgram = testdata::kSpec49Asm;  // spec 4.9
 // Byte offsets in the container EncodeDxbc writes (spec 5.2 layout).
 constexpr size_t kShexData = 0x54;
 constexpr size_t kFirstInstr = kShexData + 8;

@@ -1,5 +1,6 @@
 // EncodeDxbc / DecodeDxbc on whole programs: spec 5.5 test vector 1 byte for
 // byte, and the decoder reading it back.
+#include "tests/testing/spec_program.h"
 #include "isa/dxbc.h"
 
 #include <cstdint>
@@ -13,18 +14,7 @@
 namespace atomfuzz::isa {
 namespace {
 
-// Spec 4.9: the hand-encoded program vkd3d-shader 1.2 compiled.
-constexpr char kVector1Asm[] = R"(cs_5_0
-dcl_globalFlags refactoringAllowed
-dcl_uav_raw u0
-dcl_input vThreadID.x
-dcl_temps 1
-dcl_thread_group 64, 1, 1
-ishl r0.x, vThreadID.x, l(2)
-imm_atomic_iadd r0.y, u0, r0.x, l(1)
-store_raw u0.x, r0.x, r0.y
-ret
-)";
+constexpr const char* kVector1Asm = testdata::kSpec49Asm;  // spec 4.9
 
 // Spec 5.5 vector 1: the full 232-byte image as little-endian words.
 constexpr uint32_t kVector1Words[] = {
