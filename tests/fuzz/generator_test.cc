@@ -238,7 +238,7 @@ TEST(GeneratorTest, PrintParseRoundTrip) {
 TEST(GeneratorTest, MetadataNamesTheGenerator) {
   const isa::Case c = FromSeed(5, Preset("counters"));
   const std::vector<std::pair<std::string, std::string>> want = {
-      {"generator", "1"}};
+      {"generator", "2"}};
   EXPECT_EQ(c.metadata, want);
 }
 
