@@ -30,6 +30,18 @@ LoadResult LoadCase(const std::string& path, bool validate, isa::Case& out,
   return LoadResult::kOk;
 }
 
+bool TargetFlagsInto(fuzz::RunOptions& run) {
+  run.target = absl::GetFlag(FLAGS_target);
+  run.target_options.inject = absl::GetFlag(FLAGS_inject);
+  run.target_options.timeout_seconds = absl::GetFlag(FLAGS_timeout);
+  run.target_options.vk_device = absl::GetFlag(FLAGS_vk_device);
+  if (run.target_options.inject != "list") return false;
+  for (const auto& i : targets::fast::AllInjections()) {
+    std::printf("%s\n", std::string(i.name).c_str());
+  }
+  return true;
+}
+
 std::unique_ptr<targets::Target> TargetFromFlags(const char* command, int& exit_code) {
   exit_code = kExitBadInput;
   fuzz::RunOptions options;
@@ -39,17 +51,10 @@ std::unique_ptr<targets::Target> TargetFromFlags(const char* command, int& exit_
                  std::string(schedule.status().message()).c_str());
     return nullptr;
   }
-  options.target = absl::GetFlag(FLAGS_target);
   options.schedule = *schedule;
   options.target_options.threads = absl::GetFlag(FLAGS_threads);
   options.target_options.deterministic = absl::GetFlag(FLAGS_deterministic);
-  options.target_options.inject = absl::GetFlag(FLAGS_inject);
-  options.target_options.timeout_seconds = absl::GetFlag(FLAGS_timeout);
-  options.target_options.vk_device = absl::GetFlag(FLAGS_vk_device);
-  if (options.target_options.inject == "list") {
-    for (const auto& i : targets::fast::AllInjections()) {
-      std::printf("%s\n", std::string(i.name).c_str());
-    }
+  if (TargetFlagsInto(options)) {
     exit_code = kExitOk;
     return nullptr;
   }

@@ -17,6 +17,11 @@ enum class LoadResult { kOk, kUnreadable, kSyntaxError, kInvalid };
 LoadResult LoadCase(const std::string& path, bool validate, isa::Case& out,
                     std::string* text = nullptr);
 
+// The flags every command that runs a target shares (--target, --inject,
+// --timeout, --vk-device), copied into `run`. Returns true, after printing
+// the injection names, when --inject=list asks only for them.
+bool TargetFlagsInto(fuzz::RunOptions& run);
+
 // The target the flags name (--target, --schedule, --threads,
 // --deterministic, --inject). Returns nullptr with `exit_code` set when the
 // command should stop: 2 after a message for a bad value, 0 after printing

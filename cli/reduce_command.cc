@@ -9,7 +9,6 @@
 #include "cli/flags.h"
 #include "cli/load_case.h"
 #include "fuzz/reducer.h"
-#include "targets/fast/injection.h"
 
 namespace atomfuzz::cli {
 namespace {
@@ -33,16 +32,7 @@ void PrintStats(const fuzz::SameBucket& bucket, const fuzz::ReduceStats& stats) 
 
 int RunReduce(const std::vector<std::string>& files) {
   fuzz::RunOptions run;
-  run.target = absl::GetFlag(FLAGS_target);
-  run.target_options.inject = absl::GetFlag(FLAGS_inject);
-  run.target_options.timeout_seconds = absl::GetFlag(FLAGS_timeout);
-  run.target_options.vk_device = absl::GetFlag(FLAGS_vk_device);
-  if (run.target_options.inject == "list") {
-    for (const auto& i : targets::fast::AllInjections()) {
-      std::printf("%s\n", std::string(i.name).c_str());
-    }
-    return kExitOk;
-  }
+  if (TargetFlagsInto(run)) return kExitOk;
   if (files.size() != 1) {
     std::fprintf(stderr, "atomfuzz reduce: expected one FILE, found %zu\n", files.size());
     return kExitBadInput;
