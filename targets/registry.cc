@@ -24,12 +24,9 @@ absl::StatusOr<std::unique_ptr<Target>> CreateTarget(const std::string& name,
   if (name == "vulkan" || name == "vulkan-ssbo") {
     const vulkan::BufferUavMode mode =
         name == "vulkan" ? vulkan::BufferUavMode::kTexel : vulkan::BufferUavMode::kSsbo;
-    IsolationOptions isolation;
-    isolation.timeout_seconds = options.timeout_seconds;
-    isolation.memory_limit_bytes = options.memory_limit_mb << 20;
     return Isolate(
         name, [options, mode] { return vulkan::CreateVulkanTarget(options, mode); },
-        isolation);
+        IsolationFor(options));
   }
   return absl::InvalidArgumentError(absl::StrCat(
       "unknown target '", name, "' (known: oracle, ",

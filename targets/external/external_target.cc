@@ -131,12 +131,9 @@ absl::StatusOr<std::unique_ptr<Target>> CreateExternalTarget(const std::string& 
   if (spec->path.find('/') != std::string::npos && stat(spec->path.c_str(), &st) != 0) {
     return absl::InvalidArgumentError(absl::StrCat(spec->path, ": no such library"));
   }
-  IsolationOptions isolation;
-  isolation.timeout_seconds = options.timeout_seconds;
-  isolation.memory_limit_bytes = options.memory_limit_mb << 20;
   return Isolate(
       name, [name, spec = *spec, options] { return LoadExternalTarget(name, spec, options); },
-      isolation);
+      IsolationFor(options));
 }
 
 }  // namespace atomfuzz::targets::external

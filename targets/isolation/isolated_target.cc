@@ -212,4 +212,11 @@ absl::StatusOr<std::unique_ptr<Target>> Isolate(std::string name, TargetFactory 
   return target;
 }
 
+IsolationOptions IsolationFor(const TargetOptions& options) {
+  IsolationOptions isolation;
+  isolation.timeout_seconds = options.timeout_seconds;
+  isolation.memory_limit_bytes = options.memory_limit_mb << 20;
+  return isolation;
+}
+
 }  // namespace atomfuzz::targets

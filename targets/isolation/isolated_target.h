@@ -28,6 +28,9 @@ struct IsolationOptions {
   size_t max_reply_bytes = size_t{512} << 20;
 };
 
+// A target's isolation as its options ask: timeout_seconds, memory_limit_mb.
+IsolationOptions IsolationFor(const TargetOptions& options);
+
 using TargetFactory = std::function<absl::StatusOr<std::unique_ptr<Target>>()>;
 
 // Starts the child once, so that a factory error (a missing library, a bad
