@@ -25,7 +25,7 @@ constexpr uint32_t kNodeInstructions = 4;
 struct Shape {
   std::optional<BatchKey> key;
   std::array<uint32_t, 3> groups = {0, 0, 0};  // all 0 when nothing runs
-  uint32_t temps = 0, indexable = 0, code = 0, depth = 0;
+  uint32_t temps = 0, indexable = 0, code = 0, depth = 0, memory_ops = 0, barriers = 0;
   uint32_t first_code = 0;
   uint32_t descriptors = 0;
   uint64_t words = 0;
@@ -46,6 +46,9 @@ Shape ShapeOf(const isa::Case& c) {
     }
     s.first_code = std::min(s.first_code, static_cast<uint32_t>(i));
     ++s.code;
+    const isa::Family f = in.info().family;
+    s.memory_ops += f == isa::Family::kLoad || f == isa::Family::kStore || in.info().is_atomic();
+    s.barriers += in.op == Op::kSync && (in.sync_flags & isa::kSyncThreads) != 0;
     switch (in.op) {
       case Op::kIfZ: case Op::kIfNz: case Op::kLoop: case Op::kSwitch:
         s.depth = std::max(s.depth, ++depth);
@@ -180,7 +183,9 @@ bool BatchBuilder::Add(const isa::Case& c) {
       uint64_t{temps} + 2 + indexable_ + s.indexable <= limits_.max_temps &&
       instructions <= limits_.max_instructions &&
       uint64_t{group_z_} + s.groups[2] <= limits_.max_group_z &&
-      uint64_t{std::max(depth_, s.depth)} + TreeDepth(n) <= limits_.max_depth;
+      uint64_t{std::max(depth_, s.depth)} + TreeDepth(n) <= limits_.max_depth &&
+      uint64_t{memory_ops_} + s.memory_ops <= limits_.max_memory_ops &&
+      uint64_t{barriers_} + s.barriers <= limits_.max_barriers;
   if (!fits) return false;
   key_ = s.key;
   cases_.push_back(&c);
@@ -193,6 +198,8 @@ bool BatchBuilder::Add(const isa::Case& c) {
   instructions_ = static_cast<uint32_t>(instructions);
   group_z_ += s.groups[2];
   depth_ = std::max(depth_, s.depth);
+  memory_ops_ += s.memory_ops;
+  barriers_ += s.barriers;
   return true;
 }
 

@@ -58,6 +58,10 @@ struct BatchLimits {
   // The validator's uniformity analysis gives up deeper than this
   // (isa/control_flow_check.cc) and would reject every sync_*_t.
   uint32_t max_depth = 64;
+  // Costs of a target's compiler that grow faster than the code: memory
+  // instructions (loads, stores, atomics) and barriers (sync_*_t) in all.
+  uint32_t max_memory_ops = UINT32_MAX;
+  uint32_t max_barriers = UINT32_MAX;
 };
 
 // Where one case lives in the combined case.
@@ -101,7 +105,7 @@ class BatchBuilder {
   // The combined g# declarations by slot: {op, bytes or stride, count}.
   std::vector<std::array<uint32_t, 3>> tgsm_;
   uint32_t uavs_ = 0, descriptors_ = 0, temps_ = 0, indexable_ = 0;
-  uint32_t instructions_ = 0, group_z_ = 0, depth_ = 0;
+  uint32_t instructions_ = 0, group_z_ = 0, depth_ = 0, memory_ops_ = 0, barriers_ = 0;
   uint64_t words_ = 0;
 };
 

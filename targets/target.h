@@ -6,9 +6,11 @@
 
 #include <cstdint>
 #include <string>
+#include <vector>
 
 #include "absl/status/statusor.h"
 #include "absl/strings/string_view.h"
+#include "absl/types/span.h"
 #include "isa/case_file.h"
 #include "isa/outcome.h"
 
@@ -34,6 +36,15 @@ class Target {
   // Errors are the target's own failures to set up; a case it refuses is an
   // Outcome with RunStatus::kRejected and the reason.
   virtual absl::StatusOr<isa::Outcome> Run(const isa::Case& c) = 0;
+  // One result per case, in order, each what Run would say of that case
+  // alone, so that a finding belongs to one case. Targets that can share
+  // work between cases (vulkan: one shader compile for many) override it.
+  virtual std::vector<absl::StatusOr<isa::Outcome>> RunBatch(absl::Span<const isa::Case> cases) {
+    std::vector<absl::StatusOr<isa::Outcome>> out;
+    out.reserve(cases.size());
+    for (const isa::Case& c : cases) out.push_back(Run(c));
+    return out;
+  }
 };
 
 }  // namespace atomfuzz::targets

@@ -10,6 +10,7 @@
 
 #include "absl/strings/str_cat.h"
 #include "isa/case_file.h"
+#include "targets/isolation/batch_wire.h"
 #include "targets/isolation/frame_io.h"
 #include "targets/isolation/outcome_wire.h"
 
@@ -44,6 +45,32 @@ void Detach(pid_t parent, const IsolationOptions& options) {
   std::set_new_handler(OutOfMemory);
 }
 
+// Runs a batch request: the cases that parse go to the target's RunBatch
+// together; one that does not gets its parse error in its place.
+void ServeBatch(int fd, Target& target, absl::string_view request) {
+  absl::StatusOr<std::vector<std::string>> texts = DecodeBatchRequest(request);
+  if (!texts.ok()) {
+    SendError(fd, texts.status());
+    return;
+  }
+  std::vector<absl::StatusOr<isa::Outcome>> results;
+  std::vector<isa::Case> cases;
+  std::vector<size_t> where;
+  for (const std::string& text : *texts) {
+    absl::StatusOr<isa::Case> c = isa::ParseCase(text, "<isolated case>");
+    if (c.ok()) {
+      where.push_back(results.size());
+      cases.push_back(*std::move(c));
+      results.push_back(absl::InternalError("not run"));
+    } else {
+      results.push_back(c.status());
+    }
+  }
+  std::vector<absl::StatusOr<isa::Outcome>> ran = target.RunBatch(cases);
+  for (size_t k = 0; k < ran.size() && k < where.size(); ++k) results[where[k]] = std::move(ran[k]);
+  Send(fd, kTagResults, EncodeBatchResults(results));
+}
+
 }  // namespace
 
 void ServeChild(int fd, pid_t parent, const TargetFactory& factory,
@@ -60,12 +87,16 @@ void ServeChild(int fd, pid_t parent, const TargetFactory& factory,
   std::string request;
   for (;;) {
     if (ReadFrame(fd, kMaxRequestBytes, NoDeadline(), request) != FrameResult::kOk ||
-        request.empty() || request[0] != kTagCase) {
+        request.empty() || (request[0] != kTagCase && request[0] != kTagBatch)) {
       // The parent closed the socket (or broke the protocol): let the target
       // release what it holds (a device, a library's handle), then leave
       // without the parent's atexit handlers.
       target->reset();
       _exit(0);
+    }
+    if (request[0] == kTagBatch) {
+      ServeBatch(fd, **target, absl::string_view(request).substr(1));
+      continue;
     }
     absl::StatusOr<isa::Case> c =
         isa::ParseCase(absl::string_view(request).substr(1), "<isolated case>");

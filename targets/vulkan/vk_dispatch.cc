@@ -53,7 +53,7 @@ VkBufferImageCopy WholeImage(const StorageImage& im) {
 }  // namespace
 
 std::string DeviceRefusal(const VkContext& vk, const isa::Case& c,
-                          absl::Span<const UavBinding> bindings) {
+                          absl::Span<const UavBinding> bindings, BufferUavMode mode) {
   const VkPhysicalDeviceLimits& lim = vk.properties.limits;
   for (int i = 0; i < 3; ++i) {
     if (c.groups[i] > lim.maxComputeWorkGroupCount[i]) {
@@ -74,20 +74,32 @@ std::string DeviceRefusal(const VkContext& vk, const isa::Case& c,
                           lim.maxTexelBufferElements, " texel buffer elements");
     }
     total += words + (b.counter ? 1 : 0);
-    (b.buffer ? buffers : images) += 1;
+    // Texel buffers count as storage images in Vulkan's limits, SSBOs as
+    // storage buffers; counters are texel buffers in both modes.
+    (b.buffer && mode == BufferUavMode::kSsbo ? buffers : images) += 1;
     images += b.counter ? 1 : 0;
   }
   if (total > kMaxDispatchWords) {
     return absl::StrCat("the UAVs hold ", total, " words, over this target's ",
                         kMaxDispatchWords);
   }
-  // Texel buffers count as storage images in Vulkan's limits (SSBOs do not).
-  if (images + buffers > std::min(lim.maxPerStageDescriptorStorageImages,
-                                  lim.maxPerStageDescriptorStorageBuffers)) {
-    return absl::StrCat(images + buffers, " UAV and counter descriptors exceed the device's "
-                        "per-stage limit");
+  if (images > lim.maxPerStageDescriptorStorageImages ||
+      buffers > lim.maxPerStageDescriptorStorageBuffers ||
+      images + buffers > lim.maxPerStageResources) {
+    return absl::StrCat(images, " storage image or texel buffer and ", buffers,
+                        " storage buffer descriptors exceed the device's per-stage limits (",
+                        lim.maxPerStageDescriptorStorageImages, ", ",
+                        lim.maxPerStageDescriptorStorageBuffers, ", ",
+                        lim.maxPerStageResources, " in all)");
   }
   return "";
+}
+
+uint32_t DescriptorLimit(const VkContext& vk, BufferUavMode mode) {
+  const VkPhysicalDeviceLimits& lim = vk.properties.limits;
+  uint32_t most = std::min(lim.maxPerStageDescriptorStorageImages, lim.maxPerStageResources);
+  if (mode == BufferUavMode::kSsbo) most = std::min(most, lim.maxPerStageDescriptorStorageBuffers);
+  return most;
 }
 
 absl::StatusOr<std::vector<isa::UavState>> Dispatch(VkContext& vk, const isa::Case& c,

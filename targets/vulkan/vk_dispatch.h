@@ -22,7 +22,13 @@ namespace atomfuzz::targets::vulkan {
 // zero-sized view), more memory than kMaxDispatchWords.
 inline constexpr uint64_t kMaxDispatchWords = uint64_t{1} << 24;  // 64 MiB
 std::string DeviceRefusal(const VkContext& vk, const isa::Case& c,
-                          absl::Span<const UavBinding> bindings);
+                          absl::Span<const UavBinding> bindings, BufferUavMode mode);
+
+// UAV and counter descriptors one shader may bind in `mode`, whatever their
+// kinds (texel buffers count as storage images in Vulkan's limits, SSBOs
+// as storage buffers): what a batch of cases may use (lavapipe: 64 in
+// texel mode, 32 in SSBO mode).
+uint32_t DescriptorLimit(const VkContext& vk, BufferUavMode mode);
 
 // The final state of every resource of `c` (sorted by slot, all defined).
 // `bindings` lists the UAVs the shader declares; the others are untouched.

@@ -1,12 +1,15 @@
 #include "targets/vulkan/vulkan_target.h"
 
 #include <algorithm>
+#include <map>
+#include <optional>
 #include <string>
 #include <vector>
 
 #include "absl/strings/str_cat.h"
 #include "isa/dxbc.h"
 #include "isa/validator.h"
+#include "targets/case_batch.h"
 #include "targets/trace_instrumentation.h"
 #include "targets/vulkan/spirv_validation.h"
 #include "targets/vulkan/vk_context.h"
@@ -47,6 +50,83 @@ std::vector<UavBinding> Bindings(const isa::Case& c) {
   return out;
 }
 
+// A shader ready to dispatch, or the refusal of the DXBC encoder, vkd3d,
+// spirv-val or the device. Compiling is cheap (about 0.1 ms); lavapipe's
+// JIT at the first dispatch is what costs (about 12 ms a shader).
+struct Compiled {
+  std::optional<isa::Outcome> refused;
+  std::vector<uint32_t> spirv;
+  std::vector<UavBinding> bindings;
+};
+
+Compiled Compile(const VkContext& vk, const isa::Case& run, BufferUavMode mode) {
+  Compiled out;
+  absl::StatusOr<std::vector<uint8_t>> dxbc = isa::EncodeDxbc(run.shader);
+  if (!dxbc.ok()) {
+    out.refused = Refused(isa::RunStatus::kRejected,
+                          absl::StrCat("DXBC encoder: ", dxbc.status().message()));
+    return out;
+  }
+  out.bindings = Bindings(run);
+  SpirvModule spirv = CompileDxbcToSpirv(*dxbc, out.bindings, mode);
+  if (!spirv.ok) {
+    out.refused = Refused(isa::RunStatus::kRejected, absl::StrCat("vkd3d-shader: ", spirv.messages));
+  } else if (std::optional<std::string> invalid = ValidateSpirv(spirv.words)) {
+    out.refused = Refused(isa::RunStatus::kInvalidCode, absl::StrCat("spirv-val: ", *invalid));
+  } else if (std::string why = DeviceRefusal(vk, run, out.bindings, mode); !why.empty()) {
+    out.refused = Refused(isa::RunStatus::kRejected, why);
+  }
+  out.spirv = std::move(spirv.words);
+  return out;
+}
+
+// The instrumented outcome of a compiled case: kOk with its UAVs as the
+// device left them, or the refusal.
+absl::StatusOr<isa::Outcome> Execute(VkContext& vk, const isa::Case& run, const Compiled& shader,
+                                     BufferUavMode mode) {
+  if (shader.refused) return *shader.refused;
+  absl::StatusOr<std::vector<isa::UavState>> uavs =
+      Dispatch(vk, run, shader.spirv, shader.bindings, mode);
+  if (!uavs.ok()) {
+    // A dispatch that never ends or a lost device is the driver's failure
+    // on this case, not a setup error.
+    if (absl::IsDeadlineExceeded(uavs.status())) {
+      return Refused(isa::RunStatus::kTimedOut, std::string(uavs.status().message()));
+    }
+    if (absl::IsUnavailable(uavs.status())) {
+      return Refused(isa::RunStatus::kCrashed, std::string(uavs.status().message()));
+    }
+    return uavs.status();
+  }
+  isa::Outcome outcome;
+  outcome.uavs = *std::move(uavs);
+  return outcome;
+}
+
+// One case on its way: refused by the validator or the instrumentation, or
+// instrumented (and, in a batch, compiled alone, so that a case vkd3d or
+// spirv-val refuses gets that refusal and never spoils a batch).
+struct Prepared {
+  std::optional<isa::Outcome> refused;
+  InstrumentedCase ic;
+  std::optional<Compiled> alone;
+};
+
+Prepared Prepare(const isa::Case& c) {
+  Prepared p;
+  if (absl::Status valid = isa::Validate(c); !valid.ok()) {
+    p.refused = Refused(isa::RunStatus::kRejected, std::string(valid.message()));
+    return p;
+  }
+  absl::StatusOr<InstrumentedCase> ic = InstrumentForTrace(c);
+  if (!ic.ok()) {
+    p.refused = Refused(isa::RunStatus::kRejected, std::string(ic.status().message()));
+  } else {
+    p.ic = *std::move(ic);
+  }
+  return p;
+}
+
 class VulkanTarget : public Target {
  public:
   VulkanTarget(const TargetOptions& options, BufferUavMode mode)
@@ -57,51 +137,71 @@ class VulkanTarget : public Target {
   }
 
   absl::StatusOr<isa::Outcome> Run(const isa::Case& c) override {
-    if (absl::Status valid = isa::Validate(c); !valid.ok()) {
-      return Refused(isa::RunStatus::kRejected, std::string(valid.message()));
-    }
-    absl::StatusOr<InstrumentedCase> ic = InstrumentForTrace(c);
-    if (!ic.ok()) return Refused(isa::RunStatus::kRejected, std::string(ic.status().message()));
-    const isa::Case& run = ic->instrumented;
-    absl::StatusOr<std::vector<uint8_t>> dxbc = isa::EncodeDxbc(run.shader);
-    if (!dxbc.ok()) {
-      return Refused(isa::RunStatus::kRejected,
-                     absl::StrCat("DXBC encoder: ", dxbc.status().message()));
-    }
-    const std::vector<UavBinding> bindings = Bindings(run);
-    const SpirvModule spirv = CompileDxbcToSpirv(*dxbc, bindings, mode_);
-    if (!spirv.ok) {
-      return Refused(isa::RunStatus::kRejected, absl::StrCat("vkd3d-shader: ", spirv.messages));
-    }
-    if (std::optional<std::string> invalid = ValidateSpirv(spirv.words)) {
-      return Refused(isa::RunStatus::kInvalidCode, absl::StrCat("spirv-val: ", *invalid));
-    }
+    Prepared p = Prepare(c);
+    if (p.refused) return *std::move(p.refused);
     absl::StatusOr<VkContext*> vk = GetVkContext(options_.vk_device);
     if (!vk.ok()) return vk.status();
-    if (std::string why = DeviceRefusal(**vk, run, bindings); !why.empty()) {
-      return Refused(isa::RunStatus::kRejected, why);
-    }
-    absl::StatusOr<std::vector<isa::UavState>> uavs =
-        Dispatch(**vk, run, spirv.words, bindings, mode_);
-    if (!uavs.ok()) {
-      // A dispatch that never ends or a lost device is the driver's
-      // failure on this case, not a setup error.
-      if (absl::IsDeadlineExceeded(uavs.status())) {
-        return Refused(isa::RunStatus::kTimedOut, std::string(uavs.status().message()));
+    return RunAlone(**vk, c, p);
+  }
+
+  // Cases of one batch key share a shader and a dispatch while they fit
+  // the device; a batch that vkd3d, spirv-val or the device refuses runs
+  // its cases one by one, so that each gets its own outcome.
+  std::vector<absl::StatusOr<isa::Outcome>> RunBatch(
+      absl::Span<const isa::Case> cases) override {
+    std::vector<absl::StatusOr<isa::Outcome>> out(cases.size(), absl::InternalError("not run"));
+    absl::StatusOr<VkContext*> vk = GetVkContext(options_.vk_device);
+    std::vector<Prepared> prepared;
+    std::map<std::optional<BatchKey>, std::vector<size_t>> by_key;
+    for (size_t i = 0; i < cases.size(); ++i) {
+      Prepared& p = prepared.emplace_back(Prepare(cases[i]));
+      if (!p.refused && vk.ok()) {
+        p.alone = Compile(**vk, p.ic.instrumented, mode_);
+        p.refused = p.alone->refused;
       }
-      if (absl::IsUnavailable(uavs.status())) {
-        return Refused(isa::RunStatus::kCrashed, std::string(uavs.status().message()));
+      if (p.refused) {
+        out[i] = *p.refused;
+      } else if (!vk.ok()) {
+        out[i] = vk.status();
+      } else {
+        by_key[BatchKeyOf(p.ic.instrumented)].push_back(i);
       }
-      return uavs.status();
     }
-    isa::Outcome outcome;
-    outcome.uavs = *std::move(uavs);
+    if (!vk.ok()) return out;
+    const BatchLimits limits = VulkanBatchLimits(DescriptorLimit(**vk, mode_));
+    for (const auto& [key, members] : by_key) {
+      BatchBuilder builder(limits);
+      std::vector<size_t> batch;
+      auto flush = [&] {
+        RunTogether(**vk, cases, prepared, builder, batch, out);
+        builder = BatchBuilder(limits);
+        batch.clear();
+      };
+      for (size_t i : members) {
+        if (!builder.Add(prepared[i].ic.instrumented)) {
+          flush();
+          if (!builder.Add(prepared[i].ic.instrumented)) {
+            out[i] = RunAlone(**vk, cases[i], prepared[i]);  // fits no batch
+            continue;
+          }
+        }
+        batch.push_back(i);
+      }
+      flush();
+    }
+    return out;
+  }
+
+ private:
+  // The original case's outcome from its instrumented run.
+  isa::Outcome Finish(const VkContext& vk, const isa::Case& c, const TraceLayout& layout,
+                      isa::Outcome run) const {
     TraceDecodeOptions decode;
-    if (std::string((*vk)->properties.deviceName).find("llvmpipe") != std::string::npos) {
+    if (std::string(vk.properties.deviceName).find("llvmpipe") != std::string::npos) {
       decode.loop_cap = kLavapipeLoopCap;
       decode.loop_cap_name = "lavapipe loop cap";
     }
-    outcome = DecodeTrace(c, ic->layout, std::move(outcome), decode);
+    isa::Outcome outcome = DecodeTrace(c, layout, std::move(run), decode);
     if (!options_.trace) {
       outcome.has_trace = false;
       outcome.trace.clear();
@@ -109,12 +209,50 @@ class VulkanTarget : public Target {
     return outcome;
   }
 
- private:
+  absl::StatusOr<isa::Outcome> RunAlone(VkContext& vk, const isa::Case& c, const Prepared& p) {
+    const Compiled shader = p.alone ? *p.alone : Compile(vk, p.ic.instrumented, mode_);
+    absl::StatusOr<isa::Outcome> run = Execute(vk, p.ic.instrumented, shader, mode_);
+    if (!run.ok() || run->status != isa::RunStatus::kOk) return run;
+    return Finish(vk, c, p.ic.layout, *std::move(run));
+  }
+
+  // Runs cases[batch] as one dispatch, or one by one when that fails.
+  void RunTogether(VkContext& vk, absl::Span<const isa::Case> cases,
+                   const std::vector<Prepared>& prepared, const BatchBuilder& builder,
+                   const std::vector<size_t>& batch,
+                   std::vector<absl::StatusOr<isa::Outcome>>& out) {
+    if (batch.size() > 1) {
+      absl::StatusOr<Batch> combined = builder.Build();
+      absl::StatusOr<isa::Outcome> run = absl::InternalError("no batch");
+      if (combined.ok()) {
+        run = Execute(vk, combined->combined, Compile(vk, combined->combined, mode_), mode_);
+      }
+      if (run.ok() && run->status == isa::RunStatus::kOk) {
+        std::vector<isa::Outcome> split = SplitBatchOutcome(*std::move(run), *combined);
+        for (size_t k = 0; k < batch.size(); ++k) {
+          const size_t i = batch[k];
+          out[i] = Finish(vk, cases[i], prepared[i].ic.layout, std::move(split[k]));
+        }
+        return;
+      }
+    }
+    for (size_t i : batch) out[i] = RunAlone(vk, cases[i], prepared[i]);
+  }
+
   TargetOptions options_;
   BufferUavMode mode_;
 };
 
 }  // namespace
+
+BatchLimits VulkanBatchLimits(uint32_t descriptors) {
+  BatchLimits limits;
+  limits.max_descriptors = descriptors;
+  limits.max_words = kMaxDispatchWords;
+  limits.max_memory_ops = 32;
+  limits.max_barriers = 0;
+  return limits;
+}
 
 absl::StatusOr<std::unique_ptr<Target>> CreateVulkanTarget(const TargetOptions& options,
                                                            BufferUavMode mode) {

@@ -9,6 +9,7 @@
 #include <memory>
 
 #include "absl/status/statusor.h"
+#include "targets/case_batch.h"
 #include "targets/target.h"
 #include "targets/vulkan/vkd3d_compiler.h"
 
@@ -17,6 +18,15 @@ namespace atomfuzz::targets::vulkan {
 // lavapipe stops every loop after this many iterations (all loops of a
 // SIMD vector together), so a case that may reach it is not comparable.
 inline constexpr uint32_t kLavapipeLoopCap = 65535;
+
+// What RunBatch puts in one shader on a device that binds `descriptors`
+// UAV and counter descriptors per shader. lavapipe's LLVM JIT, not the
+// dispatch, is the cost: about 10 ms a shader plus 4-7 ms per traced
+// atomic (the log stores cost more than the atomic), growing faster than
+// the shader's memory instructions, and much faster with barriers (every
+// compute shader is a coroutine; bench/vulkan_bench.cc measures it). So a
+// batch holds few memory instructions, and a case with sync_*_t runs alone.
+BatchLimits VulkanBatchLimits(uint32_t descriptors);
 
 // The device opens on the first Run (FailedPrecondition there when there is
 // none). InvalidArgument for options this target does not take (--inject).

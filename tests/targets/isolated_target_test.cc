@@ -29,6 +29,15 @@ class Misbehaving : public Target {
     o.message = absl::StrCat(getpid());
     return o;
   }
+  // Marks what ran through a batch in the child.
+  std::vector<absl::StatusOr<isa::Outcome>> RunBatch(
+      absl::Span<const isa::Case> cases) override {
+    std::vector<absl::StatusOr<isa::Outcome>> out = Target::RunBatch(cases);
+    for (auto& o : out) {
+      if (o.ok()) o->message += " batch";
+    }
+    return out;
+  }
 };
 
 isa::Case WithGroups(uint32_t x) {
@@ -103,6 +112,40 @@ TEST(IsolatedTarget, ErrorsKeepTheirCode) {
   absl::StatusOr<isa::Outcome> o = t->Run(WithGroups(5));
   EXPECT_EQ(o.status().code(), absl::StatusCode::kNotFound);
   EXPECT_EQ(o.status().message(), "no such thing");
+}
+
+TEST(IsolatedTarget, BatchRunsInOneChildAndKeepsErrors) {
+  auto t = Make();
+  const std::vector<isa::Case> cases = {WithGroups(1), WithGroups(5), WithGroups(1)};
+  std::vector<absl::StatusOr<isa::Outcome>> out = t->RunBatch(cases);
+  ASSERT_EQ(out.size(), 3u);
+  ASSERT_TRUE(out[0].ok()) << out[0].status();
+  EXPECT_EQ(out[0]->message, absl::StrCat(t->Run(WithGroups(1))->message, " batch"));
+  EXPECT_EQ(out[1].status().code(), absl::StatusCode::kNotFound);
+  ASSERT_TRUE(out[2].ok()) << out[2].status();
+  EXPECT_EQ(out[2]->message, out[0]->message);
+}
+
+// A batch the child dies or hangs on runs again case by case: the crash
+// and the timeout belong to the cases that caused them.
+TEST(IsolatedTarget, BatchCrashOrHangIsRetriedCaseByCase) {
+  auto t = Make();
+  const std::vector<isa::Case> cases = {WithGroups(1), WithGroups(2), WithGroups(1),
+                                        WithGroups(3), WithGroups(1)};
+  std::vector<absl::StatusOr<isa::Outcome>> out = t->RunBatch(cases);
+  ASSERT_EQ(out.size(), 5u);
+  for (const auto& o : out) ASSERT_TRUE(o.ok()) << o.status();
+  EXPECT_EQ(out[0]->status, isa::RunStatus::kOk);
+  EXPECT_EQ(out[0]->message.find(" batch"), std::string::npos);  // run alone
+  EXPECT_EQ(out[1]->status, isa::RunStatus::kCrashed);
+  EXPECT_EQ(out[1]->message, "killed by signal 11 (SIGSEGV)");
+  EXPECT_EQ(out[2]->status, isa::RunStatus::kOk);
+  EXPECT_EQ(out[3]->status, isa::RunStatus::kTimedOut);
+  EXPECT_EQ(out[4]->status, isa::RunStatus::kOk);
+  // And the next batch runs in a child again.
+  out = t->RunBatch({WithGroups(1), WithGroups(1)});
+  ASSERT_TRUE(out[1].ok()) << out[1].status();
+  EXPECT_NE(out[1]->message.find(" batch"), std::string::npos);
 }
 
 TEST(IsolatedTarget, FactoryErrorIsReturnedByIsolate) {

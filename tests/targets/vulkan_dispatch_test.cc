@@ -74,7 +74,7 @@ TEST(VkDispatch, RunsTheSpecProgram) {
     r.words = 64;
     for (uint32_t i = 0; i < 64; ++i) r.init.push_back(1000 + 3 * i);
     c.resources.push_back(r);
-    ASSERT_EQ(DeviceRefusal(**vk, c, {&u0, 1}), "");
+    ASSERT_EQ(DeviceRefusal(**vk, c, {&u0, 1}, mode), "");
     absl::StatusOr<std::vector<isa::UavState>> out =
         Dispatch(**vk, c, m.words, {&u0, 1}, mode);
     ASSERT_TRUE(out.ok()) << out.status();
@@ -94,7 +94,7 @@ TEST(VkDispatch, RefusesAnEmptyUav) {
   r.kind = isa::ResourceKind::kRaw;
   c.resources.push_back(r);
   const UavBinding u0{0, true, false};
-  EXPECT_NE(DeviceRefusal(**vk, c, {&u0, 1}), "");
+  EXPECT_NE(DeviceRefusal(**vk, c, {&u0, 1}, BufferUavMode::kTexel), "");
 }
 
 }  // namespace

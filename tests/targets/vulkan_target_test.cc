@@ -4,10 +4,13 @@
 // Skips without a Vulkan device.
 #include "targets/vulkan/vulkan_target.h"
 
+#include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
 #include "gtest/gtest.h"
 #include "isa/expectation_check.h"
+#include "targets/case_batch.h"
 #include "targets/vulkan/vk_context.h"
+#include "targets/vulkan/vk_dispatch.h"
 #include "tests/fuzz/corpus_files.h"
 
 namespace atomfuzz::targets::vulkan {
@@ -98,6 +101,74 @@ ret
       } else if (e.group[0] == 0) {
         EXPECT_EQ(e.returned, 7u);
       }
+    }
+  }
+}
+
+// RunBatch gives every corpus case what Run gives it: the same status, and
+// the same [expect] verdict (racy cases may differ in words the
+// expectations leave open).
+TEST(VulkanTarget, RunBatchAgreesWithRunOnTheCorpus) {
+  absl::StatusOr<VkContext*> vk = GetVkContext("");
+  if (!vk.ok()) GTEST_SKIP() << vk.status();
+  std::vector<isa::Case> cases;
+  for (const std::string& f : fuzz::testutil::CorpusCaseFiles()) {
+    absl::StatusOr<isa::Case> c = fuzz::testutil::LoadCorpusCase(f);
+    ASSERT_TRUE(c.ok()) << c.status();
+    cases.push_back(*std::move(c));
+  }
+  std::unique_ptr<Target> target = *CreateVulkanTarget({}, BufferUavMode::kTexel);
+  std::vector<absl::StatusOr<isa::Outcome>> batched = target->RunBatch(cases);
+  ASSERT_EQ(batched.size(), cases.size());
+  for (size_t i = 0; i < cases.size(); ++i) {
+    absl::StatusOr<isa::Outcome> alone = target->Run(cases[i]);
+    ASSERT_TRUE(alone.ok()) << cases[i].file << ": " << alone.status();
+    ASSERT_TRUE(batched[i].ok()) << cases[i].file << ": " << batched[i].status();
+    EXPECT_EQ(batched[i]->status, alone->status) << cases[i].file << ": " << batched[i]->message;
+    EXPECT_EQ(batched[i]->message, alone->message) << cases[i].file;
+    EXPECT_EQ(batched[i]->has_trace, alone->has_trace) << cases[i].file;
+    EXPECT_EQ(isa::CheckExpectations(cases[i], *batched[i]).empty(),
+              isa::CheckExpectations(cases[i], *alone).empty())
+        << cases[i].file;
+  }
+}
+
+// One shader with 64 texel-buffer UAVs (the most a batch binds on lavapipe
+// in texel mode): 21 cases of 3 UAVs and the trace log, split back out.
+TEST(VulkanTarget, RunsABatchOfSixtyFourTexelBuffers) {
+  absl::StatusOr<VkContext*> vk = GetVkContext("");
+  if (!vk.ok()) GTEST_SKIP() << vk.status();
+  if (DescriptorLimit(**vk, BufferUavMode::kTexel) < 64) GTEST_SKIP() << "fewer descriptors";
+  std::vector<isa::Case> cases;
+  for (uint32_t k = 0; k < 21; ++k) {
+    std::string text = absl::StrCat("[dispatch]\ngroups ", 1 + k % 3, ", 1, 1\n");
+    std::string decls, body;
+    for (int u = 0; u < 3; ++u) {
+      absl::StrAppend(&text, "[uav u", u, "]\nkind raw\nwords 2\ndata ", k, ", 0\n");
+      absl::StrAppend(&decls, "dcl_uav_raw u", u, "\n");
+      absl::StrAppend(&body, "atomic_iadd u", u, ", l(4), l(", u + 1, ")\n");
+    }
+    absl::StatusOr<isa::Case> c = isa::ParseCase(absl::StrCat(
+        text, "[shader]\ncs_5_0\n", decls, "dcl_thread_group 4, 1, 1\n", body, "ret\n"));
+    ASSERT_TRUE(c.ok()) << c.status();
+    cases.push_back(*std::move(c));
+  }
+  std::vector<const isa::Case*> pointers;
+  for (const isa::Case& c : cases) pointers.push_back(&c);
+  absl::StatusOr<Batch> batch = BatchCases(pointers);
+  ASSERT_TRUE(batch.ok()) << batch.status();
+  ASSERT_EQ(batch->combined.resources.size(), 63u);  // the log is the 64th
+  std::unique_ptr<Target> target = *CreateVulkanTarget({}, BufferUavMode::kTexel);
+  absl::StatusOr<isa::Outcome> run = target->Run(batch->combined);
+  ASSERT_TRUE(run.ok()) << run.status();
+  ASSERT_EQ(run->status, isa::RunStatus::kOk) << run->message;
+  std::vector<isa::Outcome> split = SplitBatchOutcome(*std::move(run), *batch);
+  for (uint32_t k = 0; k < 21; ++k) {
+    ASSERT_EQ(split[k].uavs.size(), 3u);
+    for (uint32_t u = 0; u < 3; ++u) {
+      // (1 + k % 3) groups of 4 threads each add u + 1 to word 1.
+      EXPECT_EQ(split[k].uavs[u].words, (std::vector<uint32_t>{k, 4 * (1 + k % 3) * (u + 1)}))
+          << "case " << k << " u" << u;
     }
   }
 }
