@@ -194,11 +194,14 @@ class VulkanTarget : public Target {
 
  private:
   // The original case's outcome from its instrumented run.
+  // `other_loops`: loops of the other cases of its batch. lavapipe runs
+  // both sides of a branch under a mask, so a thread may start each of
+  // them once more, toward its loop cap.
   isa::Outcome Finish(const VkContext& vk, const isa::Case& c, const TraceLayout& layout,
-                      isa::Outcome run) const {
+                      isa::Outcome run, uint32_t other_loops = 0) const {
     TraceDecodeOptions decode;
     if (std::string(vk.properties.deviceName).find("llvmpipe") != std::string::npos) {
-      decode.loop_cap = kLavapipeLoopCap;
+      decode.loop_cap = kLavapipeLoopCap - std::min(other_loops, kLavapipeLoopCap - 1);
       decode.loop_cap_name = "lavapipe loop cap";
     }
     isa::Outcome outcome = DecodeTrace(c, layout, std::move(run), decode);
@@ -228,10 +231,13 @@ class VulkanTarget : public Target {
         run = Execute(vk, combined->combined, Compile(vk, combined->combined, mode_), mode_);
       }
       if (run.ok() && run->status == isa::RunStatus::kOk) {
+        const auto& code = combined->combined.shader.instructions;
+        const auto loops = static_cast<uint32_t>(std::count_if(
+            code.begin(), code.end(), [](const isa::Instruction& in) { return in.op == isa::Op::kLoop; }));
         std::vector<isa::Outcome> split = SplitBatchOutcome(*std::move(run), *combined);
         for (size_t k = 0; k < batch.size(); ++k) {
           const size_t i = batch[k];
-          out[i] = Finish(vk, cases[i], prepared[i].ic.layout, std::move(split[k]));
+          out[i] = Finish(vk, cases[i], prepared[i].ic.layout, std::move(split[k]), loops);
         }
         return;
       }

@@ -20,12 +20,14 @@ namespace atomfuzz::targets::vulkan {
 inline constexpr uint32_t kLavapipeLoopCap = 65535;
 
 // What RunBatch puts in one shader on a device that binds `descriptors`
-// UAV and counter descriptors per shader. lavapipe's LLVM JIT, not the
-// dispatch, is the cost: about 10 ms a shader plus 4-7 ms per traced
-// atomic (the log stores cost more than the atomic), growing faster than
-// the shader's memory instructions, and much faster with barriers (every
-// compute shader is a coroutine; bench/vulkan_bench.cc measures it). So a
-// batch holds few memory instructions, and a case with sync_*_t runs alone.
+// UAV and counter descriptors per shader. lavapipe's LLVM JIT at a new
+// pipeline's first dispatch is the cost, and it grows with the memory
+// instructions, faster than linearly: about 12 ms for a shader of one
+// store, 30 ms with 16 atomics and 83 ms with 64, and 4 to 9 ms per atomic
+// more with the trace log's stores (98 ms and 600 ms). Batching saves the
+// fixed part only, so a batch holds at most 32 memory instructions; and
+// since every lavapipe compute shader is a coroutine whose frame grows with
+// its barriers, a case with sync_*_t runs alone (bench/vulkan_bench.cc).
 BatchLimits VulkanBatchLimits(uint32_t descriptors);
 
 // The device opens on the first Run (FailedPrecondition there when there is
