@@ -11,6 +11,7 @@
 #include "targets/vulkan/spirv_validation.h"
 #include "targets/vulkan/vk_context.h"
 #include "targets/vulkan/vk_dispatch.h"
+#include "targets/vulkan/vkd3d_workarounds.h"
 
 namespace atomfuzz::targets::vulkan {
 namespace {
@@ -69,10 +70,13 @@ class VulkanTarget : public Target {
                      absl::StrCat("DXBC encoder: ", dxbc.status().message()));
     }
     const std::vector<UavBinding> bindings = Bindings(run);
-    const SpirvModule spirv = CompileDxbcToSpirv(*dxbc, bindings, mode_);
+    SpirvModule spirv = CompileDxbcToSpirv(*dxbc, bindings, mode_);
     if (!spirv.ok) {
       return Refused(isa::RunStatus::kRejected, absl::StrCat("vkd3d-shader: ", spirv.messages));
     }
+    // Written up in docs/findings.md; repaired so that SSBO mode still runs
+    // every case with two buffer UAVs.
+    if (mode_ == BufferUavMode::kSsbo) DropRepeatedArrayStride(spirv.words);
     if (std::optional<std::string> invalid = ValidateSpirv(spirv.words)) {
       return Refused(isa::RunStatus::kInvalidCode, absl::StrCat("spirv-val: ", *invalid));
     }

@@ -7,7 +7,11 @@
 #include "absl/strings/str_join.h"
 #include "gtest/gtest.h"
 #include "isa/expectation_check.h"
+#include "isa/dxbc.h"
+#include "targets/vulkan/spirv_validation.h"
 #include "targets/vulkan/vk_context.h"
+#include "targets/vulkan/vkd3d_compiler.h"
+#include "targets/vulkan/vkd3d_workarounds.h"
 #include "tests/fuzz/corpus_files.h"
 
 namespace atomfuzz::targets::vulkan {
@@ -93,7 +97,7 @@ ret
   }
 }
 
-TEST(VulkanTarget, SsboModeWithTwoBufferUavsIsInvalidCode) {
+TEST(VulkanTarget, SsboModeRepairsVkd3dsRepeatedArrayStride) {
   absl::StatusOr<VkContext*> vk = GetVkContext("");
   if (!vk.ok()) GTEST_SKIP() << vk.status();
   absl::StatusOr<isa::Case> c = isa::ParseCase(R"([uav u0]
@@ -116,12 +120,25 @@ ret
 )");
   ASSERT_TRUE(c.ok()) << c.status();
   // vkd3d 1.2's SSBO lowering decorates the buffers' shared array type once
-  // per UAV (the note's ArrayStride bug): spirv-val must catch it.
+  // per UAV (the note's ArrayStride bug): spirv-val must catch it, and the
+  // target repairs it, so the case runs.
+  absl::StatusOr<std::vector<uint8_t>> dxbc = isa::EncodeDxbc(c->shader);
+  ASSERT_TRUE(dxbc.ok()) << dxbc.status();
+  const std::vector<UavBinding> bindings = {{0, true, false}, {1, true, false}};
+  SpirvModule spirv = CompileDxbcToSpirv(*dxbc, bindings, BufferUavMode::kSsbo);
+  ASSERT_TRUE(spirv.ok) << spirv.messages;
+  const std::optional<std::string> invalid = ValidateSpirv(spirv.words);
+  ASSERT_TRUE(invalid.has_value());
+  EXPECT_NE(invalid->find("ArrayStride"), std::string::npos) << *invalid;
+  EXPECT_EQ(DropRepeatedArrayStride(spirv.words), 1);
+  EXPECT_EQ(ValidateSpirv(spirv.words), std::nullopt);
+
   std::unique_ptr<Target> ssbo = *CreateVulkanTarget({}, BufferUavMode::kSsbo);
   absl::StatusOr<isa::Outcome> o = ssbo->Run(*c);
   ASSERT_TRUE(o.ok()) << o.status();
-  EXPECT_EQ(o->status, isa::RunStatus::kInvalidCode);
-  EXPECT_NE(o->message.find("ArrayStride"), std::string::npos) << o->message;
+  ASSERT_EQ(o->status, isa::RunStatus::kOk) << o->message;
+  EXPECT_EQ(o->uavs[0].words, (std::vector<uint32_t>{1, 0, 0, 0}));
+  EXPECT_EQ(o->uavs[1].words, (std::vector<uint32_t>{0, 0, 0, 0}));
 }
 
 }  // namespace
