@@ -8,6 +8,7 @@
 #include <utility>
 #include <vector>
 
+#include "absl/strings/ascii.h"
 #include "absl/strings/str_format.h"
 #include "absl/strings/str_join.h"
 #include "absl/strings/str_replace.h"
@@ -175,20 +176,49 @@ std::string AddressName(const std::vector<const isa::AtomicEvent*>& target_event
 }  // namespace
 
 std::string Signature::Key() const {
-  return absl::StrJoin({opcode, resource, address, divergence, target}, "|");
+  std::string key = absl::StrJoin({opcode, resource, address, divergence, target}, "|");
+  if (!cause.empty()) absl::StrAppend(&key, "|", cause);
+  return key;
+}
+
+std::string CauseOf(absl::string_view message) {
+  message = message.substr(0, message.find('\n'));
+  std::string out;
+  for (size_t i = 0; i < message.size() && out.size() < 60;) {
+    const char ch = message[i];
+    const bool in_word = i > 0 && (absl::ascii_isalpha(static_cast<unsigned char>(message[i - 1])) ||
+                                   message[i - 1] == '_');
+    if (absl::ascii_isdigit(static_cast<unsigned char>(ch)) && !in_word) {
+      // 12, 0x52, 0xdeadbeef: one N ("vkd3d" keeps its 3).
+      if (ch == '0' && i + 1 < message.size() && (message[i + 1] == 'x' || message[i + 1] == 'X')) {
+        i += 2;
+        while (i < message.size() && absl::ascii_isxdigit(static_cast<unsigned char>(message[i]))) ++i;
+      } else {
+        while (i < message.size() && absl::ascii_isdigit(static_cast<unsigned char>(message[i]))) ++i;
+      }
+      out += 'N';
+      continue;
+    }
+    out += ch;
+    ++i;
+  }
+  std::string t = Token(absl::StripAsciiWhitespace(out));
+  return t == kUnknown ? std::string() : t;
 }
 
 std::string Signature::Id() const { return absl::StrFormat("%016x", Fnv1a64(Key())); }
 
 absl::StatusOr<Signature> ParseSignatureKey(absl::string_view key) {
   std::vector<std::string> parts = absl::StrSplit(key, '|');
-  if (parts.size() != 5 ||
+  if ((parts.size() != 5 && parts.size() != 6) ||
       std::any_of(parts.begin(), parts.end(), [](const std::string& p) { return p.empty(); })) {
     return absl::InvalidArgumentError(absl::StrFormat(
-        "expected a signature key 'opcode|resource|address|divergence|target', found '%s'",
+        "expected a signature key 'opcode|resource|address|divergence|target[|cause]', "
+        "found '%s'",
         key));
   }
-  return Signature{parts[0], parts[1], parts[2], parts[3], parts[4]};
+  return Signature{parts[0], parts[1], parts[2], parts[3], parts[4],
+                   parts.size() == 6 ? parts[5] : std::string()};
 }
 
 uint64_t Fnv1a64(absl::string_view bytes) {
@@ -219,7 +249,10 @@ absl::StatusOr<Signature> SignatureOf(const isa::Case& c, const Differential& d,
   Signature s;
   s.divergence = DivergenceKind(f.kind);
   s.target = Token(target_label);
-  if (d.outcome.status != isa::RunStatus::kOk) return s;  // nothing ran to point at
+  if (d.outcome.status != isa::RunStatus::kOk) {  // nothing ran to point at
+    s.cause = CauseOf(d.outcome.message);
+    return s;
+  }
 
   std::optional<Memory> memory;
   if (f.slot >= 0) {

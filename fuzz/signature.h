@@ -33,8 +33,14 @@ struct Signature {
   std::string divergence = "?";
   // TargetLabel(): "fast", "fast+inject=xor-as-or".
   std::string target = "?";
+  // A run that did not finish (rejected, invalid-code, crash) points at no
+  // instruction; its message, with numbers and ids masked, tells one bug
+  // from another (vkd3d's unknown opcode from its invalid SPIR-V). Empty
+  // for runs that finished.
+  std::string cause;
 
-  // "opcode|resource|address|divergence|target"; stable across runs.
+  // "opcode|resource|address|divergence|target", then "|cause" when there
+  // is one; stable across runs.
   std::string Key() const;
   // 16 lowercase hex digits, Fnv1a64(Key()): a directory name.
   std::string Id() const;
@@ -46,6 +52,11 @@ absl::StatusOr<Signature> ParseSignatureKey(absl::string_view key);
 
 // FNV-1a, 64 bits. Frozen (a golden test pins it): ids name directories that
 // outlive the binary, so no per-process seeded hash (absl::Hash) may be used.
+// A run's message as a signature cause: its first line, decimal and hex
+// numbers as N, SPIR-V ids (%12) as %N, separators and spaces replaced,
+// at most 60 characters.
+std::string CauseOf(absl::string_view message);
+
 uint64_t Fnv1a64(absl::string_view bytes);
 
 // "fast", or "fast+inject=NAME" when a bug is injected. Threads and

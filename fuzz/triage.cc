@@ -65,6 +65,7 @@ std::string TriageTable(const std::vector<BucketInfo>& buckets) {
                           b.id, b.hits, Utc(b.first_seen_unix), Elapsed(b.first_seen_elapsed),
                           s.divergence, s.opcode, s.resource, s.address, s.target,
                           b.reduced_path, b.reduced_size.instructions, b.reduced_size.threads);
+    if (!s.cause.empty()) absl::StrAppendFormat(&out, "%16s cause: %s\n", "", s.cause);
   }
   absl::StrAppendFormat(&out, "%d buckets, %d hits\n", buckets.size(), hits);
   return out;
@@ -82,7 +83,8 @@ std::string TriageJson(const std::vector<BucketInfo>& buckets) {
                     ", \"resource\": ", JsonString(s.resource),
                     ", \"address\": ", JsonString(s.address),
                     ", \"divergence\": ", JsonString(s.divergence),
-                    ", \"target\": ", JsonString(s.target), ", \"hits\": ", b.hits);
+                    ", \"target\": ", JsonString(s.target), ", \"cause\": ", JsonString(s.cause),
+                    ", \"hits\": ", b.hits);
     const std::string elapsed =
         b.first_seen_elapsed < 0 ? "null" : absl::StrFormat("%.3f", b.first_seen_elapsed);
     absl::StrAppend(&out, ", \"first_seen\": ", b.first_seen_unix,

@@ -77,6 +77,8 @@ class Search {
       }
     }
     for (size_t c = 0; c < chains_; ++c) AddHead(c);
+    blind_ops_ = static_cast<size_t>(std::count_if(
+        ops_.begin(), ops_.end(), [](const SerialOp& o) { return !o.returned.has_value(); }));
   }
 
   SerialResult Run() {
@@ -210,8 +212,10 @@ class Search {
       }
       // At a branch, keep only the candidates after which the remaining ops
       // can still form a trail (value_graph.h): Fleury's rule of not burning
-      // bridges. Without per-thread chains it never backtracks.
-      if (pool_.size() > begin + 1 && blind_.empty()) {
+      // bridges. Without per-thread chains it never backtracks. The trail
+      // needs every remaining return: an atomic_* deeper in a chain (not
+      // only a blind head) has none, and pruning on it rejected legal orders.
+      if (pool_.size() > begin + 1 && blind_ops_ == 0) {
         size_t kept = begin;
         for (size_t k = begin; k < pool_.size(); ++k) {
           const size_t c = pool_[k];
@@ -319,6 +323,7 @@ class Search {
   std::vector<std::map<uint32_t, size_t>> intervals_;
   absl::flat_hash_map<uint32_t, std::vector<size_t>> by_value_;
   std::vector<size_t> blind_;
+  size_t blind_ops_ = 0;  // ops without a return, placed or not
   std::vector<std::pair<uint64_t, uint64_t>> keys_;
   std::pair<uint64_t, uint64_t> hash_ = {0, 0};
   absl::flat_hash_set<std::pair<uint64_t, uint64_t>> failed_;
@@ -350,6 +355,7 @@ uint32_t SerialApply(const SerialOp& op, uint32_t old) {
 SerialResult CheckSerialization(uint32_t start, const std::vector<SerialOp>& ops,
                                 std::optional<uint32_t> final_value,
                                 uint64_t budget) {
+
   SerialResult r;
   if (ops.empty()) {
     if (final_value && *final_value != start) {

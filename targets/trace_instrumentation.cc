@@ -20,6 +20,14 @@ constexpr uint32_t kSentinel = 0xffffffffu;
 constexpr uint32_t kLoopEntries = 4096;
 // lavapipe runs a group as SIMD vectors of 8 (AVX2) or 16 lanes.
 constexpr uint32_t kVectorLanes = 16;
+// The log is a 2D R32_UINT storage image of this width, not a buffer: in
+// vkd3d 1.2's ssbo mode a second buffer UAV makes invalid SPIR-V (a shared
+// runtime array decorated with ArrayStride twice), which would hide every case.
+constexpr uint32_t kLogWidthBits = 12;
+constexpr uint32_t kLogWidth = 1u << kLogWidthBits;
+uint64_t LogRows(uint64_t words) { return (words + kLogWidth - 1) / kLogWidth; }
+// Instructions logged after each atomic.
+constexpr size_t kLogSnippetLength = 12;
 
 // Our own code as fxc text: short, and the assembler checks it.
 std::vector<Instruction> Snippet(const std::string& text) {
@@ -105,7 +113,7 @@ absl::StatusOr<InstrumentedCase> InstrumentForTrace(const isa::Case& c) {
     extent[k] = uint64_t{c.groups[k]} * scan.group_size[k];
     threads *= extent[k];
   }
-  const uint64_t budget = isa::kMaxResourceWords;
+  const uint64_t budget = isa::kMaxResourceWords - kLogWidth;  // the last row's padding
   if (threads == 0 || 4 * threads > budget) {
     return absl::FailedPreconditionError(absl::StrCat(
         "a trace log for ", threads, " threads does not fit in ", budget, " words"));
@@ -131,8 +139,11 @@ absl::StatusOr<InstrumentedCase> InstrumentForTrace(const isa::Case& c) {
   l.log_slot = static_cast<uint32_t>(free_slot - used.begin());
 
   const uint32_t rc = scan.temps, ra = scan.temps + 1;  // cursor/ids, scratch
-  const uint64_t header_bytes = uint64_t{l.entries} * l.threads * 8;
-  std::vector<Instruction> decls = Snippet(absl::StrFormat("dcl_uav_raw u%d\n", l.log_slot));
+  const uint64_t header_words = uint64_t{l.entries} * l.threads * 2;
+  const uint64_t log_words = header_words + 2 * uint64_t{l.threads};
+  const uint64_t log_rows = LogRows(log_words);
+  std::vector<Instruction> decls = Snippet(absl::StrFormat(
+      "dcl_uav_typed_texture2d (uint,uint,uint,uint) u%d\n", l.log_slot));
   if (scan.thread_id_decl < 0) {
     const auto extra = Snippet("dcl_input vThreadID.xyz\n");
     decls.insert(decls.end(), extra.begin(), extra.end());
@@ -141,18 +152,28 @@ absl::StatusOr<InstrumentedCase> InstrumentForTrace(const isa::Case& c) {
     const auto extra = Snippet("dcl_temps 2\n");
     decls.insert(decls.end(), extra.begin(), extra.end());
   }
-  // r_c = {atomics so far, flat thread id, header byte address, loops}.
+  // Log word w lives at texel (w % kLogWidth, w / kLogWidth); entries and
+  // header pairs start at even words, so a pair shares its row.
+  auto store = [&](const std::string& word, const std::string& value, bool second) {
+    return absl::StrFormat(
+        "and r%1$d.y, %2$s, l(%3$d)\n"
+        "ushr r%1$d.w, %2$s, l(%4$d)\n"
+        "%5$s"
+        "store_uav_typed u%6$d.xyzw, r%1$d.ywww, %7$s\n",
+        ra, word, kLogWidth - 1, kLogWidthBits,
+        second ? absl::StrFormat("iadd r%1$d.y, r%1$d.y, l(1)\n", ra) : "", l.log_slot, value);
+  };
+  // r_c = {atomics so far, flat thread id, header word, loops}.
   const std::vector<Instruction> prologue = Snippet(absl::StrFormat(
       "imad r%1$d.y, vThreadID.z, l(%2$d), vThreadID.y\n"
       "imad r%1$d.y, r%1$d.y, l(%3$d), vThreadID.x\n"
       "mov r%1$d.xw, l(0, 0, 0, 0)\n"
-      "ishl r%1$d.z, r%1$d.y, l(3)\n"
+      "ishl r%1$d.z, r%1$d.y, l(1)\n"
       "iadd r%1$d.z, r%1$d.z, l(%4$d)\n",
-      rc, extent[1], extent[0], header_bytes));
-  const std::vector<Instruction> count_loop = Snippet(absl::StrFormat(
-      "iadd r%1$d.w, r%1$d.w, l(1)\n"
-      "store_raw u%2$d.xy, r%1$d.z, r%1$d.xwxx\n",
-      rc, l.log_slot));
+      rc, extent[1], extent[0], header_words));
+  const std::vector<Instruction> count_loop = Snippet(absl::StrCat(
+      absl::StrFormat("iadd r%1$d.w, r%1$d.w, l(1)\n", rc),
+      store(absl::StrFormat("r%d.z", rc), absl::StrFormat("r%d.wwww", rc), true)));
 
   isa::Program& p = out.instrumented.shader;
   out.instrumented = c;
@@ -173,21 +194,26 @@ absl::StatusOr<InstrumentedCase> InstrumentForTrace(const isa::Case& c) {
     if (!in.info().is_atomic()) continue;
     const int ret = in.info().operand_with_role(isa::Role::kReturn);
     const bool returns = ret >= 0 && in.operands[ret].file != isa::RegFile::kNull;
-    std::vector<Instruction> log = Snippet(absl::StrFormat(
-        "imad r%1$d.x, r%2$d.x, l(%3$d), r%2$d.y\n"
-        "ishl r%1$d.x, r%1$d.x, l(3)\n"
-        "mov r%1$d.y, l(%4$d)\n"
-        "mov r%1$d.z, %6$s\n"
-        "store_raw u%5$d.xy, r%1$d.x, r%1$d.yzzz\n"
-        "iadd r%2$d.x, r%2$d.x, l(1)\n"
-        "store_raw u%5$d.xy, r%2$d.z, r%2$d.xwxx\n",
-        ra, rc, l.threads, returns ? uint32_t(i) : uint32_t(i) | kNoReturn, l.log_slot,
-        // A one-component destination prints as the source that reads it.
-        returns ? isa::PrintOperand(in.operands[ret]) : std::string("l(0)")));
-    if (log.size() != 7) return absl::InternalError("trace snippet did not assemble");
+    // Entry word = (events so far * T + thread) * 2: {instruction, returned}.
+    std::vector<Instruction> log = Snippet(absl::StrCat(
+        absl::StrFormat("imad r%1$d.x, r%2$d.x, l(%3$d), r%2$d.y\n"
+                        "ishl r%1$d.x, r%1$d.x, l(1)\n"
+                        // A one-component destination prints as the source that reads it.
+                        "mov r%1$d.z, %4$s\n",
+                        ra, rc, l.threads,
+                        returns ? isa::PrintOperand(in.operands[ret]) : std::string("l(0)")),
+        store(absl::StrFormat("r%d.x", ra),
+              absl::StrFormat("l(%1$d, %1$d, %1$d, %1$d)",
+                              returns ? uint32_t(i) : uint32_t(i) | kNoReturn),
+              false),
+        absl::StrFormat("iadd r%d.y, r%d.y, l(1)\n", ra, ra),
+        absl::StrFormat("store_uav_typed u%d.xyzw, r%d.ywww, r%d.zzzz\n", l.log_slot, ra, ra),
+        absl::StrFormat("iadd r%1$d.x, r%1$d.x, l(1)\n", rc),
+        store(absl::StrFormat("r%d.z", rc), absl::StrFormat("r%d.xxxx", rc), false)));
+    if (log.size() != kLogSnippetLength) return absl::InternalError("trace snippet did not assemble");
     p.instructions.insert(p.instructions.end(), log.begin(), log.end());
   }
-  if (decls.empty() || prologue.size() != 5 || count_loop.size() != 2) {
+  if (decls.empty() || prologue.size() != 5 || count_loop.size() != 5) {
     return absl::InternalError("trace snippet did not assemble");
   }
   if (scan.first_code == static_cast<int>(src.size())) {
@@ -196,11 +222,12 @@ absl::StatusOr<InstrumentedCase> InstrumentForTrace(const isa::Case& c) {
 
   isa::Resource log;
   log.slot = l.log_slot;
-  log.kind = isa::ResourceKind::kRaw;
-  log.words = static_cast<uint32_t>(header_bytes / 4 + 2 * uint64_t{l.threads});
-  log.init.assign(log.words, 0);
-  std::fill(log.init.begin(), log.init.begin() + static_cast<ptrdiff_t>(header_bytes / 4),
-            kSentinel);
+  log.kind = isa::ResourceKind::kTyped;
+  log.dim = isa::Dim::kTexture2D;
+  log.format = isa::Format::kR32Uint;
+  log.size = {kLogWidth, static_cast<uint32_t>(log_rows), 1};
+  log.init.assign(log_rows * kLogWidth, 0);
+  std::fill(log.init.begin(), log.init.begin() + static_cast<ptrdiff_t>(header_words), kSentinel);
   auto& res = out.instrumented.resources;
   res.insert(std::lower_bound(res.begin(), res.end(), log.slot,
                               [](const isa::Resource& r, uint32_t s) { return r.slot < s; }),
@@ -226,7 +253,7 @@ isa::Outcome DecodeTrace(const isa::Case& original, const TraceLayout& l,
   out.trace.clear();
   const uint64_t header = uint64_t{l.entries} * l.threads * 2;
   if (out.status != isa::RunStatus::kOk) return out;
-  if (log.size() != header + 2 * uint64_t{l.threads}) {
+  if (log.size() != LogRows(header + 2 * uint64_t{l.threads}) * kLogWidth) {
     out.message = "trace log missing from the outcome";
     return out;
   }

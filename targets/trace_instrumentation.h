@@ -1,5 +1,5 @@
 // A Program -> Program pass that makes an executor without a trace of its
-// own (a GPU) report one: a hidden raw log UAV, and after every atomic a
+// own (a GPU) report one: a hidden log UAV, and after every atomic a
 // store of the instruction index and the returned value into the executing
 // thread's next log entry. Any target can run the instrumented case and turn
 // its outcome back into the original case's outcome with a trace.
@@ -9,7 +9,9 @@
 //   entry (e, t) at words [(e * T + t) * 2, +1] = {instruction | kNoReturn?,
 //   returned}, initialised to 0xffffffff; then a header of two words per
 //   thread at 2*K*T + 2*t: {atomics executed, loop iterations started}.
-// t is the flat dispatch-wide thread id x + X*(y + Y*z) of vThreadID.
+// t is the flat dispatch-wide thread id x + X*(y + Y*z) of vThreadID. The
+// log is an R32_UINT texture2d, word w at texel (w % 4096, w / 4096), so that
+// it is no buffer UAV (see the .cc for why).
 #ifndef ATOMFUZZ_TARGETS_TRACE_INSTRUMENTATION_H_
 #define ATOMFUZZ_TARGETS_TRACE_INSTRUMENTATION_H_
 

@@ -2,6 +2,7 @@
 
 #include <cstdlib>
 #include <mutex>
+#include <string>
 #include <vector>
 
 #include "absl/strings/str_cat.h"
@@ -74,12 +75,40 @@ absl::StatusOr<VkContext> CreateContext(const std::string& substring) {
   VkPhysicalDeviceFeatures features{};
   VkPhysicalDeviceFeatures supported;
   vkGetPhysicalDeviceFeatures(c.physical, &supported);
-  // D3D discards out-of-bounds UAV writes; ask for Vulkan's nearest guarantee.
+  // D3D discards out-of-bounds UAV writes (spec 1.3). robustBufferAccess
+  // alone lets a driver write them anywhere inside the buffer; only
+  // robustBufferAccess2 (VK_EXT_robustness2) discards them, as vkd3d-proton
+  // requires. Both where the device has them.
   features.robustBufferAccess = supported.robustBufferAccess;
+  VkPhysicalDeviceRobustness2FeaturesEXT robust2 =
+      VkStruct<VkPhysicalDeviceRobustness2FeaturesEXT>(
+          VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_ROBUSTNESS_2_FEATURES_EXT);
+  const char* robust2_name = VK_EXT_ROBUSTNESS_2_EXTENSION_NAME;
+  uint32_t extension_count = 0;
+  vkEnumerateDeviceExtensionProperties(c.physical, nullptr, &extension_count, nullptr);
+  std::vector<VkExtensionProperties> extensions(extension_count);
+  vkEnumerateDeviceExtensionProperties(c.physical, nullptr, &extension_count, extensions.data());
+  for (const VkExtensionProperties& e : extensions) {
+    if (std::string(e.extensionName) == robust2_name) {
+      VkPhysicalDeviceFeatures2 query =
+          VkStruct<VkPhysicalDeviceFeatures2>(VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_FEATURES_2);
+      query.pNext = &robust2;
+      vkGetPhysicalDeviceFeatures2(c.physical, &query);
+      robust2.robustImageAccess2 = VK_FALSE;
+      robust2.nullDescriptor = VK_FALSE;
+      c.robust_buffer_access2 = robust2.robustBufferAccess2 == VK_TRUE &&
+                                features.robustBufferAccess == VK_TRUE;
+    }
+  }
   VkDeviceCreateInfo dci = VkStruct<VkDeviceCreateInfo>(VK_STRUCTURE_TYPE_DEVICE_CREATE_INFO);
   dci.queueCreateInfoCount = 1;
   dci.pQueueCreateInfos = &qci;
   dci.pEnabledFeatures = &features;
+  if (c.robust_buffer_access2) {
+    dci.pNext = &robust2;
+    dci.enabledExtensionCount = 1;
+    dci.ppEnabledExtensionNames = &robust2_name;
+  }
   if (VkResult r = vkCreateDevice(c.physical, &dci, nullptr, &c.device); r != VK_SUCCESS) {
     vkDestroyInstance(c.instance, nullptr);
     return absl::FailedPreconditionError(absl::StrCat(

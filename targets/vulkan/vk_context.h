@@ -40,6 +40,7 @@ struct VkContext {
   VkPhysicalDeviceProperties properties{};
   VkPhysicalDeviceMemoryProperties memory{};
   std::string device_substring;  // what selected it ("" = the first)
+  bool robust_buffer_access2 = false;  // VK_EXT_robustness2 enabled
 
   // A memory type index with all of `flags` among `type_bits`, or -1.
   int FindMemoryType(uint32_t type_bits, VkMemoryPropertyFlags flags) const;

@@ -145,14 +145,17 @@ absl::StatusOr<std::vector<isa::UavState>> Dispatch(VkContext& vk, const isa::Ca
     std::memcpy(u.buffer.words, r.init.data(), words * 4);
     layout.push_back(lb);
     if (b.counter) {
-      // vkd3d 1.2 keeps counters in R32_UINT texel buffers in both modes.
-      absl::StatusOr<HostBuffer> counter = objects.Buffer(1, usage, VK_FORMAT_R32_UINT);
+      // vkd3d 1.2 lowers a counter like a buffer UAV of its mode: an R32_UINT
+      // texel buffer, or in SSBO mode a BufferBlock of one uint. A texel
+      // descriptor under an SSBO variable made alloc hit another UAV's buffer.
+      absl::StatusOr<HostBuffer> counter = objects.Buffer(
+          1, usage, mode == BufferUavMode::kTexel ? VK_FORMAT_R32_UINT : VK_FORMAT_UNDEFINED);
       if (!counter.ok()) return counter.status();
       u.counter = *counter;
       u.has_counter = true;
       u.counter.words[0] = r.counter.value_or(0);
       lb.binding = kCounterBindingBase + b.slot;
-      lb.descriptorType = VK_DESCRIPTOR_TYPE_STORAGE_TEXEL_BUFFER;
+      lb.descriptorType = buffer_type;
       layout.push_back(lb);
     }
     bound.push_back(u);
@@ -185,6 +188,7 @@ absl::StatusOr<std::vector<isa::UavState>> Dispatch(VkContext& vk, const isa::Ca
   }
   // Stable addresses for the pointers the writes keep.
   std::vector<VkDescriptorBufferInfo> buffer_infos(bound.size());
+  std::vector<VkDescriptorBufferInfo> counter_infos(bound.size());
   std::vector<VkDescriptorImageInfo> image_infos(bound.size());
   std::vector<VkWriteDescriptorSet> writes;
   for (size_t i = 0; i < bound.size(); ++i) {
@@ -208,10 +212,16 @@ absl::StatusOr<std::vector<isa::UavState>> Dispatch(VkContext& vk, const isa::Ca
     writes.push_back(w);
     if (u.has_counter) {
       w.dstBinding = kCounterBindingBase + u.resource->slot;
-      w.descriptorType = VK_DESCRIPTOR_TYPE_STORAGE_TEXEL_BUFFER;
-      w.pTexelBufferView = &u.counter.view;
+      w.descriptorType = buffer_type;
+      w.pTexelBufferView = nullptr;
       w.pBufferInfo = nullptr;
       w.pImageInfo = nullptr;
+      if (mode == BufferUavMode::kSsbo) {
+        counter_infos[i] = {u.counter.buffer, 0, VK_WHOLE_SIZE};
+        w.pBufferInfo = &counter_infos[i];
+      } else {
+        w.pTexelBufferView = &u.counter.view;
+      }
       writes.push_back(w);
     }
   }

@@ -14,6 +14,7 @@
 #include "targets/vulkan/spirv_validation.h"
 #include "targets/vulkan/vk_context.h"
 #include "targets/vulkan/vk_dispatch.h"
+#include "targets/vulkan/vkd3d_workarounds.h"
 
 namespace atomfuzz::targets::vulkan {
 namespace {
@@ -69,6 +70,9 @@ Compiled Compile(const VkContext& vk, const isa::Case& run, BufferUavMode mode) 
   }
   out.bindings = Bindings(run);
   SpirvModule spirv = CompileDxbcToSpirv(*dxbc, out.bindings, mode);
+  // Written up in docs/findings.md; repaired so that SSBO mode still runs
+  // every case with two buffer UAVs.
+  if (spirv.ok && mode == BufferUavMode::kSsbo) DropRepeatedArrayStride(spirv.words);
   if (!spirv.ok) {
     out.refused = Refused(isa::RunStatus::kRejected, absl::StrCat("vkd3d-shader: ", spirv.messages));
   } else if (std::optional<std::string> invalid = ValidateSpirv(spirv.words)) {

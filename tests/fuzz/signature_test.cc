@@ -48,6 +48,12 @@ TEST(Signature, KeyParsesBack) {
   absl::StatusOr<Signature> back = ParseSignatureKey(s.Key());
   ASSERT_TRUE(back.ok()) << back.status();
   EXPECT_EQ(*back, s);
+  Signature with_cause = s;
+  with_cause.cause = "vkd3d-shader:-Unrecognized-opcode-N";
+  back = ParseSignatureKey(with_cause.Key());
+  ASSERT_TRUE(back.ok()) << back.status();
+  EXPECT_EQ(*back, with_cause);
+  EXPECT_NE(with_cause.Id(), s.Id());
   EXPECT_FALSE(ParseSignatureKey("a|b|c").ok());
   EXPECT_FALSE(ParseSignatureKey("a|b||d|e").ok());
 }
@@ -106,6 +112,40 @@ TEST(Signature, WorkerFailuresKnowOnlyKindAndTarget) {
   const Signature hang = WorkerFailureSignature(*c, WorkerFailure::kTimeout, "fast");
   EXPECT_EQ(hang.divergence, "timeout");
   EXPECT_NE(crash.Id(), hang.Id());
+}
+
+TEST(Signature, CauseMasksNumbersAndKeepsTheWords) {
+  EXPECT_EQ(CauseOf("vkd3d-shader: Unrecognized opcode 0x52 (token 17)."),
+            "vkd3d-shader:-Unrecognized-opcode-N-(token-N).");
+  EXPECT_EQ(CauseOf("spirv-val: ID '6' decorated with ArrayStride multiple times\n  %x = ..."),
+            "spirv-val:-ID-'N'-decorated-with-ArrayStride-multiple-times");
+  EXPECT_EQ(CauseOf("killed by signal 11 (SIGSEGV)"), "killed-by-signal-N-(SIGSEGV)");
+  EXPECT_EQ(CauseOf("a|b"), "a/b");
+  EXPECT_EQ(CauseOf(""), "");
+  EXPECT_LE(CauseOf(std::string(200, 'x')).size(), 60u);
+}
+
+TEST(Signature, RunsThatDidNotFinishAreToldApartByTheirMessage) {
+  absl::StatusOr<isa::Case> c = testutil::LoadCorpusCase("corpus/spec/e01-iadd-wrap.case");
+  ASSERT_TRUE(c.ok());
+  auto sign = [&](isa::RunStatus status, const std::string& message) {
+    Differential d;
+    d.outcome.status = status;
+    d.outcome.message = message;
+    d.verdict.kind = oracle::Verdict::Kind::kDivergence;
+    d.verdict.findings.push_back({std::string(isa::RunStatusName(status)), "the run", message});
+    absl::StatusOr<Signature> s = SignatureOf(*c, d, "vulkan");
+    EXPECT_TRUE(s.ok()) << s.status();
+    return s.ok() ? *s : Signature{};
+  };
+  const Signature a = sign(isa::RunStatus::kRejected, "vkd3d-shader: Unrecognized opcode 0x52");
+  const Signature b = sign(isa::RunStatus::kRejected, "vkd3d-shader: Unrecognized opcode 0xeb");
+  const Signature c2 = sign(isa::RunStatus::kRejected, "DXBC encoder: no room");
+  EXPECT_EQ(a.Id(), b.Id());
+  EXPECT_NE(a.Id(), c2.Id());
+  EXPECT_EQ(a.divergence, "rejected");
+  EXPECT_NE(sign(isa::RunStatus::kCrashed, "killed by signal 11 (SIGSEGV)").Id(),
+            sign(isa::RunStatus::kCrashed, "killed by signal 6 (SIGABRT)").Id());
 }
 
 }  // namespace

@@ -7,10 +7,14 @@
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
 #include "gtest/gtest.h"
+#include "isa/dxbc.h"
 #include "isa/expectation_check.h"
 #include "targets/case_batch.h"
+#include "targets/vulkan/spirv_validation.h"
 #include "targets/vulkan/vk_context.h"
 #include "targets/vulkan/vk_dispatch.h"
+#include "targets/vulkan/vkd3d_compiler.h"
+#include "targets/vulkan/vkd3d_workarounds.h"
 #include "tests/fuzz/corpus_files.h"
 
 namespace atomfuzz::targets::vulkan {
@@ -76,18 +80,9 @@ atomic_iadd u0, r0.x, l(2)
 ret
 )");
   ASSERT_TRUE(c.ok()) << c.status();
-  {
-    // With the trace log there are two buffer UAVs, and vkd3d 1.2's SSBO
-    // lowering decorates their shared array type twice (the note's
-    // ArrayStride bug): spirv-val must catch it.
-    std::unique_ptr<Target> ssbo = *CreateVulkanTarget({}, BufferUavMode::kSsbo);
-    absl::StatusOr<isa::Outcome> o = ssbo->Run(*c);
-    ASSERT_TRUE(o.ok()) << o.status();
-    EXPECT_EQ(o->status, isa::RunStatus::kInvalidCode);
-    EXPECT_NE(o->message.find("ArrayStride"), std::string::npos) << o->message;
-  }
-  {
-    std::unique_ptr<Target> target = *CreateVulkanTarget({}, BufferUavMode::kTexel);
+  // The trace log is a texture, so SSBO mode traces a one-buffer case too.
+  for (BufferUavMode mode : {BufferUavMode::kTexel, BufferUavMode::kSsbo}) {
+    std::unique_ptr<Target> target = *CreateVulkanTarget({}, mode);
     absl::StatusOr<isa::Outcome> o = target->Run(*c);
     ASSERT_TRUE(o.ok()) << o.status();
     ASSERT_EQ(o->status, isa::RunStatus::kOk) << o->message;
@@ -182,6 +177,50 @@ TEST(VulkanTarget, RunsABatchOfSixtyFourTexelBuffers) {
           << "case " << k << " u" << u;
     }
   }
+}
+
+TEST(VulkanTarget, SsboModeRepairsVkd3dsRepeatedArrayStride) {
+  absl::StatusOr<VkContext*> vk = GetVkContext("");
+  if (!vk.ok()) GTEST_SKIP() << vk.status();
+  absl::StatusOr<isa::Case> c = isa::ParseCase(R"([uav u0]
+kind raw
+words 4
+
+[uav u1]
+kind raw
+words 4
+
+[shader]
+cs_5_0
+dcl_uav_raw u0
+dcl_uav_raw u1
+dcl_temps 1
+dcl_thread_group 1, 1, 1
+imm_atomic_iadd r0.x, u0, l(0), l(1)
+store_raw u1.x, l(0), r0.x
+ret
+)");
+  ASSERT_TRUE(c.ok()) << c.status();
+  // vkd3d 1.2's SSBO lowering decorates the buffers' shared array type once
+  // per UAV (the note's ArrayStride bug): spirv-val must catch it, and the
+  // target repairs it, so the case runs.
+  absl::StatusOr<std::vector<uint8_t>> dxbc = isa::EncodeDxbc(c->shader);
+  ASSERT_TRUE(dxbc.ok()) << dxbc.status();
+  const std::vector<UavBinding> bindings = {{0, true, false}, {1, true, false}};
+  SpirvModule spirv = CompileDxbcToSpirv(*dxbc, bindings, BufferUavMode::kSsbo);
+  ASSERT_TRUE(spirv.ok) << spirv.messages;
+  const std::optional<std::string> invalid = ValidateSpirv(spirv.words);
+  ASSERT_TRUE(invalid.has_value());
+  EXPECT_NE(invalid->find("ArrayStride"), std::string::npos) << *invalid;
+  EXPECT_EQ(DropRepeatedArrayStride(spirv.words), 1);
+  EXPECT_EQ(ValidateSpirv(spirv.words), std::nullopt);
+
+  std::unique_ptr<Target> ssbo = *CreateVulkanTarget({}, BufferUavMode::kSsbo);
+  absl::StatusOr<isa::Outcome> o = ssbo->Run(*c);
+  ASSERT_TRUE(o.ok()) << o.status();
+  ASSERT_EQ(o->status, isa::RunStatus::kOk) << o->message;
+  EXPECT_EQ(o->uavs[0].words, (std::vector<uint32_t>{1, 0, 0, 0}));
+  EXPECT_EQ(o->uavs[1].words, (std::vector<uint32_t>{0, 0, 0, 0}));
 }
 
 }  // namespace
