@@ -2,7 +2,6 @@
 
 #include <algorithm>
 #include <bit>
-#include <map>
 #include <string>
 
 #include "absl/strings/str_cat.h"
