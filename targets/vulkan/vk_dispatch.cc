@@ -75,9 +75,10 @@ std::string DeviceRefusal(const VkContext& vk, const isa::Case& c,
     }
     total += words + (b.counter ? 1 : 0);
     // Texel buffers count as storage images in Vulkan's limits, SSBOs as
-    // storage buffers; counters are texel buffers in both modes.
-    (b.buffer && mode == BufferUavMode::kSsbo ? buffers : images) += 1;
-    images += b.counter ? 1 : 0;
+    // storage buffers; a counter is a buffer UAV of the mode.
+    const bool ssbo = mode == BufferUavMode::kSsbo;
+    (b.buffer && ssbo ? buffers : images) += 1;
+    (ssbo ? buffers : images) += b.counter ? 1 : 0;
   }
   if (total > kMaxDispatchWords) {
     return absl::StrCat("the UAVs hold ", total, " words, over this target's ",

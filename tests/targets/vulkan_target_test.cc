@@ -100,19 +100,8 @@ ret
   }
 }
 
-// RunBatch gives every corpus case what Run gives it: the same status, and
-// the same [expect] verdict (racy cases may differ in words the
-// expectations leave open).
-TEST(VulkanTarget, RunBatchAgreesWithRunOnTheCorpus) {
-  absl::StatusOr<VkContext*> vk = GetVkContext("");
-  if (!vk.ok()) GTEST_SKIP() << vk.status();
-  std::vector<isa::Case> cases;
-  for (const std::string& f : fuzz::testutil::CorpusCaseFiles()) {
-    absl::StatusOr<isa::Case> c = fuzz::testutil::LoadCorpusCase(f);
-    ASSERT_TRUE(c.ok()) << c.status();
-    cases.push_back(*std::move(c));
-  }
-  std::unique_ptr<Target> target = *CreateVulkanTarget({}, BufferUavMode::kTexel);
+void ExpectRunBatchAgreesWithRun(BufferUavMode mode, const std::vector<isa::Case>& cases) {
+  std::unique_ptr<Target> target = *CreateVulkanTarget({}, mode);
   std::vector<absl::StatusOr<isa::Outcome>> batched = target->RunBatch(cases);
   ASSERT_EQ(batched.size(), cases.size());
   for (size_t i = 0; i < cases.size(); ++i) {
@@ -136,6 +125,24 @@ TEST(VulkanTarget, RunBatchAgreesWithRunOnTheCorpus) {
     EXPECT_EQ(isa::CheckExpectations(cases[i], *batched[i]).empty(),
               isa::CheckExpectations(cases[i], *alone).empty())
         << cases[i].file;
+  }
+}
+
+// RunBatch gives every corpus case what Run gives it: the same status, and
+// the same [expect] verdict (racy cases may differ in words the
+// expectations leave open).
+TEST(VulkanTarget, RunBatchAgreesWithRunOnTheCorpus) {
+  absl::StatusOr<VkContext*> vk = GetVkContext("");
+  if (!vk.ok()) GTEST_SKIP() << vk.status();
+  std::vector<isa::Case> cases;
+  for (const std::string& f : fuzz::testutil::CorpusCaseFiles()) {
+    absl::StatusOr<isa::Case> c = fuzz::testutil::LoadCorpusCase(f);
+    ASSERT_TRUE(c.ok()) << c.status();
+    cases.push_back(*std::move(c));
+  }
+  for (BufferUavMode mode : {BufferUavMode::kTexel, BufferUavMode::kSsbo}) {
+    SCOPED_TRACE(mode == BufferUavMode::kSsbo ? "ssbo" : "texel");
+    ExpectRunBatchAgreesWithRun(mode, cases);
   }
 }
 
