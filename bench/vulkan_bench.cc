@@ -123,15 +123,21 @@ isa::Case Straight(int n, absl::string_view line) {
       body, "store_raw u0.x, l(0), r0.x\nret\n"));
 }
 
-// Milliseconds of one pipeline (vkd3d, JIT, dispatch), the mean of 3.
+// Milliseconds of one pipeline (vkd3d, JIT, dispatch), the mean of 3; -1
+// if it fails.
 double PipelineMs(vk::VkContext& device, const isa::Case& c) {
   std::vector<vk::UavBinding> bindings;
-  for (const isa::Resource& r : c.resources) bindings.push_back({r.slot, true, false});
+  for (const isa::Resource& r : c.resources) {
+    const bool buffer = r.kind != isa::ResourceKind::kTyped || r.dim == isa::Dim::kBuffer;
+    bindings.push_back({r.slot, buffer, r.counter.has_value()});
+  }
   const double t0 = Now();
   for (int k = 0; k < 3; ++k) {
     const vk::SpirvModule m =
         vk::CompileDxbcToSpirv(*isa::EncodeDxbc(c.shader), bindings, vk::BufferUavMode::kTexel);
-    (void)vk::Dispatch(device, c, m.words, bindings, vk::BufferUavMode::kTexel);
+    if (!m.ok || !vk::Dispatch(device, c, m.words, bindings, vk::BufferUavMode::kTexel).ok()) {
+      return -1;
+    }
   }
   return (Now() - t0) * 1e3 / 3;
 }
