@@ -35,7 +35,7 @@ TEST(Fnv1a64, MatchesThePublishedVectors) {
 
 TEST(Signature, GoldenIdIsFrozen) {
   const Signature s{"imm_atomic_xor", "u-raw", "in-bounds", "wrong-return",
-                    "fast+inject=xor-as-or"};
+                    "fast+inject=xor-as-or", ""};
   EXPECT_EQ(s.Key(), "imm_atomic_xor|u-raw|in-bounds|wrong-return|fast+inject=xor-as-or");
   // Changing this breaks every existing finding store: don't.
   EXPECT_EQ(s.Id(), "7dc5d4b833602d6e");
@@ -44,7 +44,7 @@ TEST(Signature, GoldenIdIsFrozen) {
 
 TEST(Signature, KeyParsesBack) {
   const Signature s{"atomic_xor+imm_atomic_iadd", "g-struct", "tgsm-poison", "wrong-memory",
-                    "fast"};
+                    "fast", ""};
   absl::StatusOr<Signature> back = ParseSignatureKey(s.Key());
   ASSERT_TRUE(back.ok()) << back.status();
   EXPECT_EQ(*back, s);

@@ -37,9 +37,9 @@ class TriageTest : public ::testing::Test {
     ASSERT_TRUE(store->Save(Finding(c_, 1700000050)).ok());
   }
   std::string dir_;
-  const Signature a_{"atomic_xor", "u-raw", "in-bounds", "wrong-return", "fast+inject=xor-as-or"};
-  const Signature b_{"imm_atomic_iadd", "g-raw", "in-bounds", "wrong-return", "fast"};
-  const Signature c_{"?", "?", "?", "crash", "fast"};
+  const Signature a_{"atomic_xor", "u-raw", "in-bounds", "wrong-return", "fast+inject=xor-as-or", ""};
+  const Signature b_{"imm_atomic_iadd", "g-raw", "in-bounds", "wrong-return", "fast", ""};
+  const Signature c_{"?", "?", "?", "crash", "fast", ""};
 };
 
 TEST_F(TriageTest, OrdersByHitsThenFirstSeen) {
