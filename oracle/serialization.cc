@@ -355,7 +355,6 @@ uint32_t SerialApply(const SerialOp& op, uint32_t old) {
 SerialResult CheckSerialization(uint32_t start, const std::vector<SerialOp>& ops,
                                 std::optional<uint32_t> final_value,
                                 uint64_t budget) {
-
   SerialResult r;
   if (ops.empty()) {
     if (final_value && *final_value != start) {

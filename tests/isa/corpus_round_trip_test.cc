@@ -1,17 +1,14 @@
 // Every corpus/**/*.case is canonical: ParseCase accepts it, PrintCase gives
 // the file back byte for byte, and ParseCase(PrintCase(c)) == c. One test per
 // file, so a failure names the file. An empty corpus passes.
-#include <algorithm>
-#include <cctype>
 #include <filesystem>
 #include <fstream>
-#include <sstream>
 #include <string>
-#include <system_error>
 #include <vector>
 
 #include "gtest/gtest.h"
 #include "isa/case_file.h"
+#include "tests/testing/corpus_walk.h"
 #include "tests/testing/round_trip.h"
 
 namespace atomfuzz::isa {
@@ -19,53 +16,10 @@ namespace {
 
 namespace fs = std::filesystem;
 
-// The project root: the working directory (where ctest runs the test), or
-// else the tree this file was compiled from.
-fs::path ProjectRoot() {
-  std::error_code ec;
-  const fs::path cwd = fs::current_path(ec);
-  const fs::path here =
-      fs::path(__FILE__).parent_path().parent_path().parent_path();
-  for (const fs::path& candidate : {cwd, here}) {
-    if (!candidate.empty() &&
-        fs::exists(candidate / "isa" / "case_file.h", ec)) {
-      return candidate;
-    }
-  }
-  return {};
-}
+fs::path ProjectRoot() { return testutil::ProjectRootFrom(__FILE__); }
 
-// Every regular *.case file under `dir`, at any depth, sorted.
-std::vector<fs::path> CaseFilesUnder(const fs::path& dir) {
-  std::vector<fs::path> files;
-  std::error_code ec;
-  if (!fs::is_directory(dir, ec)) return files;
-  for (fs::recursive_directory_iterator it(dir, ec), end; !ec && it != end;
-       it.increment(ec)) {
-    if (it->is_regular_file(ec) && it->path().extension() == ".case") {
-      files.push_back(it->path());
-    }
-  }
-  std::sort(files.begin(), files.end());
-  return files;
-}
-
-std::string ReadFile(const fs::path& path) {
-  std::ifstream in(path, std::ios::binary);
-  std::ostringstream text;
-  text << in.rdbuf();
-  return text.str();
-}
-
-// corpus files relative to the root, e.g. "corpus/seed/iadd_raw.case".
 std::vector<std::string> CorpusFiles() {
-  const fs::path root = ProjectRoot();
-  std::vector<std::string> files;
-  if (root.empty()) return files;
-  for (const fs::path& f : CaseFilesUnder(root / "corpus")) {
-    files.push_back(f.lexically_relative(root).generic_string());
-  }
-  return files;
+  return testutil::CorpusCasePaths(ProjectRoot());
 }
 
 class CorpusFileTest : public ::testing::TestWithParam<std::string> {};
@@ -73,18 +27,12 @@ class CorpusFileTest : public ::testing::TestWithParam<std::string> {};
 TEST_P(CorpusFileTest, IsCanonicalAndRoundTrips) {
   const fs::path root = ProjectRoot();
   ASSERT_FALSE(root.empty());
-  const std::string text = ReadFile(root / GetParam());
+  const std::string text = testutil::ReadWholeFile(root / GetParam());
   EXPECT_TRUE(testutil::CaseTextIsCanonical(text, GetParam()));
 }
 
-// A test name from a path: letters and digits kept, the rest '_', and the
-// index appended so that names stay unique.
 std::string TestName(const ::testing::TestParamInfo<std::string>& info) {
-  std::string name;
-  for (char c : info.param.substr(0, info.param.rfind(".case"))) {
-    name += std::isalnum(static_cast<unsigned char>(c)) ? c : '_';
-  }
-  return name + "_" + std::to_string(info.index);
+  return testutil::CorpusTestName(info.param, info.index);
 }
 
 INSTANTIATE_TEST_SUITE_P(Corpus, CorpusFileTest,
@@ -98,7 +46,8 @@ TEST(CorpusRoundTripTest, FindsTheProjectRoot) {
       << " lies in the project tree";
 }
 
-// The walk the corpus test relies on, on a tree made here.
+// The walk the corpus tests rely on (tests/testing/corpus_walk.h), on a
+// tree made here.
 class CaseFilesUnderTest : public ::testing::Test {
  protected:
   void SetUp() override {
@@ -125,7 +74,7 @@ TEST_F(CaseFilesUnderTest, FindsCaseFilesAtAnyDepthSorted) {
   Write("d.case.bak", "");
   Write("sub/case", "");
   fs::create_directories(dir_ / "dir.case");  // a directory, not a file
-  const std::vector<fs::path> files = CaseFilesUnder(dir_);
+  const std::vector<fs::path> files = testutil::CaseFilesUnder(dir_);
   ASSERT_EQ(files.size(), 3u);
   EXPECT_EQ(files[0], dir_ / "b.case");
   EXPECT_EQ(files[1], dir_ / "sub" / "a.case");
@@ -133,7 +82,7 @@ TEST_F(CaseFilesUnderTest, FindsCaseFilesAtAnyDepthSorted) {
 }
 
 TEST_F(CaseFilesUnderTest, MissingDirectoryHasNoFiles) {
-  EXPECT_TRUE(CaseFilesUnder(dir_ / "absent").empty());
+  EXPECT_TRUE(testutil::CaseFilesUnder(dir_ / "absent").empty());
 }
 
 // A corpus file that is not canonical must fail the corpus test.
@@ -148,8 +97,8 @@ TEST_F(CaseFilesUnderTest, NonCanonicalFilesAreCaught) {
         "data 7, 7, 7, 7\n\n[shader]\ncs_5_0\nret\n");
   Write("sub/deeper/broken.case", "[shader]\ncs_4_0\n");
   std::vector<std::string> failing;
-  for (const fs::path& f : CaseFilesUnder(dir_)) {
-    if (!testutil::CaseTextIsCanonical(ReadFile(f), f.string())) {
+  for (const fs::path& f : testutil::CaseFilesUnder(dir_)) {
+    if (!testutil::CaseTextIsCanonical(testutil::ReadWholeFile(f), f.string())) {
       failing.push_back(f.lexically_relative(dir_).generic_string());
     }
   }

@@ -1,7 +1,6 @@
 // decode(encode(p)) == p for the program of every case under corpus/ (one
 // test per file, so a failure names it), and the table walk: every opcode
 // row assembled, encoded, decoded and printed back unchanged.
-#include <cctype>
 #include <string>
 
 #include "gtest/gtest.h"
@@ -51,11 +50,7 @@ TEST_P(DxbcCorpusTest, EncodeDecodeIsTheIdentity) {
 }
 
 std::string TestName(const ::testing::TestParamInfo<std::string>& info) {
-  std::string name;
-  for (char ch : info.param.substr(0, info.param.rfind(".case"))) {
-    name += std::isalnum(static_cast<unsigned char>(ch)) ? ch : '_';
-  }
-  return name + "_" + std::to_string(info.index);
+  return testutil::CorpusTestName(info.param, info.index);
 }
 
 INSTANTIATE_TEST_SUITE_P(Corpus, DxbcCorpusTest,

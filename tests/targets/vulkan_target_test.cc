@@ -232,3 +232,19 @@ ret
 
 }  // namespace
 }  // namespace atomfuzz::targets::vulkan
+
+namespace atomfuzz::targets::vulkan {
+namespace {
+
+// Finding #6 is a lavapipe bug only because robustBufferAccess2 is on.
+TEST(VkContext, LavapipeRunsWithRobustBufferAccess2) {
+  absl::StatusOr<VkContext*> vk = GetVkContext("");
+  if (!vk.ok()) GTEST_SKIP() << vk.status();
+  if (std::string((*vk)->properties.deviceName).find("llvmpipe") == std::string::npos) {
+    GTEST_SKIP() << "not lavapipe";
+  }
+  EXPECT_TRUE((*vk)->robust_buffer_access2);
+}
+
+}  // namespace
+}  // namespace atomfuzz::targets::vulkan

@@ -5,6 +5,8 @@
 #define ATOMFUZZ_TESTS_TESTING_CORPUS_WALK_H_
 
 #include <algorithm>
+#include <cctype>
+#include <cstddef>
 #include <filesystem>
 #include <fstream>
 #include <sstream>
@@ -29,21 +31,43 @@ inline std::filesystem::path ProjectRootFrom(const char* this_file) {
   return {};
 }
 
-// Paths of every regular *.case under root/corpus, relative to root.
-inline std::vector<std::string> CorpusCasePaths(
-    const std::filesystem::path& root) {
+// Every regular *.case file under `dir`, at any depth, sorted; none when
+// `dir` is missing.
+inline std::vector<std::filesystem::path> CaseFilesUnder(
+    const std::filesystem::path& dir) {
   namespace fs = std::filesystem;
-  std::vector<std::string> files;
+  std::vector<fs::path> files;
   std::error_code ec;
-  if (root.empty() || !fs::is_directory(root / "corpus", ec)) return files;
-  for (fs::recursive_directory_iterator it(root / "corpus", ec), end;
-       !ec && it != end; it.increment(ec)) {
+  if (!fs::is_directory(dir, ec)) return files;
+  for (fs::recursive_directory_iterator it(dir, ec), end; !ec && it != end;
+       it.increment(ec)) {
     if (it->is_regular_file(ec) && it->path().extension() == ".case") {
-      files.push_back(it->path().lexically_relative(root).generic_string());
+      files.push_back(it->path());
     }
   }
   std::sort(files.begin(), files.end());
   return files;
+}
+
+// Paths of every regular *.case under root/corpus, relative to root.
+inline std::vector<std::string> CorpusCasePaths(
+    const std::filesystem::path& root) {
+  std::vector<std::string> files;
+  if (root.empty()) return files;
+  for (const std::filesystem::path& f : CaseFilesUnder(root / "corpus")) {
+    files.push_back(f.lexically_relative(root).generic_string());
+  }
+  return files;
+}
+
+// A GoogleTest name from a corpus path: letters and digits kept, the rest
+// '_', and the index appended so that names stay unique.
+inline std::string CorpusTestName(const std::string& path, size_t index) {
+  std::string name;
+  for (char c : path.substr(0, path.rfind(".case"))) {
+    name += std::isalnum(static_cast<unsigned char>(c)) ? c : '_';
+  }
+  return name + "_" + std::to_string(index);
 }
 
 inline std::string ReadWholeFile(const std::filesystem::path& path) {
