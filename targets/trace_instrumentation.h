@@ -1,17 +1,26 @@
 // A Program -> Program pass that makes an executor without a trace of its
-// own (a GPU) report one: a hidden log UAV, and after every atomic a
-// store of the instruction index and the returned value into the executing
-// thread's next log entry. Any target can run the instrumented case and turn
-// its outcome back into the original case's outcome with a trace.
+// own (a GPU) report one: a hidden log UAV that every thread fills with the
+// instruction index and the returned value of each atomic it ran. Any target
+// can run the instrumented case and turn its outcome back into the original
+// case's outcome with a trace.
 //
-// Log layout, event-major so that a thread past its K entries writes out of
-// bounds (dropped, spec 1.3) instead of into another thread's entries:
-//   entry (e, t) at words [(e * T + t) * 2, +1] = {instruction | kNoReturn?,
-//   returned}, initialised to 0xffffffff; then a header of two words per
-//   thread at 2*K*T + 2*t: {atomics executed, loop iterations started}.
-// t is the flat dispatch-wide thread id x + X*(y + Y*z) of vThreadID. The
-// log is an R32_UINT texture2d, word w at texel (w % 4096, w / 4096), so that
-// it is no buffer UAV (see the .cc for why).
+// Stores are what a JIT like lavapipe's pays for (several ms each, more as a
+// shader grows), so the log stores as little as it can while the program
+// runs. An atomic outside every loop runs at most once per thread: its
+// value goes to a register and a bit of a mask register says that it ran.
+// Only atomics inside loops store entries as they run. Before every ret the
+// thread writes its record from the registers.
+//
+// Log layout (words; T threads, R record words, K entries per thread):
+//   record of thread t at [t * R, +R) = {loop entries written, loop
+//     iterations started, mask words (bit s: the s-th atomic outside loops
+//     ran), returned values of those of them that return, in order};
+//   entries from entries_base (even), event-major so that rows are shared:
+//     entry (e, t) at entries_base + (e * T + t) * 2 = {instruction |
+//     kNoReturn?, returned}; entries past K all go to row K, never read.
+// Everything starts as 0xffffffff. t is the flat dispatch-wide thread id
+// x + X*(y + Y*z) of vThreadID. The log is an R32_UINT texture2d, word w at
+// texel (w % 4096, w / 4096), so that it is no buffer UAV (see the .cc).
 #ifndef ATOMFUZZ_TARGETS_TRACE_INSTRUMENTATION_H_
 #define ATOMFUZZ_TARGETS_TRACE_INSTRUMENTATION_H_
 
@@ -30,7 +39,9 @@ inline constexpr uint32_t kNoReturn = 0x80000000u;
 struct TraceLayout {
   uint32_t log_slot = 0;  // the hidden UAV's u#
   uint32_t threads = 0;   // T: threads in the dispatch
-  uint32_t entries = 0;   // K: log entries per thread
+  uint32_t entries = 0;   // K: loop entries per thread
+  uint32_t record_words = 0;  // R
+  uint32_t entries_base = 0;
   std::array<uint32_t, 3> group_size = {1, 1, 1};
   std::array<uint32_t, 3> groups = {1, 1, 1};
 };
@@ -48,8 +59,8 @@ absl::StatusOr<InstrumentedCase> InstrumentForTrace(const isa::Case& c);
 struct TraceDecodeOptions {
   // An executor's cap on loop iterations (lavapipe: 65535), or 0. Every run
   // of 16 consecutive threads of a group (a SIMD vector of lavapipe or
-  // smaller) whose iterations together may reach it makes the outcome
-  // kBudgetExceeded ("lavapipe loop cap"): the executor may have cut a loop
+  // smaller) whose iterations together, with the R of the record's own
+  // loop, may reach it makes the outcome kBudgetExceeded ("lavapipe loop cap"): the executor may have cut a loop
   // short, so the outcome cannot be compared.
   uint32_t loop_cap = 0;
   const char* loop_cap_name = "loop cap";
@@ -58,8 +69,8 @@ struct TraceDecodeOptions {
 // The original case's outcome from the instrumented run's: the log UAV
 // dropped, the trace rebuilt (group, vThreadIDInGroup, instruction,
 // occurrence, file, slot, returned; atomic_* have no returned value). A
-// thread that ran more atomics than its K entries leaves has_trace false and
-// says so in the message; so does a log the executor corrupted.
+// thread that ran more atomics in loops than its K entries leaves has_trace
+// false and says so in the message; so does a log the executor corrupted.
 isa::Outcome DecodeTrace(const isa::Case& original, const TraceLayout& layout,
                          isa::Outcome instrumented, const TraceDecodeOptions& options = {});
 

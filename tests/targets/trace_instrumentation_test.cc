@@ -96,6 +96,53 @@ TEST(TraceInstrumentation, KeepsRandomBehaviourOnTheFastTarget) {
   EXPECT_GE(valid, 30);
 }
 
+// Atomics outside loops (registers and a mask) and inside (entries)
+// interleave in program order; every way out (retc, a ret in an if, the
+// last ret) writes the record.
+TEST(TraceInstrumentation, MixesRegisterAndLoopAtomicsAcrossEveryReturn) {
+  absl::StatusOr<isa::Case> c = isa::ParseCase(R"([dispatch]
+groups 2, 1, 1
+
+[uav u0]
+kind raw
+words 4
+
+[shader]
+cs_5_0
+dcl_uav_raw u0
+dcl_input vThreadIDInGroupFlattened
+dcl_temps 2
+dcl_thread_group 4, 1, 1
+imm_atomic_iadd r0.x, u0, l(0), l(1)
+atomic_or u0, l(4), l(2)
+mov r1.x, l(0)
+loop
+  uge r1.y, r1.x, vThreadIDInGroupFlattened.x
+  breakc_nz r1.y
+  imm_atomic_iadd r0.y, u0, l(0), l(16)
+  atomic_iadd u0, l(8), l(1)
+  iadd r1.x, r1.x, l(1)
+endloop
+imm_atomic_exch r0.z, u0, l(12), vThreadIDInGroupFlattened.x
+ieq r1.z, vThreadIDInGroupFlattened.x, l(1)
+retc_nz r1.z
+imm_atomic_umax r0.w, u0, l(4), l(7)
+ieq r1.z, vThreadIDInGroupFlattened.x, l(2)
+if_nz r1.z
+  imm_atomic_iadd r0.w, u0, l(0), l(256)
+  ret
+endif
+imm_atomic_xor r0.w, u0, l(8), l(4096)
+ret
+)");
+  ASSERT_TRUE(c.ok()) << c.status();
+  ASSERT_TRUE(isa::Validate(*c).ok()) << isa::Validate(*c);
+  std::unique_ptr<Target> fast = Fast();
+  // Returning atomics run: 1 + (0+1+2+3) + 1 per group's threads, then
+  // thread 1 leaves, umax for 3 threads, one more for thread 2, xor for 2.
+  EXPECT_EQ(ExpectSameBehaviour(*fast, *c, "mixed"), 2u * (4 + 6 + 4 + 3 + 1 + 2));
+}
+
 TEST(TraceInstrumentation, ReportsOverflowAndTheLoopCap) {
   absl::StatusOr<isa::Case> c = isa::ParseCase(R"([dispatch]
 groups 1, 1, 1
@@ -131,14 +178,15 @@ ret
   EXPECT_FALSE(decoded.has_trace);
   EXPECT_NE(decoded.message.find("trace overflow"), std::string::npos) << decoded.message;
   EXPECT_EQ(decoded.uavs[0].words[0], 10000u);
-  // Two threads of one vector start 2 x 5001 iterations.
+  // Two threads of one vector start 2 x 5001 iterations, and the record's
+  // loop 2 more (its two words).
   TraceDecodeOptions cap;
-  cap.loop_cap = 10002;
+  cap.loop_cap = 10004;
   cap.loop_cap_name = "lavapipe loop cap";
   const isa::Outcome capped = DecodeTrace(*c, ic->layout, *run, cap);
   EXPECT_EQ(capped.status, isa::RunStatus::kBudgetExceeded);
   EXPECT_NE(capped.message.find("lavapipe loop cap"), std::string::npos) << capped.message;
-  cap.loop_cap = 10003;
+  cap.loop_cap = 10005;
   EXPECT_EQ(DecodeTrace(*c, ic->layout, *run, cap).status, isa::RunStatus::kOk);
 }
 
