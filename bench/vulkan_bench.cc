@@ -144,14 +144,17 @@ double PipelineMs(vk::VkContext& device, const isa::Case& c) {
 
 // Where a case's time goes on this device: the shader's fixed cost, the
 // cost per atomic without and with the trace log, and what batching buys
-// cases with one atomic.
-void Breakdown() {
+// cases with one atomic. `unbatched_s` and `dispatched`: the unbatched
+// run's time and how many of its cases reached a dispatch, for the most
+// that batching can buy (every dispatched case's fixed cost saved).
+void Breakdown(double unbatched_s, size_t dispatched) {
   absl::StatusOr<vk::VkContext*> device = vk::GetVkContext("");
   if (!device.ok()) return;
   auto traced = [](const isa::Case& c) { return targets::InstrumentForTrace(c)->instrumented; };
   const std::string atomic = "imm_atomic_iadd r0.y, u0, l(%d), l(1)\n";
   std::printf("where the time goes (one pipeline each: vkd3d, LLVM JIT, dispatch; mean of 3):\n");
-  std::printf("  a shader of one store:    %6.1f ms\n", PipelineMs(**device, Straight(0, "")));
+  const double fixed_ms = PipelineMs(**device, Straight(0, ""));
+  std::printf("  a shader of one store:    %6.1f ms\n", fixed_ms);
   for (int n : {4, 16, 64}) {
     const isa::Case c = Straight(n, atomic);
     std::printf("  %2d imm_atomic_iadd:       %6.1f ms plain, %6.1f ms with the trace log\n", n,
@@ -169,6 +172,10 @@ void Breakdown() {
   const double t2 = Now();
   std::printf("  16 cases of one atomic:   %6.1f ms each alone, %.1f ms each in one batch\n",
               (t1 - t0) * 1e3 / 16, (t2 - t1) * 1e3 / 16);
+  const double saved_s = std::min(unbatched_s * 0.99, fixed_ms * 1e-3 * static_cast<double>(dispatched));
+  std::printf("  the most batching can buy here: %.2fx (the unbatched %.2f s less one store "
+              "shader's cost for each of its %zu dispatched cases)\n",
+              unbatched_s / (unbatched_s - saved_s), unbatched_s, dispatched);
 }
 
 int Main(const Args& a) {
@@ -237,7 +244,12 @@ int Main(const Args& a) {
   std::printf("  unbatched outcomes: %s\n", Summary(cases, alone).c_str());
   std::printf("  batched outcomes:   %s\n", Summary(cases, batched).c_str());
   target->reset();  // the fork server's child goes before this process opens a device
-  Breakdown();
+  const size_t dispatched = static_cast<size_t>(std::count_if(
+      alone.begin(), alone.end(), [](const absl::StatusOr<isa::Outcome>& r) {
+        return r.ok() && r->status != isa::RunStatus::kRejected &&
+               r->status != isa::RunStatus::kInvalidCode;
+      }));
+  Breakdown(t1 - t0, dispatched);
   return 0;
 }
 

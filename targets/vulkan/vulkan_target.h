@@ -22,12 +22,12 @@ inline constexpr uint32_t kLavapipeLoopCap = 65535;
 // What RunBatch puts in one shader on a device that binds `descriptors`
 // UAV and counter descriptors per shader. lavapipe's LLVM JIT at a new
 // pipeline's first dispatch is the cost, and it grows with the memory
-// instructions, faster than linearly: about 12 ms for a shader of one
-// store, 30 ms with 16 atomics and 83 ms with 64, and 4 to 9 ms per atomic
-// more with the trace log's stores (98 ms and 600 ms). Batching saves the
-// fixed part only, so a batch holds at most 32 memory instructions; and
-// since every lavapipe compute shader is a coroutine whose frame grows with
-// its barriers, a case with sync_*_t runs alone (bench/vulkan_bench.cc).
+// instructions, faster than linearly: about 10 ms for a shader of one
+// store, 25 ms with 16 atomics and 75 ms with 64 (35 ms and 130 ms with the
+// trace log). Batching saves the fixed part only, so a batch holds at most
+// 32 memory instructions (16, 64 or 128 measured no better); and since
+// every lavapipe compute shader is a coroutine whose frame grows with its
+// barriers, a case with sync_*_t runs alone (bench/vulkan_bench.cc).
 BatchLimits VulkanBatchLimits(uint32_t descriptors);
 
 // The device opens on the first Run (FailedPrecondition there when there is
