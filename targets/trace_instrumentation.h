@@ -12,8 +12,8 @@
 // thread writes its record from the registers.
 //
 // Log layout (words; T threads, R record words, K entries per thread):
-//   record of thread t at [t * R, +R) = {loop entries written, loop
-//     iterations started, mask words (bit s: the s-th atomic outside loops
+//   record of thread t at [t * R, +R) = {loop iterations started, loop
+//     entries written, mask words (bit s: the s-th atomic outside loops
 //     ran), returned values of those of them that return, in order};
 //   entries from entries_base (even), event-major so that rows are shared:
 //     entry (e, t) at entries_base + (e * T + t) * 2 = {instruction |
