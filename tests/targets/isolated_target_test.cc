@@ -11,7 +11,8 @@ namespace atomfuzz::targets {
 namespace {
 
 // Misbehaves by the dispatch's x size: 2 crashes, 3 hangs, 4 allocates
-// without bound, anything else answers with the child's pid.
+// without bound, 6 poisons the child (answers, but the next 7 crashes),
+// anything else answers with the child's pid.
 class Misbehaving : public Target {
  public:
   absl::string_view name() const override { return "misbehaving"; }
@@ -24,6 +25,10 @@ class Misbehaving : public Target {
         for (;;) hoard.push_back(std::make_unique<char[]>(size_t{64} << 20));
       }
       case 5: return absl::NotFoundError("no such thing");
+      case 6: poisoned_ = true; break;
+      case 7:
+        if (poisoned_) std::raise(SIGSEGV);
+        break;
     }
     isa::Outcome o;
     o.message = absl::StrCat(getpid());
@@ -38,6 +43,9 @@ class Misbehaving : public Target {
     }
     return out;
   }
+
+ private:
+  bool poisoned_ = false;
 };
 
 isa::Case WithGroups(uint32_t x) {
@@ -77,6 +85,19 @@ TEST(IsolatedTarget, CrashIsAnOutcomeAndTheNextRunWorks) {
   ASSERT_TRUE(again.ok()) << again.status();
   EXPECT_EQ(again->status, isa::RunStatus::kOk);
   EXPECT_NE(again->message, first);  // a new child
+}
+
+// A fault of a child that served earlier cases is checked in a fresh one:
+// an earlier case may have broken the child (a heap it corrupted).
+TEST(IsolatedTarget, AFaultAnEarlierCaseCausedIsNotThisCasesFinding) {
+  auto t = Make();
+  ASSERT_EQ(t->Run(WithGroups(6))->status, isa::RunStatus::kOk);
+  absl::StatusOr<isa::Outcome> o = t->Run(WithGroups(7));
+  ASSERT_TRUE(o.ok()) << o.status();
+  EXPECT_EQ(o->status, isa::RunStatus::kOk) << o->message;
+  // A case that crashes a fresh child too is still a crash.
+  ASSERT_EQ(t->Run(WithGroups(1))->status, isa::RunStatus::kOk);
+  EXPECT_EQ(t->Run(WithGroups(2))->status, isa::RunStatus::kCrashed);
 }
 
 TEST(IsolatedTarget, HangTimesOutAndTheNextRunWorks) {
