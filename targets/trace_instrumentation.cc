@@ -456,9 +456,9 @@ isa::Outcome DecodeTrace(const isa::Case& original, const TraceLayout& l,
       // #10), so the program's own loops may have been cut short as well;
       // its memory is still judged.
       problem = absl::StrFormat(
-          "trace record cut short: thread %d started %d loop iterations, yet the executor "
-          "stopped the record's loop after one",
-          t, loops);
+          "%s: thread %d started %d loop iterations, yet the executor stopped the record's "
+          "loop after one",
+          kRecordCutShort, t, loops);
       break;
     }
     if (entries > l.entries) {

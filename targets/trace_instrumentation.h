@@ -56,6 +56,10 @@ struct InstrumentedCase {
 // must be valid (isa::Validate).
 absl::StatusOr<InstrumentedCase> InstrumentForTrace(const isa::Case& c);
 
+// How DecodeTrace's message starts when the executor stopped a thread's
+// record loop early although the program's loops stayed under its cap.
+inline constexpr const char* kRecordCutShort = "trace record cut short";
+
 struct TraceDecodeOptions {
   // An executor's cap on loop iterations (lavapipe: 65535), or 0. Every run
   // of 16 consecutive threads of a group (a SIMD vector of lavapipe or

@@ -106,15 +106,15 @@ class IsolatedTarget : public Target {
     return absl::OkStatus();
   }
 
-  // A crash or hang in a child that served earlier cases may be theirs: a
-  // case can corrupt the child's heap without dying (lavapipe writing far
-  // out of a g#, docs/findings.md #5) and leave it to fail later. Only a
-  // fault that a fresh child repeats belongs to this case.
+  // A crash in a child that served earlier cases may be theirs: a case can
+  // corrupt the child's heap without dying (lavapipe writing far out of a
+  // g#, docs/findings.md #5) and leave it to fail later. Only a crash that a
+  // fresh child repeats belongs to this case. (Not a hang: a second deadline
+  // would outlast the campaign's watchdog, which allows one.)
   absl::StatusOr<isa::Outcome> Run(const isa::Case& c) override {
     const bool warm = pid_ >= 0 && served_ > 0;
     absl::StatusOr<isa::Outcome> o = RunOnce(c);
-    if (warm && o.ok() &&
-        (o->status == isa::RunStatus::kCrashed || o->status == isa::RunStatus::kTimedOut)) {
+    if (warm && o.ok() && o->status == isa::RunStatus::kCrashed) {
       Kill();
       return RunOnce(c);
     }

@@ -87,7 +87,7 @@ TEST(IsolatedTarget, CrashIsAnOutcomeAndTheNextRunWorks) {
   EXPECT_NE(again->message, first);  // a new child
 }
 
-// A fault of a child that served earlier cases is checked in a fresh one:
+// A crash of a child that served earlier cases is checked in a fresh one:
 // an earlier case may have broken the child (a heap it corrupted).
 TEST(IsolatedTarget, AFaultAnEarlierCaseCausedIsNotThisCasesFinding) {
   auto t = Make();
