@@ -26,7 +26,9 @@ constexpr uint32_t kVectorLanes = 16;
 // runtime array decorated with ArrayStride twice), which would hide every case.
 constexpr uint32_t kLogWidthBits = 12;
 constexpr uint32_t kLogWidth = 1u << kLogWidthBits;
-uint64_t LogRows(uint64_t words) { return (words + kLogWidth - 1) / kLogWidth; }
+// At least one row: an empty dispatch (spec 1.8: nothing runs) still binds
+// a valid image.
+uint64_t LogRows(uint64_t words) { return std::max<uint64_t>(1, (words + kLogWidth - 1) / kLogWidth); }
 // Record words before the masks: {loop iterations started, loop entries
 // written}. The loop count comes first: an executor whose loop budget is
 // spent still runs the record's loop once, so that word is always there.
@@ -241,14 +243,14 @@ absl::StatusOr<InstrumentedCase> InstrumentForTrace(const isa::Case& c) {
   // need at least the overflow row.
   const uint64_t entries_base = records + (records & 1);
   const uint64_t least = entries_base + (scan.loop_atomics > 0 ? 2 * threads : 0);
-  if (threads == 0 || least > budget) {
+  if (least > budget) {
     return absl::FailedPreconditionError(absl::StrCat(
         "a trace log for ", threads, " threads does not fit in ", budget, " words"));
   }
   l.threads = static_cast<uint32_t>(threads);
   l.record_words = scan.record_words();
   l.entries_base = static_cast<uint32_t>(entries_base);
-  l.entries = scan.loop_atomics == 0
+  l.entries = scan.loop_atomics == 0 || threads == 0
                   ? 0
                   : static_cast<uint32_t>(std::min<uint64_t>(
                         kLoopEntries, (budget - entries_base) / (2 * threads) - 1));

@@ -182,6 +182,36 @@ ret
   EXPECT_EQ(decoded.uavs[0].words[0], 2u);
 }
 
+// Spec 1.8: a dispatch with a zero dimension runs nothing; the log still
+// has a row, so a device can bind it (a campaign found the rejection).
+TEST(TraceInstrumentation, AnEmptyDispatchRunsWithAnEmptyTrace) {
+  absl::StatusOr<isa::Case> c = isa::ParseCase(R"([dispatch]
+groups 2, 1, 0
+
+[uav u0]
+kind raw
+words 1
+data 7
+
+[shader]
+cs_5_0
+dcl_uav_raw u0
+dcl_temps 1
+dcl_thread_group 1, 1, 1
+loop
+  imm_atomic_iadd r0.x, u0, l(0), l(1)
+  break
+endloop
+ret
+)");
+  ASSERT_TRUE(c.ok()) << c.status();
+  std::unique_ptr<Target> fast = Fast();
+  EXPECT_EQ(ExpectSameBehaviour(*fast, *c, "empty dispatch"), 0u);
+  absl::StatusOr<InstrumentedCase> ic = InstrumentForTrace(*c);
+  ASSERT_TRUE(ic.ok()) << ic.status();
+  EXPECT_EQ(ic->layout.threads, 0u);
+}
+
 TEST(TraceInstrumentation, ReportsOverflowAndTheLoopCap) {
   absl::StatusOr<isa::Case> c = isa::ParseCase(R"([dispatch]
 groups 1, 1, 1
