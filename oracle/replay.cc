@@ -24,10 +24,19 @@ Replay::Replay(const isa::Outcome& observed, const isa::Program& program,
                uint64_t search_budget)
     : observed_(observed), program_(program), budget_(search_budget) {
   consumed_.assign(observed.trace.size(), false);
+  index_.reserve(observed.trace.size());
   for (size_t i = 0; i < observed.trace.size(); ++i) {
     const isa::AtomicEvent& e = observed.trace[i];
     index_.emplace(EventKey{e.group, e.thread, e.instruction, e.occurrence}, i);
   }
+}
+
+void Replay::Restart() {
+  consumed_.assign(observed_.trace.size(), false);
+  open_.clear();
+  findings_.clear();
+  unknowns_.clear();
+  unjudged_.clear();
 }
 
 std::optional<uint32_t> Replay::Observed(const AtomicSite& site, bool* found) {
