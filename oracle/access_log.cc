@@ -55,10 +55,15 @@ void AccessLog::Record(const MemoryId& m, uint32_t word, Access kind,
 }
 
 void AccessLog::RecordPoison(const MemoryId& m, const Accessor& a) {
+  poisoned_ = true;
   Record(PoisonKey(m), kPoisonWord, Access::kStore, a);
 }
 
 bool AccessLog::ConcurrentPoison(const MemoryId& m, const Accessor& a) const {
+  if (!poisoned_) {  // the answer Answer() would give, without the lookup
+    asked_.push_back({Key(PoisonKey(m), kPoisonWord), a, Bit(Access::kStore), 0});
+    return false;
+  }
   return Concurrent(PoisonKey(m), kPoisonWord, Access::kStore, a);
 }
 
@@ -101,19 +106,27 @@ uint8_t AccessLog::Answer(const Query& q) const {
   return answer;
 }
 
-bool AccessLog::LearnFrom(const AccessLog& seen) {
-  const bool learned = Merge(seen);
-  std::vector<Query> asked;
-  asked.swap(asked_);
-  if (!learned) return false;
-  for (const Query& q : asked) {
-    if (Answer(q) != q.answer) return true;
+bool AccessLog::LearnFrom(AccessLog&& seen) {
+  bool learned;
+  if (words_.empty()) {  // the first pass: everything seen is new
+    learned = !seen.words_.empty();
+    words_ = std::move(seen.words_);
+    poisoned_ = seen.poisoned_;
+  } else {
+    learned = Merge(seen);
   }
-  return false;
+  // Cleared, not freed: the next pass asks about as many questions.
+  bool changed = false;
+  for (size_t i = 0; learned && !changed && i < asked_.size(); ++i) {
+    changed = Answer(asked_[i]) != asked_[i].answer;
+  }
+  asked_.clear();
+  return changed;
 }
 
 bool AccessLog::Merge(const AccessLog& other) {
   bool changed = false;
+  poisoned_ = poisoned_ || other.poisoned_;
   for (const auto& [key, theirs] : other.words_) {
     Word& mine = words_[key];
     for (size_t k = 0; k < kKinds; ++k) changed |= mine.groups[k].Add(theirs.groups[k]);

@@ -66,7 +66,11 @@ class AccessLog {
   // whether the fixpoint is reached: no new access, or none that changes
   // the answer to any query asked since the last call. Either way the next
   // pass would decide everything as that pass did, so it need not run.
-  bool LearnFrom(const AccessLog& seen);
+  // `seen` is consumed: into an empty log it moves, not copies.
+  bool LearnFrom(AccessLog&& seen);
+  // Room for `words` words, e.g. as many as the previous pass touched.
+  void Reserve(size_t words) { words_.reserve(words); }
+  size_t WordCount() const { return words_.size(); }
 
   // Groups a packed key can name (Execution refuses larger dispatches).
   static constexpr uint32_t kMaxGroups = 1u << 24;
@@ -106,6 +110,9 @@ class AccessLog {
   uint8_t Answer(const Query& q) const;
   mutable std::vector<Query> asked_;
   absl::flat_hash_map<uint64_t, Word> words_;
+  // Whether words_ holds any poison: most cases have none, and then a
+  // poison query needs no lookup.
+  bool poisoned_ = false;
   // Poison is kept as a store to a word no memory has.
   static constexpr uint32_t kPoisonWord = UINT32_MAX - 1;
   static MemoryId PoisonKey(const MemoryId& m) {

@@ -22,7 +22,10 @@ Execution::Execution(const isa::Case& c, const ControlMap& map,
       options_(options),
       known_(known),
       replay_(replay),
-      prng_(options.schedule.seed) {}
+      prng_(options.schedule.seed) {
+  // A later pass touches about the words the earlier ones did.
+  log_.Reserve(known.WordCount());
+}
 
 absl::Status Execution::Setup() {
   const auto& code = program_.instructions;

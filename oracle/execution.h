@@ -66,6 +66,7 @@ class Execution {
   absl::Status Run();
   isa::Outcome TakeOutcome();
   const AccessLog& log() const { return log_; }
+  AccessLog TakeLog() { return std::move(log_); }
   // Whether a branch, loop or switch took an undefined condition: from then
   // on the spec allows any behaviour (6.0), so nothing may be judged.
   bool chaos() const { return chaos_; }

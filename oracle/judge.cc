@@ -106,7 +106,7 @@ absl::StatusOr<Verdict> Judge(const isa::Case& c, const isa::Outcome& observed,
     if (pass > 0) replay.Restart();
     Execution e(c, *map, options.interpret, known, &replay);
     if (absl::Status s = e.Run(); !s.ok()) return s;
-    const bool learned = known.LearnFrom(e.log());
+    const bool learned = known.LearnFrom(e.TakeLog());
     if (learned && pass + 1 < kMaxPasses) continue;
     replay.Finish();
     isa::Outcome spec = e.TakeOutcome();
