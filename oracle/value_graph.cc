@@ -20,6 +20,13 @@ struct Node {
 
 class Graph {
  public:
+  // At most two values per op, plus the start: no rehash while building
+  // (the search builds a graph at every branch).
+  explicit Graph(size_t ops) {
+    index_.reserve(2 * ops + 1);
+    nodes_.reserve(2 * ops + 1);
+    values_.reserve(2 * ops + 1);
+  }
   uint32_t Id(uint32_t value) {
     auto [it, added] = index_.try_emplace(value, static_cast<uint32_t>(nodes_.size()));
     if (added) {
@@ -52,7 +59,7 @@ class Graph {
 TrailCheck CheckTrail(uint32_t start, const std::vector<const SerialOp*>& ops,
                       std::optional<uint32_t> final_value) {
   TrailCheck r;
-  Graph g;
+  Graph g(ops.size());
   const uint32_t s = g.Id(start);
   for (const SerialOp* op : ops) {
     const uint32_t before =
