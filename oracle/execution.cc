@@ -290,7 +290,7 @@ absl::Status Execution::Step(Thread& t) {
     case isa::Family::kCounter: ExecCounter(t, index, inst); ++t.pc; break;
   }
   if (t.pc >= code.size()) t.done = true;
-  if (outcome_.trace.size() > options_.max_trace_events) {
+  if (atomics_run_ > options_.max_trace_events) {
     return absl::ResourceExhaustedError(absl::StrCat(
         "more than ", options_.max_trace_events, " atomics executed"));
   }

@@ -98,6 +98,12 @@ class Execution {
   void StoreWord(Thread& t, const isa::Operand& target, uint32_t word, Value v);
   void Poison(Thread& t, const isa::Operand& target);
   AtomicSite SiteOf(const Thread& t, uint32_t index, bool tgsm) const;
+  // Counts an atomic against the trace cap and records it, except for the
+  // judge: it reads returns from Replay, and the trace would go unread.
+  void Trace(const isa::AtomicEvent& e) {
+    ++atomics_run_;
+    if (replay_ == nullptr) outcome_.trace.push_back(e);
+  }
   // The components an address takes for `layout` (spec 1.2); false if any
   // is undefined.
   bool ReadAddress(const Thread& t, const isa::Operand& addr,
@@ -126,6 +132,7 @@ class Execution {
   std::vector<Value> reg_pool_;
   std::vector<uint32_t> occurrence_pool_;
   uint64_t total_steps_ = 0;
+  uint64_t atomics_run_ = 0;
   bool chaos_ = false;  // control flow depended on an undefined value
   isa::Outcome outcome_;
 };

@@ -285,7 +285,7 @@ void Execution::ExecAtomic(Thread& t, uint32_t index,
   }
   // The old value, also for atomic_* (see isa::AtomicEvent::returned).
   if (old.defined) e.returned = old.bits;
-  outcome_.trace.push_back(e);
+  Trace(e);
 }
 
 void Execution::ExecCounter(Thread& t, uint32_t index,
@@ -315,7 +315,7 @@ void Execution::ExecCounter(Thread& t, uint32_t index,
         if (dst0.mask & (1u << c)) Write(t, dst0, c, returned);
       }
       e.returned = returned.defined ? std::optional<uint32_t>(returned.bits) : std::nullopt;
-      outcome_.trace.push_back(e);
+      Trace(e);
       return;
     }
     const CounterStep step = inst.op == Op::kImmAtomicAlloc ? Alloc(counter.bits)
@@ -329,7 +329,7 @@ void Execution::ExecCounter(Thread& t, uint32_t index,
     if (dst0.mask & (1u << c)) Write(t, dst0, c, returned);
   }
   e.returned = returned.defined ? std::optional<uint32_t>(returned.bits) : std::nullopt;
-  outcome_.trace.push_back(e);
+  Trace(e);
 }
 
 }  // namespace atomfuzz::oracle
