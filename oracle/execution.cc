@@ -297,15 +297,9 @@ absl::Status Execution::Step(Thread& t) {
   return absl::OkStatus();
 }
 
-Value Execution::Read(const Thread& t, const Operand& op, int lane) const {
+Value Execution::ReadOther(const Thread& t, const Operand& op, int lane) const {
   const int c = op.Component(lane);
   switch (op.file) {
-    case RegFile::kImmediate:
-      return Value::Of(op.values[op.value_count == 1 ? 0 : static_cast<size_t>(lane & 3)]);
-    case RegFile::kTemp: {
-      const size_t k = size_t{op.index} * 4 + static_cast<size_t>(c);
-      return k < t.regs.size() ? t.regs[k] : Value{};
-    }
     case RegFile::kIndexableTemp: {
       if (op.index >= t.xregs.size()) return Value{};
       uint64_t element = op.offset;
@@ -334,13 +328,8 @@ Value Execution::Read(const Thread& t, const Operand& op, int lane) const {
   }
 }
 
-void Execution::Write(Thread& t, const Operand& dst, int component, Value v) {
+void Execution::WriteOther(Thread& t, const Operand& dst, int component, Value v) {
   const size_t c = static_cast<size_t>(component & 3);
-  if (dst.file == RegFile::kTemp) {
-    const size_t k = size_t{dst.index} * 4 + c;
-    if (k < t.regs.size()) t.regs[k] = v;
-    return;
-  }
   if (dst.file != RegFile::kIndexableTemp || dst.index >= t.xregs.size()) return;
   auto& x = t.xregs[dst.index];
   uint64_t element = dst.offset;

@@ -79,8 +79,29 @@ class Execution {
   absl::Status RunRandom();
   absl::Status Step(Thread& t);
   bool MaybeReleaseBarrier(uint32_t g);  // true if it released
-  Value Read(const Thread& t, const isa::Operand& op, int lane) const;
-  void Write(Thread& t, const isa::Operand& dst, int component, Value v);
+  // Temps and immediates are most reads and writes: those paths are here,
+  // to inline into the instruction loops; the other files in ReadOther and
+  // WriteOther.
+  Value Read(const Thread& t, const isa::Operand& op, int lane) const {
+    if (op.file == isa::RegFile::kTemp) {
+      const size_t k = size_t{op.index} * 4 + op.Component(lane);
+      return k < t.regs.size() ? t.regs[k] : Value{};
+    }
+    if (op.file == isa::RegFile::kImmediate) {
+      return Value::Of(op.values[op.value_count == 1 ? 0 : static_cast<size_t>(lane & 3)]);
+    }
+    return ReadOther(t, op, lane);
+  }
+  void Write(Thread& t, const isa::Operand& dst, int component, Value v) {
+    if (dst.file == isa::RegFile::kTemp) {
+      const size_t k = size_t{dst.index} * 4 + static_cast<size_t>(component & 3);
+      if (k < t.regs.size()) t.regs[k] = v;
+      return;
+    }
+    WriteOther(t, dst, component, v);
+  }
+  Value ReadOther(const Thread& t, const isa::Operand& op, int lane) const;
+  void WriteOther(Thread& t, const isa::Operand& dst, int component, Value v);
   bool Condition(const Thread& t, const isa::Operand& op);
   void ExecAlu(Thread& t, const isa::Instruction& inst);
   void ExecControl(Thread& t, const isa::Instruction& inst);
