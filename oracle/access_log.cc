@@ -74,6 +74,13 @@ uint8_t AccessLog::ConcurrentKinds(const MemoryId& m, uint32_t word, uint8_t kin
   return asked_.back().answer = Answer(q);
 }
 
+bool AccessLog::ConcurrentAny(const MemoryId& m, uint32_t word, uint8_t kinds,
+                              const Accessor& a) const {
+  const Query q{Key(m, word), a, kinds, 0, true};
+  asked_.push_back(q);
+  return (asked_.back().answer = Answer(q)) != 0;
+}
+
 bool AccessLog::OnlyGroupWrites(const MemoryId& m, uint32_t word,
                                 uint32_t group) const {
   const Query q{Key(m, word), Accessor{0, group, 0}, 0, 0};
@@ -103,7 +110,7 @@ uint8_t AccessLog::Answer(const Query& q) const {
       answer |= static_cast<uint8_t>(1u << k);
     }
   }
-  return answer;
+  return q.any ? answer != 0 : answer;
 }
 
 bool AccessLog::LearnFrom(AccessLog&& seen) {

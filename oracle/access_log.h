@@ -51,6 +51,10 @@ class AccessLog {
   // `a.thread` makes to the word concurrently with `a` (one lookup for all).
   uint8_t ConcurrentKinds(const MemoryId& m, uint32_t word, uint8_t kinds,
                           const Accessor& a) const;
+  // Whether any of `kinds` is concurrent, for a caller that needs no more:
+  // a pass is run again only when an answer it used changes.
+  bool ConcurrentAny(const MemoryId& m, uint32_t word, uint8_t kinds,
+                     const Accessor& a) const;
   bool Concurrent(const MemoryId& m, uint32_t word, Access kind,
                   const Accessor& a) const {
     return ConcurrentKinds(m, word, Bit(kind), a) != 0;
@@ -106,6 +110,7 @@ class AccessLog {
     Accessor a;           // a.group is the group of OnlyGroupWrites
     uint8_t kinds;        // asked (0: OnlyGroupWrites)
     uint8_t answer;
+    bool any = false;     // ConcurrentAny: the answer is 0 or 1
   };
   uint8_t Answer(const Query& q) const;
   mutable std::vector<Query> asked_;
