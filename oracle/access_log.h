@@ -10,6 +10,7 @@
 #ifndef ATOMFUZZ_ORACLE_ACCESS_LOG_H_
 #define ATOMFUZZ_ORACLE_ACCESS_LOG_H_
 
+#include <algorithm>
 #include <array>
 #include <cstdint>
 #include <vector>
@@ -73,9 +74,12 @@ class AccessLog {
   // `seen` is consumed: into an empty log it moves, not copies.
   bool LearnFrom(AccessLog&& seen);
   // Room for `words` words, e.g. as many as the previous pass touched.
-  void Reserve(size_t words) { words_.reserve(words); }
+  void Reserve(size_t words) { words_.reserve(std::max<size_t>(words, kInitialWords)); }
   size_t WordCount() const { return words_.size(); }
 
+  // A first pass's room: small cases fit, larger ones skip the first few
+  // rehashes of their largest entries.
+  static constexpr size_t kInitialWords = 32;
   // Groups a packed key can name (Execution refuses larger dispatches).
   static constexpr uint32_t kMaxGroups = 1u << 24;
 
