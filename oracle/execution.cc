@@ -361,20 +361,29 @@ void Execution::ExecAlu(Thread& t, const isa::Instruction& inst) {
   const size_t first_src = two_dst ? 2 : 1;
   const Operand& lo = inst.operands[two_dst ? 1 : 0];
   const Operand* hi = two_dst ? &inst.operands[0] : nullptr;
-  const uint8_t mask = static_cast<uint8_t>(lo.mask | (hi ? hi->mask : 0));
+  const unsigned mask = (lo.mask | (hi ? hi->mask : 0u)) & 0xFu;
+  const size_t sources =
+      std::min<size_t>(inst.operands.size() - std::min(first_src, inst.operands.size()), 4);
+  const Operand* src_ops = inst.operands.data() + first_src;
   // Every source is read before any destination is written (dst may alias).
+  // Lanes are visited by their mask bits: most instructions write one.
   std::array<Value, 4> result{}, high{};
-  for (int c = 0; c < 4; ++c) {
-    if (!(mask & (1u << c))) continue;
+  for (unsigned m = mask; m != 0; m &= m - 1) {
+    const int c = std::countr_zero(m);
     std::array<Value, 4> src{};
-    for (size_t k = first_src; k < inst.operands.size() && k - first_src < 4; ++k) {
-      src[k - first_src] = Read(t, inst.operands[k], c);
-    }
+    for (size_t k = 0; k < sources; ++k) src[k] = Read(t, src_ops[k], c);
     result[static_cast<size_t>(c)] = EvalAlu(inst.op, src, &high[static_cast<size_t>(c)]);
   }
-  for (int c = 0; c < 4; ++c) {
-    if (lo.mask & (1u << c)) Write(t, lo, c, result[static_cast<size_t>(c)]);
-    if (hi && (hi->mask & (1u << c))) Write(t, *hi, c, high[static_cast<size_t>(c)]);
+  // The high half after the low one: where both name one component, the
+  // high half is what stays.
+  for (unsigned m = lo.mask & 0xFu; m != 0; m &= m - 1) {
+    const int c = std::countr_zero(m);
+    Write(t, lo, c, result[static_cast<size_t>(c)]);
+  }
+  if (hi == nullptr) return;
+  for (unsigned m = hi->mask & 0xFu; m != 0; m &= m - 1) {
+    const int c = std::countr_zero(m);
+    Write(t, *hi, c, high[static_cast<size_t>(c)]);
   }
 }
 
