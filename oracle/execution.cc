@@ -76,6 +76,7 @@ absl::Status Execution::Setup() {
               absl::StrCat("u", slot, " is bound to a resource of another kind"));
         }
         u.format = r->format;
+        u.words.reserve(r->init.size());
         for (uint32_t w : r->init) u.words.push_back(Value::Of(w));
         if (r->counter) u.counter = Value::Of(*r->counter);
         if (uavs_.size() <= slot) uavs_.resize(slot + 1);
@@ -439,6 +440,7 @@ void Execution::ExecControl(Thread& t, const isa::Instruction& inst) {
 }
 
 isa::Outcome Execution::TakeOutcome() {
+  outcome_.uavs.reserve(uavs_.size());
   for (uint32_t slot = 0; slot < uavs_.size(); ++slot) {
     if (!uavs_[slot]) continue;
     const Uav& u = *uavs_[slot];
@@ -446,6 +448,8 @@ isa::Outcome Execution::TakeOutcome() {
     const bool all_undefined = chaos_;
     isa::UavState s;
     s.slot = slot;
+    s.words.reserve(u.words.size());
+    s.defined.reserve(u.words.size());
     for (const Value& v : u.words) {
       s.words.push_back(v.bits);
       s.defined.push_back(v.defined && !all_undefined);
