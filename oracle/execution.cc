@@ -270,9 +270,7 @@ absl::Status Execution::Step(Thread& t) {
   }
   if (++t.steps > options_.max_steps_per_thread ||
       ++total_steps_ > options_.max_total_steps) {
-    return absl::ResourceExhaustedError(absl::StrCat(
-        "instruction budget exceeded (", options_.max_steps_per_thread,
-        " per thread, ", options_.max_total_steps, " in all)"));
+    return OverBudget();
   }
   const uint32_t index = t.pc;
   const isa::Instruction& inst = code[index];
@@ -291,11 +289,19 @@ absl::Status Execution::Step(Thread& t) {
     case isa::Family::kCounter: ExecCounter(t, index, inst); ++t.pc; break;
   }
   if (t.pc >= code.size()) t.done = true;
-  if (atomics_run_ > options_.max_trace_events) {
-    return absl::ResourceExhaustedError(absl::StrCat(
-        "more than ", options_.max_trace_events, " atomics executed"));
-  }
+  if (atomics_run_ > options_.max_trace_events) return OverTraceCap();
   return absl::OkStatus();
+}
+
+absl::Status Execution::OverBudget() const {
+  return absl::ResourceExhaustedError(absl::StrCat(
+      "instruction budget exceeded (", options_.max_steps_per_thread,
+      " per thread, ", options_.max_total_steps, " in all)"));
+}
+
+absl::Status Execution::OverTraceCap() const {
+  return absl::ResourceExhaustedError(absl::StrCat(
+      "more than ", options_.max_trace_events, " atomics executed"));
 }
 
 Value Execution::ReadOther(const Thread& t, const Operand& op, int lane) const {

@@ -7,6 +7,7 @@
 #include <cstdint>
 #include <vector>
 
+#include "absl/base/attributes.h"
 #include "absl/status/status.h"
 #include "absl/types/span.h"
 #include "isa/case_file.h"
@@ -78,6 +79,10 @@ class Execution {
   absl::Status RunCanonical();
   absl::Status RunRandom();
   absl::Status Step(Thread& t);
+  // Step's errors, out of line: building their messages would otherwise
+  // weigh on every step.
+  ABSL_ATTRIBUTE_NOINLINE absl::Status OverBudget() const;
+  ABSL_ATTRIBUTE_NOINLINE absl::Status OverTraceCap() const;
   bool MaybeReleaseBarrier(uint32_t g);  // true if it released
   // Temps and immediates are most reads and writes: those paths are here,
   // to inline into the instruction loops; the other files in ReadOther and
