@@ -40,6 +40,9 @@ class Compiler {
     out_.sv_zero = Reserve(1);
     scratch_ = Reserve(kScratch * 4);
     const auto& code = case_.shader.instructions;
+    // One entry per instruction (and an x# access now and then): grown
+    // step by step, the 140-byte entries would be copied over and over.
+    out_.code.reserve(code.size() + 8);
     for (uint32_t i = 0; i < code.size(); ++i) {
       if (absl::Status s = Instruction(i); !s.ok()) return s;
       if (next_slot_ > kMaxSlots) {
