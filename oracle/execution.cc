@@ -372,8 +372,16 @@ void Execution::ExecAlu(Thread& t, const isa::Instruction& inst) {
   const size_t sources =
       std::min<size_t>(inst.operands.size() - std::min(first_src, inst.operands.size()), 4);
   const Operand* src_ops = inst.operands.data() + first_src;
+  // One lane into one destination, as most instructions: nothing to stage.
+  if (hi == nullptr && std::has_single_bit(mask)) {
+    const int c = std::countr_zero(mask);
+    std::array<Value, 4> src{};
+    for (size_t k = 0; k < sources; ++k) src[k] = Read(t, src_ops[k], c);
+    Write(t, lo, c, EvalAlu(inst.op, src, nullptr));
+    return;
+  }
   // Every source is read before any destination is written (dst may alias).
-  // Lanes are visited by their mask bits: most instructions write one.
+  // Lanes are visited by their mask bits.
   std::array<Value, 4> result{}, high{};
   for (unsigned m = mask; m != 0; m &= m - 1) {
     const int c = std::countr_zero(m);
