@@ -1,7 +1,7 @@
 #include "fuzz/campaign_stats.h"
 
 #include <algorithm>
-#include <tuple>
+#include <utility>
 #include <vector>
 
 #include "absl/container/inlined_vector.h"
@@ -56,12 +56,15 @@ void CountCoverage(const isa::Case& c, const isa::Outcome& outcome,
   };
   // Words touched by in-bounds atomics, to tell how many alias each other.
   // g# words are per group; u# words are shared by all.
-  using WordKey = std::tuple<isa::RegFile, uint32_t, uint32_t, uint32_t>;
+  // (file, slot) and (word, group) packed in two integers: sorted as the
+  // tuple of the four, and compared far faster.
+  using WordKey = std::pair<uint64_t, uint64_t>;
   auto key_of = [](const isa::AtomicEvent& e) {
     const uint32_t group = e.file == isa::RegFile::kTgsm
                                ? e.group[0] | e.group[1] << 16 | e.group[2] << 24
                                : 0;
-    return WordKey{e.file, e.slot, e.word, group};
+    return WordKey{uint64_t{static_cast<uint32_t>(e.file)} << 32 | e.slot,
+                   uint64_t{e.word} << 32 | group};
   };
   std::vector<WordKey> words;
   words.reserve(outcome.trace.size());
