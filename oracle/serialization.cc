@@ -5,6 +5,7 @@
 
 #include "absl/container/flat_hash_map.h"
 #include "absl/container/flat_hash_set.h"
+#include "absl/container/inlined_vector.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
 #include "oracle/rmw.h"
@@ -30,8 +31,8 @@ std::string Hex(uint32_t v) { return absl::StrFormat("0x%08x", v); }
 // barrier interval per group. Sorted copies: a word has few ops, and two
 // hash maps cost more than sorting them.
 bool Unconstrained(const std::vector<SerialOp>& ops) {
-  std::vector<uint32_t> chains;
-  std::vector<std::pair<uint32_t, uint32_t>> intervals;  // (group, interval)
+  absl::InlinedVector<uint32_t, 16> chains;
+  absl::InlinedVector<std::pair<uint32_t, uint32_t>, 16> intervals;  // (group, interval)
   chains.reserve(ops.size());
   intervals.reserve(ops.size());
   for (const SerialOp& o : ops) {
@@ -418,7 +419,7 @@ SerialResult CheckSerialization(uint32_t start, const std::vector<SerialOp>& ops
     return o.returned.has_value();
   });
   if (all_returned) {
-    std::vector<const SerialOp*> all;
+    absl::InlinedVector<const SerialOp*, 16> all;
     all.reserve(ops.size());
     for (const SerialOp& o : ops) all.push_back(&o);
     const TrailCheck trail = CheckTrail(start, all, final_value);

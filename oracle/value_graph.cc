@@ -3,6 +3,7 @@
 #include <numeric>
 
 #include "absl/container/flat_hash_map.h"
+#include "absl/container/inlined_vector.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
 
@@ -21,7 +22,8 @@ struct Node {
 class Graph {
  public:
   // At most two values per op, plus the start: no regrowth while building
-  // (the search builds a graph at every branch).
+  // (the search builds a graph at every branch); a small graph lives on
+  // the stack.
   explicit Graph(size_t ops) : capacity_(2 * ops + 1) {
     nodes_.reserve(capacity_);
     values_.reserve(capacity_);
@@ -64,13 +66,13 @@ class Graph {
     return n;
   }
   absl::flat_hash_map<uint32_t, uint32_t> index_;  // once past kScanned
-  std::vector<Node> nodes_;
-  std::vector<uint32_t> values_;
+  absl::InlinedVector<Node, kScanned> nodes_;
+  absl::InlinedVector<uint32_t, kScanned> values_;
 };
 
 }  // namespace
 
-TrailCheck CheckTrail(uint32_t start, const std::vector<const SerialOp*>& ops,
+TrailCheck CheckTrail(uint32_t start, absl::Span<const SerialOp* const> ops,
                       std::optional<uint32_t> final_value) {
   TrailCheck r;
   Graph g(ops.size());
