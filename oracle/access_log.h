@@ -97,10 +97,11 @@ class AccessLog {
     std::array<Two, kKinds> threads;
   };
   // Everything known about one word: distinct groups per kind, and the
-  // intervals (few: one per group and barrier passed) that touched it.
+  // intervals (few: one per group and barrier passed) that touched it; two
+  // in place, as a word that two groups share needs.
   struct Word {
     std::array<Two, kKinds> groups;
-    absl::InlinedVector<Interval, 1> intervals;
+    absl::InlinedVector<Interval, 2> intervals;
     const Interval* Find(uint32_t group, uint32_t interval) const;
     Interval& FindOrAdd(uint32_t group, uint32_t interval);
   };
