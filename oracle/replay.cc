@@ -138,6 +138,7 @@ Value Replay::Atomic(const MemoryId& m, uint32_t word, Value* cell,
 }
 
 void Replay::BeforeStore(const MemoryId& m, uint32_t word, bool racing) {
+  if (open_.empty()) return;  // nothing open: no lookup
   auto it = open_.find(Cell{m, word});
   if (it == open_.end()) return;
   if (racing && it->second.judgeable) {
