@@ -1,7 +1,7 @@
 #include "fuzz/campaign_stats.h"
 
 #include <algorithm>
-#include <tuple>
+#include <utility>
 #include <vector>
 
 #include "absl/container/inlined_vector.h"
@@ -56,24 +56,38 @@ void CountCoverage(const isa::Case& c, const isa::Outcome& outcome,
   };
   // Words touched by in-bounds atomics, to tell how many alias each other.
   // g# words are per group; u# words are shared by all.
-  using WordKey = std::tuple<isa::RegFile, uint32_t, uint32_t, uint32_t>;
+  // (file, slot) and (word, group) packed in two integers: sorted as the
+  // tuple of the four, and compared far faster.
+  using WordKey = std::pair<uint64_t, uint64_t>;
   auto key_of = [](const isa::AtomicEvent& e) {
     const uint32_t group = e.file == isa::RegFile::kTgsm
                                ? e.group[0] | e.group[1] << 16 | e.group[2] << 24
                                : 0;
-    return WordKey{e.file, e.slot, e.word, group};
+    return WordKey{uint64_t{static_cast<uint32_t>(e.file)} << 32 | e.slot,
+                   uint64_t{e.word} << 32 | group};
   };
-  std::vector<WordKey> words;
+  // In-bounds events sorted by word: each run is one word's atomics, and
+  // its length is how many alias it (one sort, no search per event).
+  std::vector<std::pair<WordKey, uint32_t>> words;  // key, event index
   words.reserve(outcome.trace.size());
-  for (const isa::AtomicEvent& e : outcome.trace) {
-    if (e.address == isa::AddressClass::kInBounds) words.push_back(key_of(e));
+  for (uint32_t i = 0; i < outcome.trace.size(); ++i) {
+    const isa::AtomicEvent& e = outcome.trace[i];
+    if (e.address == isa::AddressClass::kInBounds) words.emplace_back(key_of(e), i);
   }
   std::sort(words.begin(), words.end());
+  std::vector<uint32_t> aliases(outcome.trace.size(), 0);
+  for (size_t i = 0; i < words.size();) {
+    size_t j = i;
+    while (j < words.size() && words[j].first == words[i].first) ++j;
+    for (size_t k = i; k < j; ++k) aliases[words[k].second] = static_cast<uint32_t>(j - i);
+    i = j;
+  }
   // Cells of the matrix, one entry per event; counted per distinct cell so
   // that the shared counters see one atomic add per cell, not per event.
   std::vector<int> cells;
   cells.reserve(outcome.trace.size());
-  for (const isa::AtomicEvent& e : outcome.trace) {
+  for (uint32_t i = 0; i < outcome.trace.size(); ++i) {
+    const isa::AtomicEvent& e = outcome.trace[i];
     if (e.instruction >= c.shader.instructions.size()) continue;
     const int op = static_cast<int>(c.shader.instructions[e.instruction].op) -
                    static_cast<int>(isa::Op::kAtomicAnd);
@@ -84,10 +98,7 @@ void CountCoverage(const isa::Case& c, const isa::Outcome& outcome,
     const int cell = (op * isa::kTargetKindCount + k) * isa::kAddressClassCount + cls;
     cells.push_back(cell);
     int alias = 0;
-    if (e.address == isa::AddressClass::kInBounds) {
-      auto [lo, hi] = std::equal_range(words.begin(), words.end(), key_of(e));
-      alias = AliasBucket(static_cast<size_t>(hi - lo));
-    }
+    if (e.address == isa::AddressClass::kInBounds) alias = AliasBucket(aliases[i]);
     features.push_back(cell * kAliasBuckets + alias);
   }
   std::sort(cells.begin(), cells.end());

@@ -170,6 +170,7 @@ std::vector<Instruction> Builder::Declarations() const {
 }
 
 isa::Case Builder::Build() {
+  code_.reserve(64);  // most programs fit: no copies as the code grows
   ChooseDispatch();
   ChooseMemories();
   Prologue();
@@ -186,6 +187,7 @@ isa::Case Builder::Build() {
               return a.slot < b.slot;
             });
   std::vector<Instruction> all = Declarations();
+  all.reserve(all.size() + code_.size());
   all.insert(all.end(), std::make_move_iterator(code_.begin()),
              std::make_move_iterator(code_.end()));
   case_.shader.instructions = std::move(all);

@@ -230,7 +230,7 @@ static_assert(AtomicsHaveTheirRmw());
 
 }  // namespace
 
-const OpcodeInfo& Info(Op op) { return kTable[static_cast<int>(op)]; }
+const OpcodeInfo* const internal::kOpcodeRows = kTable;
 
 std::span<const OpcodeInfo> AllOpcodes() { return kTable; }
 

@@ -168,8 +168,16 @@ struct OperandKindRule {
 };
 OperandKindRule RuleFor(OperandKind kind);
 
+namespace internal {
+// The table's rows in Op order (opcode_table.cc checks it), visible here so
+// that Info() inlines: interpreters ask for a row at every instruction.
+extern const OpcodeInfo* const kOpcodeRows;
+}  // namespace internal
+
 // The row for an op. Never fails: every Op has a row.
-const OpcodeInfo& Info(Op op);
+inline const OpcodeInfo& Info(Op op) {
+  return internal::kOpcodeRows[static_cast<int>(op)];
+}
 // The row with this token opcode (spec 4.5) and test form (_z / _nz), if
 // any. `test_nonzero` only tells twins such as if_z and if_nz apart: a row
 // without a twin is found whatever the flag.

@@ -55,10 +55,15 @@ void AccessLog::Record(const MemoryId& m, uint32_t word, Access kind,
 }
 
 void AccessLog::RecordPoison(const MemoryId& m, const Accessor& a) {
+  poisoned_ = true;
   Record(PoisonKey(m), kPoisonWord, Access::kStore, a);
 }
 
 bool AccessLog::ConcurrentPoison(const MemoryId& m, const Accessor& a) const {
+  if (!poisoned_) {  // the answer Answer() would give, without the lookup
+    asked_.push_back({Key(PoisonKey(m), kPoisonWord), a, Bit(Access::kStore), 0});
+    return false;
+  }
   return Concurrent(PoisonKey(m), kPoisonWord, Access::kStore, a);
 }
 
@@ -69,6 +74,13 @@ uint8_t AccessLog::ConcurrentKinds(const MemoryId& m, uint32_t word, uint8_t kin
   return asked_.back().answer = Answer(q);
 }
 
+bool AccessLog::ConcurrentAny(const MemoryId& m, uint32_t word, uint8_t kinds,
+                              const Accessor& a) const {
+  const Query q{Key(m, word), a, kinds, 0, true};
+  asked_.push_back(q);
+  return (asked_.back().answer = Answer(q)) != 0;
+}
+
 bool AccessLog::OnlyGroupWrites(const MemoryId& m, uint32_t word,
                                 uint32_t group) const {
   const Query q{Key(m, word), Accessor{0, group, 0}, 0, 0};
@@ -77,6 +89,9 @@ bool AccessLog::OnlyGroupWrites(const MemoryId& m, uint32_t word,
 }
 
 uint8_t AccessLog::Answer(const Query& q) const {
+  // A first pass asks an empty log: the answers of a word never seen,
+  // without hashing the key.
+  if (words_.empty()) return q.kinds == 0 ? 1 : 0;
   auto it = words_.find(q.key);
   if (q.kinds == 0) {  // OnlyGroupWrites
     if (it == words_.end()) return 1;
@@ -98,22 +113,30 @@ uint8_t AccessLog::Answer(const Query& q) const {
       answer |= static_cast<uint8_t>(1u << k);
     }
   }
-  return answer;
+  return q.any ? answer != 0 : answer;
 }
 
-bool AccessLog::LearnFrom(const AccessLog& seen) {
-  const bool learned = Merge(seen);
-  std::vector<Query> asked;
-  asked.swap(asked_);
-  if (!learned) return false;
-  for (const Query& q : asked) {
-    if (Answer(q) != q.answer) return true;
+bool AccessLog::LearnFrom(AccessLog&& seen) {
+  bool learned;
+  if (words_.empty()) {  // the first pass: everything seen is new
+    learned = !seen.words_.empty();
+    words_ = std::move(seen.words_);
+    poisoned_ = seen.poisoned_;
+  } else {
+    learned = Merge(seen);
   }
-  return false;
+  // Cleared, not freed: the next pass asks about as many questions.
+  bool changed = false;
+  for (size_t i = 0; learned && !changed && i < asked_.size(); ++i) {
+    changed = Answer(asked_[i]) != asked_[i].answer;
+  }
+  asked_.clear();
+  return changed;
 }
 
 bool AccessLog::Merge(const AccessLog& other) {
   bool changed = false;
+  poisoned_ = poisoned_ || other.poisoned_;
   for (const auto& [key, theirs] : other.words_) {
     Word& mine = words_[key];
     for (size_t k = 0; k < kKinds; ++k) changed |= mine.groups[k].Add(theirs.groups[k]);

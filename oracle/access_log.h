@@ -10,6 +10,7 @@
 #ifndef ATOMFUZZ_ORACLE_ACCESS_LOG_H_
 #define ATOMFUZZ_ORACLE_ACCESS_LOG_H_
 
+#include <algorithm>
 #include <array>
 #include <cstdint>
 #include <vector>
@@ -51,6 +52,10 @@ class AccessLog {
   // `a.thread` makes to the word concurrently with `a` (one lookup for all).
   uint8_t ConcurrentKinds(const MemoryId& m, uint32_t word, uint8_t kinds,
                           const Accessor& a) const;
+  // Whether any of `kinds` is concurrent, for a caller that needs no more:
+  // a pass is run again only when an answer it used changes.
+  bool ConcurrentAny(const MemoryId& m, uint32_t word, uint8_t kinds,
+                     const Accessor& a) const;
   bool Concurrent(const MemoryId& m, uint32_t word, Access kind,
                   const Accessor& a) const {
     return ConcurrentKinds(m, word, Bit(kind), a) != 0;
@@ -66,8 +71,15 @@ class AccessLog {
   // whether the fixpoint is reached: no new access, or none that changes
   // the answer to any query asked since the last call. Either way the next
   // pass would decide everything as that pass did, so it need not run.
-  bool LearnFrom(const AccessLog& seen);
+  // `seen` is consumed: into an empty log it moves, not copies.
+  bool LearnFrom(AccessLog&& seen);
+  // Room for `words` words, e.g. as many as the previous pass touched.
+  void Reserve(size_t words) { words_.reserve(std::max<size_t>(words, kInitialWords)); }
+  size_t WordCount() const { return words_.size(); }
 
+  // A first pass's room: small cases fit, larger ones skip the first few
+  // rehashes of their largest entries.
+  static constexpr size_t kInitialWords = 32;
   // Groups a packed key can name (Execution refuses larger dispatches).
   static constexpr uint32_t kMaxGroups = 1u << 24;
 
@@ -85,10 +97,11 @@ class AccessLog {
     std::array<Two, kKinds> threads;
   };
   // Everything known about one word: distinct groups per kind, and the
-  // intervals (few: one per group and barrier passed) that touched it.
+  // intervals (few: one per group and barrier passed) that touched it; two
+  // in place, as a word that two groups share needs.
   struct Word {
     std::array<Two, kKinds> groups;
-    absl::InlinedVector<Interval, 1> intervals;
+    absl::InlinedVector<Interval, 2> intervals;
     const Interval* Find(uint32_t group, uint32_t interval) const;
     Interval& FindOrAdd(uint32_t group, uint32_t interval);
   };
@@ -102,10 +115,14 @@ class AccessLog {
     Accessor a;           // a.group is the group of OnlyGroupWrites
     uint8_t kinds;        // asked (0: OnlyGroupWrites)
     uint8_t answer;
+    bool any = false;     // ConcurrentAny: the answer is 0 or 1
   };
   uint8_t Answer(const Query& q) const;
   mutable std::vector<Query> asked_;
   absl::flat_hash_map<uint64_t, Word> words_;
+  // Whether words_ holds any poison: most cases have none, and then a
+  // poison query needs no lookup.
+  bool poisoned_ = false;
   // Poison is kept as a store to a word no memory has.
   static constexpr uint32_t kPoisonWord = UINT32_MAX - 1;
   static MemoryId PoisonKey(const MemoryId& m) {

@@ -70,11 +70,24 @@ uint32_t Compute(Op op, uint32_t a, uint32_t b, uint32_t c, uint32_t d,
   }
 }
 
+// Sources per op, taken from the table once: asked at every lane.
+int Sources(Op op) {
+  static const std::array<int8_t, isa::kOpCount> kSources = [] {
+    std::array<int8_t, isa::kOpCount> n{};
+    for (int i = 0; i < isa::kOpCount; ++i) {
+      const Op o = static_cast<Op>(i);
+      n[static_cast<size_t>(i)] = static_cast<int8_t>(
+          isa::Info(o).operand_count() - (o == Op::kIMul || o == Op::kUMul ? 2 : 1));
+    }
+    return n;
+  }();
+  return kSources[static_cast<size_t>(op)];
+}
+
 }  // namespace
 
 Value EvalAlu(Op op, const std::array<Value, 4>& src, Value* hi) {
-  const int n = isa::Info(op).operand_count() -
-                (op == Op::kIMul || op == Op::kUMul ? 2 : 1);
+  const int n = Sources(op);
   if (op == Op::kMovc) {
     // The condition picks a source; only the picked one needs to be defined.
     if (!src[0].defined) return Value::Undefined();

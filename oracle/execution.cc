@@ -22,7 +22,10 @@ Execution::Execution(const isa::Case& c, const ControlMap& map,
       options_(options),
       known_(known),
       replay_(replay),
-      prng_(options.schedule.seed) {}
+      prng_(options.schedule.seed) {
+  // A later pass touches about the words the earlier ones did.
+  log_.Reserve(known.WordCount());
+}
 
 absl::Status Execution::Setup() {
   const auto& code = program_.instructions;
@@ -73,6 +76,7 @@ absl::Status Execution::Setup() {
               absl::StrCat("u", slot, " is bound to a resource of another kind"));
         }
         u.format = r->format;
+        u.words.reserve(r->init.size());
         for (uint32_t w : r->init) u.words.push_back(Value::Of(w));
         if (r->counter) u.counter = Value::Of(*r->counter);
         if (uavs_.size() <= slot) uavs_.resize(slot + 1);
@@ -266,9 +270,7 @@ absl::Status Execution::Step(Thread& t) {
   }
   if (++t.steps > options_.max_steps_per_thread ||
       ++total_steps_ > options_.max_total_steps) {
-    return absl::ResourceExhaustedError(absl::StrCat(
-        "instruction budget exceeded (", options_.max_steps_per_thread,
-        " per thread, ", options_.max_total_steps, " in all)"));
+    return OverBudget();
   }
   const uint32_t index = t.pc;
   const isa::Instruction& inst = code[index];
@@ -287,22 +289,24 @@ absl::Status Execution::Step(Thread& t) {
     case isa::Family::kCounter: ExecCounter(t, index, inst); ++t.pc; break;
   }
   if (t.pc >= code.size()) t.done = true;
-  if (outcome_.trace.size() > options_.max_trace_events) {
-    return absl::ResourceExhaustedError(absl::StrCat(
-        "more than ", options_.max_trace_events, " atomics executed"));
-  }
+  if (atomics_run_ > options_.max_trace_events) return OverTraceCap();
   return absl::OkStatus();
 }
 
-Value Execution::Read(const Thread& t, const Operand& op, int lane) const {
+absl::Status Execution::OverBudget() const {
+  return absl::ResourceExhaustedError(absl::StrCat(
+      "instruction budget exceeded (", options_.max_steps_per_thread,
+      " per thread, ", options_.max_total_steps, " in all)"));
+}
+
+absl::Status Execution::OverTraceCap() const {
+  return absl::ResourceExhaustedError(absl::StrCat(
+      "more than ", options_.max_trace_events, " atomics executed"));
+}
+
+Value Execution::ReadOther(const Thread& t, const Operand& op, int lane) const {
   const int c = op.Component(lane);
   switch (op.file) {
-    case RegFile::kImmediate:
-      return Value::Of(op.values[op.value_count == 1 ? 0 : static_cast<size_t>(lane & 3)]);
-    case RegFile::kTemp: {
-      const size_t k = size_t{op.index} * 4 + static_cast<size_t>(c);
-      return k < t.regs.size() ? t.regs[k] : Value{};
-    }
     case RegFile::kIndexableTemp: {
       if (op.index >= t.xregs.size()) return Value{};
       uint64_t element = op.offset;
@@ -331,13 +335,8 @@ Value Execution::Read(const Thread& t, const Operand& op, int lane) const {
   }
 }
 
-void Execution::Write(Thread& t, const Operand& dst, int component, Value v) {
+void Execution::WriteOther(Thread& t, const Operand& dst, int component, Value v) {
   const size_t c = static_cast<size_t>(component & 3);
-  if (dst.file == RegFile::kTemp) {
-    const size_t k = size_t{dst.index} * 4 + c;
-    if (k < t.regs.size()) t.regs[k] = v;
-    return;
-  }
   if (dst.file != RegFile::kIndexableTemp || dst.index >= t.xregs.size()) return;
   auto& x = t.xregs[dst.index];
   uint64_t element = dst.offset;
@@ -369,20 +368,37 @@ void Execution::ExecAlu(Thread& t, const isa::Instruction& inst) {
   const size_t first_src = two_dst ? 2 : 1;
   const Operand& lo = inst.operands[two_dst ? 1 : 0];
   const Operand* hi = two_dst ? &inst.operands[0] : nullptr;
-  const uint8_t mask = static_cast<uint8_t>(lo.mask | (hi ? hi->mask : 0));
-  // Every source is read before any destination is written (dst may alias).
-  std::array<Value, 4> result{}, high{};
-  for (int c = 0; c < 4; ++c) {
-    if (!(mask & (1u << c))) continue;
+  const unsigned mask = (lo.mask | (hi ? hi->mask : 0u)) & 0xFu;
+  const size_t sources =
+      std::min<size_t>(inst.operands.size() - std::min(first_src, inst.operands.size()), 4);
+  const Operand* src_ops = inst.operands.data() + first_src;
+  // One lane into one destination, as most instructions: nothing to stage.
+  if (hi == nullptr && std::has_single_bit(mask)) {
+    const int c = std::countr_zero(mask);
     std::array<Value, 4> src{};
-    for (size_t k = first_src; k < inst.operands.size() && k - first_src < 4; ++k) {
-      src[k - first_src] = Read(t, inst.operands[k], c);
-    }
+    for (size_t k = 0; k < sources; ++k) src[k] = Read(t, src_ops[k], c);
+    Write(t, lo, c, EvalAlu(inst.op, src, nullptr));
+    return;
+  }
+  // Every source is read before any destination is written (dst may alias).
+  // Lanes are visited by their mask bits.
+  std::array<Value, 4> result{}, high{};
+  for (unsigned m = mask; m != 0; m &= m - 1) {
+    const int c = std::countr_zero(m);
+    std::array<Value, 4> src{};
+    for (size_t k = 0; k < sources; ++k) src[k] = Read(t, src_ops[k], c);
     result[static_cast<size_t>(c)] = EvalAlu(inst.op, src, &high[static_cast<size_t>(c)]);
   }
-  for (int c = 0; c < 4; ++c) {
-    if (lo.mask & (1u << c)) Write(t, lo, c, result[static_cast<size_t>(c)]);
-    if (hi && (hi->mask & (1u << c))) Write(t, *hi, c, high[static_cast<size_t>(c)]);
+  // The high half after the low one: where both name one component, the
+  // high half is what stays.
+  for (unsigned m = lo.mask & 0xFu; m != 0; m &= m - 1) {
+    const int c = std::countr_zero(m);
+    Write(t, lo, c, result[static_cast<size_t>(c)]);
+  }
+  if (hi == nullptr) return;
+  for (unsigned m = hi->mask & 0xFu; m != 0; m &= m - 1) {
+    const int c = std::countr_zero(m);
+    Write(t, *hi, c, high[static_cast<size_t>(c)]);
   }
 }
 
@@ -438,6 +454,7 @@ void Execution::ExecControl(Thread& t, const isa::Instruction& inst) {
 }
 
 isa::Outcome Execution::TakeOutcome() {
+  outcome_.uavs.reserve(uavs_.size());
   for (uint32_t slot = 0; slot < uavs_.size(); ++slot) {
     if (!uavs_[slot]) continue;
     const Uav& u = *uavs_[slot];
@@ -445,6 +462,8 @@ isa::Outcome Execution::TakeOutcome() {
     const bool all_undefined = chaos_;
     isa::UavState s;
     s.slot = slot;
+    s.words.reserve(u.words.size());
+    s.defined.reserve(u.words.size());
     for (const Value& v : u.words) {
       s.words.push_back(v.bits);
       s.defined.push_back(v.defined && !all_undefined);

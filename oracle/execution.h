@@ -7,6 +7,7 @@
 #include <cstdint>
 #include <vector>
 
+#include "absl/base/attributes.h"
 #include "absl/status/status.h"
 #include "absl/types/span.h"
 #include "isa/case_file.h"
@@ -66,6 +67,7 @@ class Execution {
   absl::Status Run();
   isa::Outcome TakeOutcome();
   const AccessLog& log() const { return log_; }
+  AccessLog TakeLog() { return std::move(log_); }
   // Whether a branch, loop or switch took an undefined condition: from then
   // on the spec allows any behaviour (6.0), so nothing may be judged.
   bool chaos() const { return chaos_; }
@@ -77,9 +79,34 @@ class Execution {
   absl::Status RunCanonical();
   absl::Status RunRandom();
   absl::Status Step(Thread& t);
+  // Step's errors, out of line: building their messages would otherwise
+  // weigh on every step.
+  ABSL_ATTRIBUTE_NOINLINE absl::Status OverBudget() const;
+  ABSL_ATTRIBUTE_NOINLINE absl::Status OverTraceCap() const;
   bool MaybeReleaseBarrier(uint32_t g);  // true if it released
-  Value Read(const Thread& t, const isa::Operand& op, int lane) const;
-  void Write(Thread& t, const isa::Operand& dst, int component, Value v);
+  // Temps and immediates are most reads and writes: those paths are here,
+  // to inline into the instruction loops; the other files in ReadOther and
+  // WriteOther.
+  Value Read(const Thread& t, const isa::Operand& op, int lane) const {
+    if (op.file == isa::RegFile::kTemp) {
+      const size_t k = size_t{op.index} * 4 + op.Component(lane);
+      return k < t.regs.size() ? t.regs[k] : Value{};
+    }
+    if (op.file == isa::RegFile::kImmediate) {
+      return Value::Of(op.values[op.value_count == 1 ? 0 : static_cast<size_t>(lane & 3)]);
+    }
+    return ReadOther(t, op, lane);
+  }
+  void Write(Thread& t, const isa::Operand& dst, int component, Value v) {
+    if (dst.file == isa::RegFile::kTemp) {
+      const size_t k = size_t{dst.index} * 4 + static_cast<size_t>(component & 3);
+      if (k < t.regs.size()) t.regs[k] = v;
+      return;
+    }
+    WriteOther(t, dst, component, v);
+  }
+  Value ReadOther(const Thread& t, const isa::Operand& op, int lane) const;
+  void WriteOther(Thread& t, const isa::Operand& dst, int component, Value v);
   bool Condition(const Thread& t, const isa::Operand& op);
   void ExecAlu(Thread& t, const isa::Instruction& inst);
   void ExecControl(Thread& t, const isa::Instruction& inst);
@@ -97,6 +124,12 @@ class Execution {
   void StoreWord(Thread& t, const isa::Operand& target, uint32_t word, Value v);
   void Poison(Thread& t, const isa::Operand& target);
   AtomicSite SiteOf(const Thread& t, uint32_t index, bool tgsm) const;
+  // Counts an atomic against the trace cap and records it, except for the
+  // judge: it reads returns from Replay, and the trace would go unread.
+  void Trace(const isa::AtomicEvent& e) {
+    ++atomics_run_;
+    if (replay_ == nullptr) outcome_.trace.push_back(e);
+  }
   // The components an address takes for `layout` (spec 1.2); false if any
   // is undefined.
   bool ReadAddress(const Thread& t, const isa::Operand& addr,
@@ -125,6 +158,7 @@ class Execution {
   std::vector<Value> reg_pool_;
   std::vector<uint32_t> occurrence_pool_;
   uint64_t total_steps_ = 0;
+  uint64_t atomics_run_ = 0;
   bool chaos_ = false;  // control flow depended on an undefined value
   isa::Outcome outcome_;
 };

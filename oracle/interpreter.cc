@@ -19,7 +19,7 @@ absl::StatusOr<isa::Outcome> Interpret(const isa::Case& c,
   for (int pass = 0;; ++pass) {
     Execution e(c, *map, options, known);
     if (absl::Status s = e.Run(); !s.ok()) return s;
-    const bool learned = known.LearnFrom(e.log());
+    const bool learned = known.LearnFrom(e.TakeLog());
     isa::Outcome outcome = e.TakeOutcome();
     if (!learned || outcome.status != isa::RunStatus::kOk) return outcome;
     if (pass + 1 == kMaxPasses) {

@@ -67,7 +67,7 @@ Value Execution::ReadWord(Thread& t, const Operand& target, uint32_t word) {
   log_.Record(id, word, Access::kRead, a);
   // Spec 2.4: a read racing with another thread's write sees an
   // order-dependent value (E-28, E-34); racing with a poisoning, any value.
-  if (known_.ConcurrentPoison(id, a) || known_.ConcurrentKinds(id, word, kWrites, a)) {
+  if (known_.ConcurrentPoison(id, a) || known_.ConcurrentAny(id, word, kWrites, a)) {
     return Value{};
   }
   return (*WordsOf(t, target))[word];
@@ -250,7 +250,13 @@ void Execution::ExecAtomic(Thread& t, uint32_t index,
         const Accessor a = AccessorOf(t, id.tgsm);
         log_.Record(id, r.word, Access::kAtomic, a);
         Value& word = (*WordsOf(t, mem))[r.word];
-        const uint8_t racing = known_.ConcurrentKinds(id, r.word, kWrites, a);
+        // Other threads' atomics matter only to a judge without a trace
+        // (Replay::Atomic's `others`); not asking otherwise keeps a pass
+        // that learns only of them from running again for nothing.
+        const uint8_t ask =
+            AccessLog::Bit(Access::kStore) |
+            (replay_ && !replay_->has_trace() ? AccessLog::Bit(Access::kAtomic) : 0);
+        const uint8_t racing = known_.ConcurrentKinds(id, r.word, ask, a);
         const bool clean = !(racing & AccessLog::Bit(Access::kStore)) &&
                            !known_.ConcurrentPoison(id, a);
         if (!clean) word = Value{};  // order against a plain store is not one value
@@ -285,7 +291,7 @@ void Execution::ExecAtomic(Thread& t, uint32_t index,
   }
   // The old value, also for atomic_* (see isa::AtomicEvent::returned).
   if (old.defined) e.returned = old.bits;
-  outcome_.trace.push_back(e);
+  Trace(e);
 }
 
 void Execution::ExecCounter(Thread& t, uint32_t index,
@@ -309,13 +315,16 @@ void Execution::ExecCounter(Thread& t, uint32_t index,
     log_.Record(id, UINT32_MAX, Access::kAtomic, a);
     if (replay_) {
       const isa::Rmw rmw = inst.info().rmw;
+      // As in ExecAtomic: only a judge without a trace asks.
+      const bool others = !replay_->has_trace() &&
+                          known_.Concurrent(id, UINT32_MAX, Access::kAtomic, a);
       returned = replay_->Atomic(id, UINT32_MAX, &counter, site, rmw, Value{}, Value{},
-                                 true, known_.Concurrent(id, UINT32_MAX, Access::kAtomic, a));
+                                 true, others);
       for (int c = 0; c < 4; ++c) {
         if (dst0.mask & (1u << c)) Write(t, dst0, c, returned);
       }
       e.returned = returned.defined ? std::optional<uint32_t>(returned.bits) : std::nullopt;
-      outcome_.trace.push_back(e);
+      Trace(e);
       return;
     }
     const CounterStep step = inst.op == Op::kImmAtomicAlloc ? Alloc(counter.bits)
@@ -329,7 +338,7 @@ void Execution::ExecCounter(Thread& t, uint32_t index,
     if (dst0.mask & (1u << c)) Write(t, dst0, c, returned);
   }
   e.returned = returned.defined ? std::optional<uint32_t>(returned.bits) : std::nullopt;
-  outcome_.trace.push_back(e);
+  Trace(e);
 }
 
 }  // namespace atomfuzz::oracle

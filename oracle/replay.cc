@@ -24,10 +24,19 @@ Replay::Replay(const isa::Outcome& observed, const isa::Program& program,
                uint64_t search_budget)
     : observed_(observed), program_(program), budget_(search_budget) {
   consumed_.assign(observed.trace.size(), false);
+  index_.reserve(observed.trace.size());
   for (size_t i = 0; i < observed.trace.size(); ++i) {
     const isa::AtomicEvent& e = observed.trace[i];
     index_.emplace(EventKey{e.group, e.thread, e.instruction, e.occurrence}, i);
   }
+}
+
+void Replay::Restart() {
+  consumed_.assign(observed_.trace.size(), false);
+  open_.clear();
+  findings_.clear();
+  unknowns_.clear();
+  unjudged_.clear();
 }
 
 std::optional<uint32_t> Replay::Observed(const AtomicSite& site, bool* found) {
@@ -65,6 +74,9 @@ Value Replay::Atomic(const MemoryId& m, uint32_t word, Value* cell,
   auto [it, fresh] = open_.try_emplace(c);
   History& h = it->second;
   if (fresh) {
+    // A word's history is mostly a few ops: room for them at once.
+    h.ops.reserve(4);
+    h.keys.reserve(4);
     h.cell = cell;
     h.start = *cell;
     h.first_group = site.group;
@@ -126,6 +138,7 @@ Value Replay::Atomic(const MemoryId& m, uint32_t word, Value* cell,
 }
 
 void Replay::BeforeStore(const MemoryId& m, uint32_t word, bool racing) {
+  if (open_.empty()) return;  // nothing open: no lookup
   auto it = open_.find(Cell{m, word});
   if (it == open_.end()) return;
   if (racing && it->second.judgeable) {

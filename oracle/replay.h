@@ -57,6 +57,10 @@ class Replay {
   // depends on the order of other threads' atomics is undefined.
   Replay(const isa::Outcome& observed, const isa::Program& program,
          uint64_t search_budget);
+  // Forgets what the last pass recorded, for the next pass over the same
+  // case; the index of the observed trace is kept (building it is a good
+  // part of a small case's cost).
+  void Restart();
 
   // An in-bounds atomic on `cell` (a memory word or a counter). `clean` is
   // false when the word's value cannot be reasoned about (poisoned, racing

@@ -5,6 +5,7 @@
 
 #include "absl/container/flat_hash_map.h"
 #include "absl/container/flat_hash_set.h"
+#include "absl/container/inlined_vector.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
 #include "oracle/rmw.h"
@@ -25,6 +26,30 @@ bool Commutes(Rmw r) {
 Rmw Family(Rmw r) { return r == Rmw::kConsume ? Rmw::kAlloc : r; }
 
 std::string Hex(uint32_t v) { return absl::StrFormat("0x%08x", v); }
+
+// Whether nothing but the values orders the ops: one op per thread, one
+// barrier interval per group. Sorted copies: a word has few ops, and two
+// hash maps cost more than sorting them.
+bool Unconstrained(const std::vector<SerialOp>& ops) {
+  absl::InlinedVector<uint32_t, 16> chains;
+  absl::InlinedVector<std::pair<uint32_t, uint32_t>, 16> intervals;  // (group, interval)
+  chains.reserve(ops.size());
+  intervals.reserve(ops.size());
+  for (const SerialOp& o : ops) {
+    chains.push_back(o.chain);
+    intervals.emplace_back(o.group, o.interval);
+  }
+  std::sort(chains.begin(), chains.end());
+  if (std::adjacent_find(chains.begin(), chains.end()) != chains.end()) return false;
+  std::sort(intervals.begin(), intervals.end());
+  for (size_t i = 1; i < intervals.size(); ++i) {
+    if (intervals[i].first == intervals[i - 1].first &&
+        intervals[i].second != intervals[i - 1].second) {
+      return false;
+    }
+  }
+  return true;
+}
 
 // Iterative depth-first search over orders (no recursion: a million ops on
 // one word must not exhaust the stack). State: each chain's position and the
@@ -394,16 +419,9 @@ SerialResult CheckSerialization(uint32_t start, const std::vector<SerialOp>& ops
     return o.returned.has_value();
   });
   if (all_returned) {
-    std::vector<const SerialOp*> all;
+    absl::InlinedVector<const SerialOp*, 16> all;
     all.reserve(ops.size());
-    absl::flat_hash_map<uint32_t, uint32_t> chain_ops, group_interval;
-    bool unconstrained = true;
-    for (const SerialOp& o : ops) {
-      all.push_back(&o);
-      unconstrained = unconstrained && ++chain_ops[o.chain] == 1 &&
-                      group_interval.try_emplace(o.group, o.interval).first->second ==
-                          o.interval;
-    }
+    for (const SerialOp& o : ops) all.push_back(&o);
     const TrailCheck trail = CheckTrail(start, all, final_value);
     if (!trail.ok) {
       r.kind = SerialResult::Kind::kDivergence;
@@ -411,7 +429,7 @@ SerialResult CheckSerialization(uint32_t start, const std::vector<SerialOp>& ops
       r.culprit = trail.culprit;
       return r;
     }
-    if (unconstrained) {
+    if (Unconstrained(ops)) {
       r.end = trail.end;
       return r;
     }

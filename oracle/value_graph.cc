@@ -3,6 +3,7 @@
 #include <numeric>
 
 #include "absl/container/flat_hash_map.h"
+#include "absl/container/inlined_vector.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
 
@@ -20,13 +21,26 @@ struct Node {
 
 class Graph {
  public:
+  // At most two values per op, plus the start: no regrowth while building
+  // (the search builds a graph at every branch); a small graph lives on
+  // the stack.
+  explicit Graph(size_t ops) : capacity_(2 * ops + 1) {
+    nodes_.reserve(capacity_);
+    values_.reserve(capacity_);
+  }
   uint32_t Id(uint32_t value) {
-    auto [it, added] = index_.try_emplace(value, static_cast<uint32_t>(nodes_.size()));
-    if (added) {
-      nodes_.push_back({});
-      nodes_.back().component = it->second;
-      values_.push_back(value);
+    // A word's few values: a scan beats hashing (the order of first sight,
+    // which messages follow, is the same either way).
+    if (index_.empty()) {
+      for (uint32_t n = 0; n < values_.size(); ++n) {
+        if (values_[n] == value) return n;
+      }
+      if (values_.size() < kScanned) return Add(value);
+      index_.reserve(capacity_);
+      for (uint32_t n = 0; n < values_.size(); ++n) index_.emplace(values_[n], n);
     }
+    auto [it, added] = index_.try_emplace(value, static_cast<uint32_t>(nodes_.size()));
+    if (added) Add(value);
     return it->second;
   }
   uint32_t Find(uint32_t n) {
@@ -42,17 +56,26 @@ class Graph {
   size_t size() const { return nodes_.size(); }
 
  private:
-  absl::flat_hash_map<uint32_t, uint32_t> index_;
-  std::vector<Node> nodes_;
-  std::vector<uint32_t> values_;
+  static constexpr size_t kScanned = 16;  // values before the index is built
+  size_t capacity_;
+  uint32_t Add(uint32_t value) {
+    const uint32_t n = static_cast<uint32_t>(nodes_.size());
+    nodes_.push_back({});
+    nodes_.back().component = n;
+    values_.push_back(value);
+    return n;
+  }
+  absl::flat_hash_map<uint32_t, uint32_t> index_;  // once past kScanned
+  absl::InlinedVector<Node, kScanned> nodes_;
+  absl::InlinedVector<uint32_t, kScanned> values_;
 };
 
 }  // namespace
 
-TrailCheck CheckTrail(uint32_t start, const std::vector<const SerialOp*>& ops,
+TrailCheck CheckTrail(uint32_t start, absl::Span<const SerialOp* const> ops,
                       std::optional<uint32_t> final_value) {
   TrailCheck r;
-  Graph g;
+  Graph g(ops.size());
   const uint32_t s = g.Id(start);
   for (const SerialOp* op : ops) {
     const uint32_t before =

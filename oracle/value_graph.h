@@ -13,6 +13,7 @@
 #include <string>
 #include <vector>
 
+#include "absl/types/span.h"
 #include "oracle/serialization.h"
 
 namespace atomfuzz::oracle {
@@ -26,7 +27,7 @@ struct TrailCheck {
 
 // `ops` must all have known returns. `final_value`, when given, must be the
 // trail's end.
-TrailCheck CheckTrail(uint32_t start, const std::vector<const SerialOp*>& ops,
+TrailCheck CheckTrail(uint32_t start, absl::Span<const SerialOp* const> ops,
                       std::optional<uint32_t> final_value);
 
 }  // namespace atomfuzz::oracle

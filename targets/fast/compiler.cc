@@ -2,6 +2,8 @@
 // the executor never parses, looks up or branches on operand kinds per lane.
 #include <algorithm>
 #include <map>
+#include <optional>
+#include <utility>
 
 #include "absl/container/flat_hash_map.h"
 #include "absl/strings/str_cat.h"
@@ -40,6 +42,9 @@ class Compiler {
     out_.sv_zero = Reserve(1);
     scratch_ = Reserve(kScratch * 4);
     const auto& code = case_.shader.instructions;
+    // One entry per instruction (and an x# access now and then): grown
+    // step by step, the 140-byte entries would be copied over and over.
+    out_.code.reserve(code.size() + 8);
     for (uint32_t i = 0; i < code.size(); ++i) {
       if (absl::Status s = Instruction(i); !s.ok()) return s;
       if (next_slot_ > kMaxSlots) {
@@ -149,8 +154,11 @@ class Compiler {
   }
 
   uint32_t Constant(uint32_t value) {
+    // A scalar immediate asks four times in a row (once per lane).
+    if (last_constant_ && last_constant_->first == value) return last_constant_->second;
     auto [it, added] = constants_.try_emplace(value, next_slot_);
     if (added) out_.constants.emplace_back(Reserve(1), value);
+    last_constant_ = {value, it->second};
     return it->second;
   }
 
@@ -405,6 +413,7 @@ class Compiler {
   uint32_t next_slot_ = 0;
   uint32_t scratch_ = 0;
   absl::flat_hash_map<uint32_t, uint32_t> constants_;
+  std::optional<std::pair<uint32_t, uint32_t>> last_constant_;  // value, slot
   absl::flat_hash_map<uint32_t, int> uavs_, tgsm_;
 };
 

@@ -2,6 +2,8 @@
 
 #include <algorithm>
 #include <atomic>
+#include <memory>
+#include <mutex>
 #include <thread>
 
 #include "absl/strings/str_cat.h"
@@ -86,7 +88,8 @@ class FastTarget : public Target {
     std::atomic<size_t> next{0};
     std::atomic<bool> budget_exceeded{false};
     auto work = [&](size_t worker) {
-      Wave w;
+      std::unique_ptr<Wave> wave = TakeSpareWave();
+      Wave& w = *wave;
       w.cc = &*cc;
       w.memory = &memory;
       w.trace = options_.trace ? &traces[worker] : nullptr;
@@ -101,6 +104,7 @@ class FastTarget : public Target {
           }
         }
       }
+      GiveBackWave(std::move(wave));
     };
     if (workers <= 1) {
       work(0);
@@ -135,13 +139,31 @@ class FastTarget : public Target {
       outcome.uavs.push_back(std::move(u));
     }
     outcome.has_trace = options_.trace;
-    for (auto& t : traces) {
-      outcome.trace.insert(outcome.trace.end(), t.begin(), t.end());
+    if (traces.size() == 1) {
+      outcome.trace = std::move(traces[0]);
+    } else {
+      for (auto& t : traces) {
+        outcome.trace.insert(outcome.trace.end(), t.begin(), t.end());
+      }
     }
     return outcome;
   }
 
  private:
+  // One wave is kept between runs: a campaign runs case after case on one
+  // worker, and RunWave resets every field, so its buffers are reused
+  // rather than reallocated. Other workers of a run make their own.
+  std::unique_ptr<Wave> TakeSpareWave() {
+    std::lock_guard<std::mutex> lock(spare_mutex_);
+    return spare_ ? std::move(spare_) : std::make_unique<Wave>();
+  }
+  void GiveBackWave(std::unique_ptr<Wave> w) {
+    std::lock_guard<std::mutex> lock(spare_mutex_);
+    if (!spare_) spare_ = std::move(w);
+  }
+
+  std::mutex spare_mutex_;
+  std::unique_ptr<Wave> spare_;
   TargetOptions options_;
   Inject inject_;
 };
