@@ -7,6 +7,8 @@
 // The analysis is flow-sensitive, because fxc reuses registers: r0.x may hold
 // vThreadID.x early on and a uniform loop counter later. A write in uniform
 // flow from uniform sources makes its components uniform again.
+#include <algorithm>
+#include <optional>
 #include <vector>
 
 #include "absl/strings/str_cat.h"
@@ -22,6 +24,11 @@ enum class Block : uint8_t { kIf, kElse, kLoop, kSwitch };
 bool CheckBalance(const Program& p, DiagnosticSink& sink) {
   bool ok = true;
   std::vector<std::pair<Block, int>> stack;  // block, line it opened
+  // Per open switch, its labels so far (nullopt: default). fxc never emits
+  // a label twice, the spec does not say which one a repeat would pick, and
+  // translators differ (vkd3d's SPIR-V takes the last): such a case is not
+  // a program to judge.
+  std::vector<std::vector<std::optional<uint32_t>>> labels;
   auto inside = [&](Block b) {
     for (const auto& [blk, line] : stack) {
       if (blk == b) return true;
@@ -38,7 +45,10 @@ bool CheckBalance(const Program& p, DiagnosticSink& sink) {
     switch (i.op) {
       case Op::kIfZ: case Op::kIfNz: stack.push_back({Block::kIf, i.line}); break;
       case Op::kLoop: stack.push_back({Block::kLoop, i.line}); break;
-      case Op::kSwitch: stack.push_back({Block::kSwitch, i.line}); break;
+      case Op::kSwitch:
+        stack.push_back({Block::kSwitch, i.line});
+        labels.emplace_back();
+        break;
       case Op::kElse:
         if (stack.empty() || top != Block::kIf) {
           error(i, "else inside an if without else");
@@ -65,11 +75,23 @@ bool CheckBalance(const Program& p, DiagnosticSink& sink) {
           error(i, "endswitch closing a switch");
         } else {
           stack.pop_back();
+          labels.pop_back();
         }
         break;
       case Op::kCase: case Op::kDefault:
         if (stack.empty() || top != Block::kSwitch) {
           error(i, "case or default directly inside a switch");
+        } else {
+          const std::optional<uint32_t> label =
+              i.op == Op::kCase && !i.operands.empty()
+                  ? std::optional<uint32_t>(i.operands[0].values[0])
+                  : std::nullopt;
+          auto& seen = labels.back();
+          if (std::find(seen.begin(), seen.end(), label) != seen.end()) {
+            error(i, i.op == Op::kCase ? "a case value not used before in this switch"
+                                       : "one default in this switch");
+          }
+          seen.push_back(label);
         }
         break;
       case Op::kBreak: case Op::kBreakcZ: case Op::kBreakcNz:

@@ -50,6 +50,29 @@ std::string Barrier(int line, absl::string_view sync = "sync_g_t") {
       "2.2]");
 }
 
+// A repeated label: fxc never emits one and translators pick differently
+// (a campaign's vkd3d run took the second `case l(1)`, the oracle the first).
+TEST(ControlFlowBalance, ACaseValueOrDefaultRepeatedInOneSwitchIsRejected) {
+  EXPECT_THAT(Flow("switch l(1)\n"      // 9
+                   "case l(1)\n"        // 10
+                   "break\n"
+                   "case l(1)\n"        // 12
+                   "break\n"
+                   "default\n"
+                   "break\n"
+                   "default\n"          // 16
+                   "break\n"
+                   "endswitch\n"),
+              ElementsAre("t.asm:12:1: expected a case value not used before in this switch, "
+                          "found 'case l(1)' [control-flow, spec 3.1]",
+                          "t.asm:16:1: expected one default in this switch, found 'default' "
+                          "[control-flow, spec 3.1]"));
+  // The same value in a nested switch is its own.
+  EXPECT_THAT(Flow("switch l(1)\ncase l(1)\nswitch l(1)\ncase l(1)\nbreak\nendswitch\n"
+                   "break\nendswitch\n"),
+              IsEmpty());
+}
+
 TEST(ControlFlowSync, VaryingIfRejectsEveryThreadSync) {
   for (absl::string_view sync : {"sync_g_t", "sync_ugroup_t", "sync_uglobal_t",
                                  "sync_ugroup_g_t", "sync_uglobal_g_t"}) {
