@@ -121,47 +121,6 @@ class IsolatedTarget : public Target {
     return o;
   }
 
- private:
-  absl::StatusOr<isa::Outcome> RunOnce(const isa::Case& c) {
-    if (pid_ < 0) {
-      std::string death;
-      if (absl::Status s = Start(death); !s.ok()) return s;
-      if (pid_ < 0) return Failed(isa::RunStatus::kCrashed, death);
-    }
-    const Deadline deadline = DeadlineFromNow();
-    FrameResult r = WriteFrame(fd_, absl::StrCat(std::string(1, kTagCase), isa::PrintCase(c)),
-                               deadline);
-    std::string reply;
-    if (r == FrameResult::kOk) r = ReadFrame(fd_, options_.max_reply_bytes, deadline, reply);
-    switch (r) {
-      case FrameResult::kOk: break;
-      case FrameResult::kTimedOut:
-        Kill();
-        return Failed(isa::RunStatus::kTimedOut,
-                      absl::StrFormat("no reply within %g s; the child was killed",
-                                      options_.timeout_seconds));
-      case FrameResult::kClosed: return Failed(isa::RunStatus::kCrashed, Reap());
-      case FrameResult::kTooLarge:
-        Kill();
-        return Failed(isa::RunStatus::kRejected,
-                      absl::StrCat("the child's reply is larger than ",
-                                   options_.max_reply_bytes, " bytes"));
-    }
-    ++served_;
-    if (!reply.empty() && reply[0] == kTagOutcome) {
-      absl::StatusOr<isa::Outcome> o = DecodeOutcome(absl::string_view(reply).substr(1));
-      if (!o.ok()) return Failed(isa::RunStatus::kRejected, std::string(o.status().message()));
-      return o;
-    }
-    if (reply.size() >= 2 && reply[0] == kTagError) {
-      return absl::Status(CodeFrom(reply[1]),
-                          absl::string_view(reply).substr(2, kMaxWireMessage));
-    }
-    Kill();
-    return Failed(isa::RunStatus::kRejected, "the child broke the protocol");
-  }
-
- public:
   // The whole batch in one exchange with the child. A batch the child dies
   // on, hangs on or answers wrongly runs again case by case, each with its
   // own deadline (and child, after a death), so that the crash or timeout
@@ -175,6 +134,50 @@ class IsolatedTarget : public Target {
   }
 
  private:
+  // One request and its reply within one deadline; counts what the child
+  // answered.
+  FrameResult Exchange(const std::string& request, std::string& reply) {
+    const Deadline deadline = DeadlineFromNow();
+    FrameResult r = WriteFrame(fd_, request, deadline);
+    if (r == FrameResult::kOk) r = ReadFrame(fd_, options_.max_reply_bytes, deadline, reply);
+    if (r == FrameResult::kOk) ++served_;
+    return r;
+  }
+
+  absl::StatusOr<isa::Outcome> RunOnce(const isa::Case& c) {
+    if (pid_ < 0) {
+      std::string death;
+      if (absl::Status s = Start(death); !s.ok()) return s;
+      if (pid_ < 0) return Failed(isa::RunStatus::kCrashed, death);
+    }
+    std::string reply;
+    switch (Exchange(absl::StrCat(std::string(1, kTagCase), isa::PrintCase(c)), reply)) {
+      case FrameResult::kOk: break;
+      case FrameResult::kTimedOut:
+        Kill();
+        return Failed(isa::RunStatus::kTimedOut,
+                      absl::StrFormat("no reply within %g s; the child was killed",
+                                      options_.timeout_seconds));
+      case FrameResult::kClosed: return Failed(isa::RunStatus::kCrashed, Reap());
+      case FrameResult::kTooLarge:
+        Kill();
+        return Failed(isa::RunStatus::kRejected,
+                      absl::StrCat("the child's reply is larger than ",
+                                   options_.max_reply_bytes, " bytes"));
+    }
+    if (!reply.empty() && reply[0] == kTagOutcome) {
+      absl::StatusOr<isa::Outcome> o = DecodeOutcome(absl::string_view(reply).substr(1));
+      if (!o.ok()) return Failed(isa::RunStatus::kRejected, std::string(o.status().message()));
+      return o;
+    }
+    if (reply.size() >= 2 && reply[0] == kTagError) {
+      return absl::Status(CodeFrom(reply[1]),
+                          absl::string_view(reply).substr(2, kMaxWireMessage));
+    }
+    Kill();
+    return Failed(isa::RunStatus::kRejected, "the child broke the protocol");
+  }
+
   std::optional<std::vector<absl::StatusOr<isa::Outcome>>> TryBatch(
       absl::Span<const isa::Case> cases) {
     if (pid_ < 0) {
@@ -183,16 +186,13 @@ class IsolatedTarget : public Target {
     }
     // A batch shares one case's deadline: it costs less than its cases
     // alone, and a slow one is only run again.
-    const Deadline deadline = DeadlineFromNow();
-    FrameResult r = WriteFrame(
-        fd_, absl::StrCat(std::string(1, kTagBatch), EncodeBatchRequest(cases)), deadline);
     std::string reply;
-    if (r == FrameResult::kOk) r = ReadFrame(fd_, options_.max_reply_bytes, deadline, reply);
+    const FrameResult r =
+        Exchange(absl::StrCat(std::string(1, kTagBatch), EncodeBatchRequest(cases)), reply);
     if (r == FrameResult::kClosed) {
       Reap();
       return std::nullopt;
     }
-    if (r == FrameResult::kOk) ++served_;
     if (r == FrameResult::kOk && !reply.empty() && reply[0] == kTagResults) {
       auto results = DecodeBatchResults(absl::string_view(reply).substr(1), cases.size());
       if (results.ok()) return *std::move(results);
