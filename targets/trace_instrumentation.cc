@@ -199,11 +199,11 @@ class RecordWriter {
     std::string text = absl::StrFormat("imul null, r%d.x, r%d.y, l(%d)\n", ra_, rc_,
                                        sources_.size());
     for (size_t j = 0; j < sources_.size(); ++j) {
-      const std::string s = sources_[j];
+      // "r5.y" -> "r5.yyyy": the store takes a four-component source.
+      const std::string& source = sources_[j];
       absl::StrAppendFormat(&text, "iadd r%1$d.w, r%1$d.x, l(%2$d)\n", ra_, j);
       absl::StrAppend(&text, Store(absl::StrFormat("r%d.w", ra_),
-                                   absl::StrCat(s, s.substr(s.size() - 1), s.substr(s.size() - 1),
-                                                s.substr(s.size() - 1))));
+                                   absl::StrCat(source, std::string(3, source.back()))));
     }
     return text;
   }
@@ -496,6 +496,7 @@ isa::Outcome DecodeTrace(const isa::Case& original, const TraceLayout& l,
       events.emplace_back(static_cast<uint32_t>(scan.outer_loop[index]), index,
                           (tag & kNoReturn) ? std::nullopt : std::optional<uint32_t>(log[at + 1]));
     }
+    if (!problem.empty()) break;
     std::stable_sort(events.begin(), events.end(), [](const auto& a, const auto& b) {
       return std::get<0>(a) < std::get<0>(b);
     });

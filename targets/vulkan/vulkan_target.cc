@@ -116,9 +116,10 @@ struct Prepared {
   std::optional<Compiled> alone;
 };
 
-bool HasLoop(const isa::Case& c) {
-  return std::any_of(c.shader.instructions.begin(), c.shader.instructions.end(),
-                     [](const isa::Instruction& in) { return in.op == isa::Op::kLoop; });
+uint32_t Loops(const isa::Program& p) {
+  return static_cast<uint32_t>(std::count_if(
+      p.instructions.begin(), p.instructions.end(),
+      [](const isa::Instruction& in) { return in.op == isa::Op::kLoop; }));
 }
 
 Prepared Prepare(const isa::Case& c) {
@@ -177,7 +178,7 @@ class VulkanTarget : public Target {
         // masked-off lanes would leave it, on the shader's one loop budget
         // (docs/findings.md #10): another case's loop could cut this case's
         // loops short, so a case with loops runs alone.
-        by_key[HasLoop(cases[i]) ? std::nullopt : BatchKeyOf(p.ic.instrumented)].push_back(i);
+        by_key[Loops(cases[i].shader) > 0 ? std::nullopt : BatchKeyOf(p.ic.instrumented)].push_back(i);
       }
     }
     if (!vk.ok()) return out;
@@ -244,9 +245,7 @@ class VulkanTarget : public Target {
         run = Execute(vk, combined->combined, Compile(vk, combined->combined, mode_), mode_);
       }
       if (run.ok() && run->status == isa::RunStatus::kOk) {
-        const auto& code = combined->combined.shader.instructions;
-        const auto loops = static_cast<uint32_t>(std::count_if(
-            code.begin(), code.end(), [](const isa::Instruction& in) { return in.op == isa::Op::kLoop; }));
+        const uint32_t loops = Loops(combined->combined.shader);
         std::vector<isa::Outcome> split = SplitBatchOutcome(*std::move(run), *combined);
         for (size_t k = 0; k < batch.size(); ++k) {
           const size_t i = batch[k];
