@@ -7,6 +7,8 @@
 #include <map>
 #include <tuple>
 
+#include "absl/strings/str_cat.h"
+#include "absl/strings/string_view.h"
 #include "gtest/gtest.h"
 #include "isa/validator.h"
 #include "targets/fast/fast_target.h"
@@ -23,6 +25,25 @@ std::unique_ptr<Target> Fast() {
   options.deterministic = true;
   options.max_steps_per_wave = 1u << 22;  // room for the logging code
   return *fast::CreateFastTarget(options);
+}
+
+// One group of two threads, one raw word u0, one temp; `code` after the
+// declarations.
+absl::StatusOr<isa::Case> TwoThreadsOnOneWord(absl::string_view code) {
+  return isa::ParseCase(absl::StrCat(R"([dispatch]
+groups 1, 1, 1
+
+[uav u0]
+kind raw
+words 1
+
+[shader]
+cs_5_0
+dcl_uav_raw u0
+dcl_temps 1
+dcl_thread_group 2, 1, 1
+)",
+                                     code));
 }
 
 // Runs `c` both ways; returns how many traced events it compared.
@@ -147,19 +168,7 @@ ret
 // findings.md #10): the record's loop then writes its first word only. The
 // decoder keeps the memory for the judge and drops the trace.
 TEST(TraceInstrumentation, ARecordCutShortDropsTheTraceNotTheRun) {
-  absl::StatusOr<isa::Case> c = isa::ParseCase(R"([dispatch]
-groups 1, 1, 1
-
-[uav u0]
-kind raw
-words 1
-
-[shader]
-cs_5_0
-dcl_uav_raw u0
-dcl_temps 1
-dcl_thread_group 2, 1, 1
-imm_atomic_iadd r0.x, u0, l(0), l(1)
+  absl::StatusOr<isa::Case> c = TwoThreadsOnOneWord(R"(imm_atomic_iadd r0.x, u0, l(0), l(1)
 ret
 )");
   ASSERT_TRUE(c.ok()) << c.status();
@@ -213,19 +222,7 @@ ret
 }
 
 TEST(TraceInstrumentation, ReportsOverflowAndTheLoopCap) {
-  absl::StatusOr<isa::Case> c = isa::ParseCase(R"([dispatch]
-groups 1, 1, 1
-
-[uav u0]
-kind raw
-words 1
-
-[shader]
-cs_5_0
-dcl_uav_raw u0
-dcl_temps 1
-dcl_thread_group 2, 1, 1
-mov r0.x, l(0)
+  absl::StatusOr<isa::Case> c = TwoThreadsOnOneWord(R"(mov r0.x, l(0)
 loop
   uge r0.y, r0.x, l(5000)
   breakc_nz r0.y
