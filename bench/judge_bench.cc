@@ -1,0 +1,147 @@
+// The fuzz loop's three phases apart, on the same generated cases, and the
+// verdicts themselves for comparing two builds: a speed-up of the generator,
+// a target or the judge must leave every line of --dump as it was.
+// Usage: judge_bench [--cases=N] [--seed=S] [--reps=R] [--inject=NAME|oracle]
+//                    [--notrace] [--dump]
+//   --inject=oracle  the oracle as the target, under random schedules
+//   --notrace        judge without the target's trace (returns unobserved)
+//   --dump           one line per case (verdict), then its findings (F),
+//                    unknowns (U) and notes (N), on stdout
+#include <time.h>
+
+#include <cstdio>
+#include <string>
+#include <vector>
+
+#include "absl/strings/numbers.h"
+#include "absl/strings/strip.h"
+#include "fuzz/campaign_worker.h"
+#include "fuzz/case_source.h"
+#include "fuzz/policy.h"
+#include "oracle/judge.h"
+
+namespace atomfuzz::fuzz {
+namespace {
+
+struct Args {
+  uint64_t cases = 20000;
+  uint64_t seed = 1;
+  int reps = 1;
+  std::string inject;
+  bool notrace = false;
+  bool dump = false;
+};
+
+double CpuSeconds() {
+  timespec ts{};
+  clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &ts);
+  return static_cast<double>(ts.tv_sec) + static_cast<double>(ts.tv_nsec) * 1e-9;
+}
+
+void Dump(size_t i, const absl::StatusOr<oracle::Verdict>& v) {
+  if (!v.ok()) {
+    std::printf("%zu error %s\n", i, v.status().ToString().c_str());
+    return;
+  }
+  std::printf("%zu %s\n", i, v->Summary().c_str());
+  for (const oracle::Finding& f : v->findings) {
+    std::printf("  F %s|%s|%s|%d|%d|%d|%lld\n", f.kind.c_str(), f.where.c_str(),
+                f.why.c_str(), f.instruction, f.tgsm ? 1 : 0, f.slot,
+                static_cast<long long>(f.word));
+  }
+  for (const std::string& u : v->unknown) std::printf("  U %s\n", u.c_str());
+  for (const std::string& n : v->notes) std::printf("  N %s\n", n.c_str());
+}
+
+int Main(const Args& a) {
+  CampaignSetup setup;
+  setup.options.target = a.inject == "oracle" ? "oracle" : "fast";
+  if (a.inject != "oracle") setup.options.inject = a.inject;
+  setup.policy = *PolicyByName("default");
+  setup.seed = a.seed;
+  absl::StatusOr<std::unique_ptr<targets::Target>> target = MakeTarget(setup.Run());
+  if (!target.ok()) {
+    std::fprintf(stderr, "judge_bench: %s\n", target.status().ToString().c_str());
+    return 2;
+  }
+  CampaignCorpus empty("/nonexistent");
+  std::vector<isa::Case> cases;
+  std::vector<isa::Outcome> outcomes;
+  cases.reserve(a.cases);
+  outcomes.reserve(a.cases);
+  const double t0 = CpuSeconds();
+  for (uint64_t i = 0; i < a.cases; ++i) {
+    CaseOrigin origin;
+    cases.push_back(NextCase(a.seed, i, 0, empty, setup.policy, origin));
+  }
+  const double t1 = CpuSeconds();
+  for (const isa::Case& c : cases) {
+    absl::StatusOr<isa::Outcome> o = (*target)->Run(c);
+    outcomes.push_back(o.ok() ? *std::move(o) : isa::Outcome{});
+  }
+  const double t2 = CpuSeconds();
+  if (a.notrace) {
+    for (isa::Outcome& o : outcomes) {
+      o.has_trace = false;
+      o.trace.clear();
+    }
+  }
+  const oracle::JudgeOptions options = setup.JudgeOptions();
+  uint64_t divergences = 0, unknown = 0;
+  const double t3 = CpuSeconds();
+  for (int r = 0; r < a.reps; ++r) {
+    for (size_t i = 0; i < cases.size(); ++i) {
+      absl::StatusOr<oracle::Verdict> v = oracle::Judge(cases[i], outcomes[i], options);
+      if (r > 0) continue;
+      if (a.dump) Dump(i, v);
+      if (!v.ok()) continue;
+      divergences += v->kind == oracle::Verdict::Kind::kDivergence;
+      unknown += v->kind == oracle::Verdict::Kind::kUnknown;
+    }
+  }
+  const double t4 = CpuSeconds();
+  const double n = static_cast<double>(a.cases);
+  std::fprintf(stderr,
+               "per case: generate %.2f us, target %.2f us, judge %.2f us; "
+               "divergences %llu, unknown %llu\n",
+               (t1 - t0) * 1e6 / n, (t2 - t1) * 1e6 / n, (t4 - t3) * 1e6 / n / a.reps,
+               static_cast<unsigned long long>(divergences),
+               static_cast<unsigned long long>(unknown));
+  return 0;
+}
+
+bool ParseArgs(int argc, char** argv, Args& a) {
+  for (int i = 1; i < argc; ++i) {
+    absl::string_view arg = argv[i];
+    if (absl::ConsumePrefix(&arg, "--cases=")) {
+      if (!absl::SimpleAtoi(arg, &a.cases) || a.cases == 0) return false;
+    } else if (absl::ConsumePrefix(&arg, "--seed=")) {
+      if (!absl::SimpleAtoi(arg, &a.seed)) return false;
+    } else if (absl::ConsumePrefix(&arg, "--reps=")) {
+      if (!absl::SimpleAtoi(arg, &a.reps) || a.reps < 1) return false;
+    } else if (absl::ConsumePrefix(&arg, "--inject=")) {
+      a.inject = std::string(arg);
+    } else if (arg == "--notrace") {
+      a.notrace = true;
+    } else if (arg == "--dump") {
+      a.dump = true;
+    } else {
+      return false;
+    }
+  }
+  return true;
+}
+
+}  // namespace
+}  // namespace atomfuzz::fuzz
+
+int main(int argc, char** argv) {
+  atomfuzz::fuzz::Args a;
+  if (!atomfuzz::fuzz::ParseArgs(argc, argv, a)) {
+    std::fprintf(stderr,
+                 "usage: judge_bench [--cases=N] [--seed=S] [--reps=R] "
+                 "[--inject=NAME|oracle] [--notrace] [--dump]\n");
+    return 2;
+  }
+  return atomfuzz::fuzz::Main(a);
+}
