@@ -5,6 +5,7 @@
 #include "absl/flags/flag.h"
 #include "cli/command.h"
 #include "cli/flags.h"
+#include "cli/load_case.h"
 #include "fuzz/campaign.h"
 
 namespace atomfuzz::cli {
@@ -13,6 +14,7 @@ int RunFuzz(const std::vector<std::string>& seeds) {
   fuzz::CampaignOptions o;
   o.target = absl::GetFlag(FLAGS_target);
   o.inject = absl::GetFlag(FLAGS_inject);
+  if (PrintInjectionsIfAsked(o.inject)) return kExitOk;
   o.vk_device = absl::GetFlag(FLAGS_vk_device);
   o.policy = absl::GetFlag(FLAGS_policy);
   o.seed = absl::GetFlag(FLAGS_seed);

@@ -35,7 +35,11 @@ bool TargetFlagsInto(fuzz::RunOptions& run) {
   run.target_options.inject = absl::GetFlag(FLAGS_inject);
   run.target_options.timeout_seconds = absl::GetFlag(FLAGS_timeout);
   run.target_options.vk_device = absl::GetFlag(FLAGS_vk_device);
-  if (run.target_options.inject != "list") return false;
+  return PrintInjectionsIfAsked(run.target_options.inject);
+}
+
+bool PrintInjectionsIfAsked(const std::string& inject) {
+  if (inject != "list") return false;
   for (const auto& i : targets::fast::AllInjections()) {
     std::printf("%s\n", std::string(i.name).c_str());
   }

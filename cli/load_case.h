@@ -17,6 +17,9 @@ enum class LoadResult { kOk, kUnreadable, kSyntaxError, kInvalid };
 LoadResult LoadCase(const std::string& path, bool validate, isa::Case& out,
                     std::string* text = nullptr);
 
+// For --inject=list: prints the injected bugs' names and returns true.
+bool PrintInjectionsIfAsked(const std::string& inject);
+
 // The flags every command that runs a target shares (--target, --inject,
 // --timeout, --vk-device), copied into `run`. Returns true, after printing
 // the injection names, when --inject=list asks only for them.

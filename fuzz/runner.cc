@@ -12,7 +12,12 @@ std::vector<std::string> TargetNames() {
 }
 
 absl::StatusOr<std::unique_ptr<targets::Target>> MakeTarget(const RunOptions& o) {
-  if (o.target == "oracle") return CreateOracleTarget(o.schedule, o.target_options);
+  if (o.target == "oracle") {
+    if (!o.target_options.inject.empty()) {
+      return absl::InvalidArgumentError("--inject applies to --target=fast only, not 'oracle'");
+    }
+    return CreateOracleTarget(o.schedule, o.target_options);
+  }
   return targets::CreateTarget(o.target, o.target_options);
 }
 

@@ -15,6 +15,12 @@ std::vector<std::string> TargetNames() { return {"fast", "vulkan", "vulkan-ssbo"
 absl::StatusOr<std::unique_ptr<Target>> CreateTarget(const std::string& name,
                                                      const TargetOptions& options) {
   if (name == "fast") return fast::CreateFastTarget(options);
+  // Injected bugs live in the fast executor only; elsewhere the flag would
+  // be dropped and the campaign labelled with a bug nobody injected.
+  if (!options.inject.empty()) {
+    return absl::InvalidArgumentError(absl::StrCat(
+        "--inject applies to --target=fast only, not '", name, "'"));
+  }
   if (absl::StartsWith(name, external::kPrefix)) {
     return external::CreateExternalTarget(name, options);
   }
