@@ -100,6 +100,15 @@ class Worker {
     counters_.current_parent[n] = '\0';
     Enter(WorkerPhase::kTarget);
     absl::StatusOr<isa::Outcome> outcome = target_->Run(c);
+    // A timeout is run once more before it counts, as AFL++ confirms its
+    // hangs: a stalled machine (a start-up compile, a busy neighbour) times
+    // out a case that runs in a blink. Entering the phase again gives the
+    // second run its own watchdog window, so a real hang is still a
+    // timeout finding, not a lost worker.
+    if (outcome.ok() && outcome->status == isa::RunStatus::kTimedOut) {
+      Enter(WorkerPhase::kTarget);
+      outcome = target_->Run(c);
+    }
     if (!outcome.ok()) {
       counters_.rejected.fetch_add(1, std::memory_order_relaxed);
       counters_.cases.fetch_add(1, std::memory_order_relaxed);

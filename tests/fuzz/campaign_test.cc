@@ -163,6 +163,33 @@ class FaultyTarget : public targets::Target {
 using CrashingTarget = FaultyTarget<true>;
 using HangingTarget = FaultyTarget<false>;
 
+// The fast target, except that the runs numbered `kFirst` to `kLast`
+// (per worker process) report a timeout, as an isolated target does when
+// its child misses the deadline.
+template <int kFirst, int kLast>
+class TimingOutTarget : public targets::Target {
+ public:
+  explicit TimingOutTarget(std::unique_ptr<targets::Target> inner)
+      : inner_(std::move(inner)) {}
+  absl::string_view name() const override { return "timing-out"; }
+  absl::StatusOr<isa::Outcome> Run(const isa::Case& c) override {
+    ++runs_;
+    if (runs_ < kFirst || runs_ > kLast) return inner_->Run(c);
+    isa::Outcome o;
+    o.status = isa::RunStatus::kTimedOut;
+    o.message = "the child did not answer within 1 s";
+    return o;
+  }
+
+ private:
+  std::unique_ptr<targets::Target> inner_;
+  int runs_ = 0;
+};
+// One stalled run: the case's second run completes.
+using StalledOnceTarget = TimingOutTarget<30, 30>;
+// A case that times out twice: its run and the confirming run.
+using TimesOutTwiceTarget = TimingOutTarget<30, 31>;
+
 template <typename Wrapper>
 absl::StatusOr<std::unique_ptr<targets::Target>> Wrapped() {
   RunOptions run;
@@ -211,6 +238,29 @@ TEST(Campaign, AHangingTargetIsATimeoutFinding) {
   ASSERT_TRUE(r.ok()) << r.status();
   EXPECT_GE(r->totals.timeouts, 1u);
   EXPECT_GE(HitsOfKind(out, "timeout"), 1);
+}
+
+TEST(Campaign, AStallThatPassesIsNoFinding) {
+  const std::string out = FreshDir("stall");
+  CampaignOptions o = Options(out);
+  o.runs = 60;
+  o.make_target = Wrapped<StalledOnceTarget>;
+  absl::StatusOr<CampaignResult> r = RunCampaign(o, Log());
+  ASSERT_TRUE(r.ok()) << r.status();
+  EXPECT_EQ(r->totals.cases, 60u);
+  EXPECT_EQ(r->totals.divergences, 0u);
+  EXPECT_EQ(HitsOfKind(out, "timeout"), 0);
+}
+
+TEST(Campaign, ATimeoutThatRepeatsIsAFinding) {
+  const std::string out = FreshDir("timeout-twice");
+  CampaignOptions o = Options(out);
+  o.runs = 60;
+  o.make_target = Wrapped<TimesOutTwiceTarget>;
+  absl::StatusOr<CampaignResult> r = RunCampaign(o, Log());
+  ASSERT_TRUE(r.ok()) << r.status();
+  EXPECT_EQ(r->totals.divergences, 1u);
+  EXPECT_EQ(HitsOfKind(out, "timeout"), 1);
 }
 
 }  // namespace
