@@ -2,11 +2,14 @@
 // verdicts themselves for comparing two builds: a speed-up of the generator,
 // a target or the judge must leave every line of --dump as it was.
 // Usage: judge_bench [--cases=N] [--seed=S] [--reps=R] [--inject=NAME|oracle]
-//                    [--notrace] [--dump]
+//                    [--notrace] [--dump] [--corpus=DIR [--mutate=PER_MILLE]]
 //   --inject=oracle  the oracle as the target, under random schedules
 //   --notrace        judge without the target's trace (returns unobserved)
 //   --dump           one line per case (verdict), then its findings (F),
 //                    unknowns (U) and notes (N), on stdout
+//   --corpus=DIR     mutate the cases of DIR (a campaign's corpus), as a
+//                    campaign does for --mutate per mille of its cases
+//                    (default 300, the campaign's)
 #include <time.h>
 
 #include <cstdio>
@@ -30,6 +33,8 @@ struct Args {
   std::string inject;
   bool notrace = false;
   bool dump = false;
+  std::string corpus = "/nonexistent";
+  uint32_t mutate = 300;
 };
 
 double CpuSeconds() {
@@ -64,7 +69,8 @@ int Main(const Args& a) {
     std::fprintf(stderr, "judge_bench: %s\n", target.status().ToString().c_str());
     return 2;
   }
-  CampaignCorpus empty("/nonexistent");
+  CampaignCorpus corpus(a.corpus);
+  corpus.Reload();
   std::vector<isa::Case> cases;
   std::vector<isa::Outcome> outcomes;
   cases.reserve(a.cases);
@@ -72,7 +78,7 @@ int Main(const Args& a) {
   const double t0 = CpuSeconds();
   for (uint64_t i = 0; i < a.cases; ++i) {
     CaseOrigin origin;
-    cases.push_back(NextCase(a.seed, i, 0, empty, setup.policy, origin));
+    cases.push_back(NextCase(a.seed, i, a.mutate, corpus, setup.policy, origin));
   }
   const double t1 = CpuSeconds();
   for (const isa::Case& c : cases) {
@@ -121,6 +127,10 @@ bool ParseArgs(int argc, char** argv, Args& a) {
       if (!absl::SimpleAtoi(arg, &a.reps) || a.reps < 1) return false;
     } else if (absl::ConsumePrefix(&arg, "--inject=")) {
       a.inject = std::string(arg);
+    } else if (absl::ConsumePrefix(&arg, "--corpus=")) {
+      a.corpus = std::string(arg);
+    } else if (absl::ConsumePrefix(&arg, "--mutate=")) {
+      if (!absl::SimpleAtoi(arg, &a.mutate) || a.mutate > 1000) return false;
     } else if (arg == "--notrace") {
       a.notrace = true;
     } else if (arg == "--dump") {
@@ -140,7 +150,8 @@ int main(int argc, char** argv) {
   if (!atomfuzz::fuzz::ParseArgs(argc, argv, a)) {
     std::fprintf(stderr,
                  "usage: judge_bench [--cases=N] [--seed=S] [--reps=R] "
-                 "[--inject=NAME|oracle] [--notrace] [--dump]\n");
+                 "[--inject=NAME|oracle] [--notrace] [--dump] "
+                 "[--corpus=DIR [--mutate=PER_MILLE]]\n");
     return 2;
   }
   return atomfuzz::fuzz::Main(a);

@@ -37,7 +37,9 @@ std::string Rate(double per_second) {
 void CountCoverage(const isa::Case& c, const isa::Outcome& outcome,
                    WorkerCounters& counters, std::vector<int>& features) {
   features.clear();
-  if (!outcome.has_trace || outcome.trace.empty()) return;
+  if (outcome.status != isa::RunStatus::kOk || !outcome.has_trace || outcome.trace.empty()) {
+    return;
+  }
   // A case declares few memories: a short list beats a map per event.
   struct Declared {
     isa::RegFile file;

@@ -68,7 +68,10 @@ struct CampaignTotals {
 };
 
 // Adds the trace's atomics to `counters` and returns the features of the
-// run (feature ids < kFeatureCount) into `features`.
+// run (feature ids < kFeatureCount) into `features`. A run that did not
+// finish adds nothing: its trace stops wherever a budget ran out, and an
+// endless loop of atomics would be counted (and sorted) by the hundred
+// thousand, then kept as a parent that breeds more endless mutants.
 void CountCoverage(const isa::Case& c, const isa::Outcome& outcome,
                    WorkerCounters& counters, std::vector<int>& features);
 
