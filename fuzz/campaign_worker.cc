@@ -93,6 +93,7 @@ class Worker {
     counters_.current_index.store(index, std::memory_order_relaxed);
     const isa::Case c = NextCase(setup_.seed, index, setup_.options.mutate_per_mille,
                                  corpus_, setup_.policy, origin);
+    if (plan_.parents != nullptr) plan_.parents->push_back(origin.parent);
     // Published before the run, so the supervisor can rebuild the case if
     // the target takes this process down.
     const size_t n = std::min(origin.parent.size(), sizeof(counters_.current_parent) - 1);

@@ -8,6 +8,7 @@
 
 #include <cstdint>
 #include <string>
+#include <vector>
 
 #include "absl/status/status.h"
 #include "absl/time/time.h"
@@ -44,6 +45,10 @@ struct WorkerPlan {
   uint64_t first_index = 0;
   uint64_t quota = 0;
   absl::Time deadline = absl::InfiniteFuture();
+  // If set, receives the parent (a corpus name; empty for a generated case)
+  // of every case run, in order: with the seed and index, BuildCase
+  // rebuilds the very cases (the benchmark's oracle-alone run).
+  std::vector<std::string>* parents = nullptr;
 };
 
 // Errors: the target or the output directory could not be set up.
