@@ -38,6 +38,10 @@ RunOptions CampaignSetup::Run() const {
   // the judge's per thread (kJudgeStepsPerThread): a case the spec finishes
   // never exceeds it.
   run.target_options.max_steps_per_wave = uint64_t{64} * kJudgeStepsPerThread;
+  // An endless loop (a mutant's broken exit) ends when one thread has spent
+  // the judge's budget: the judge then finds the spec endless too. Without
+  // it each cost the whole wave's budget, a third of a campaign's time.
+  run.target_options.max_steps_per_thread = kJudgeStepsPerThread;
   // A target in a child process (ext:) reports its own hang as a timed-out
   // outcome, a finding like any other, before the supervisor's watchdog
   // would kill the whole worker.

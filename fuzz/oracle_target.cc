@@ -1,5 +1,7 @@
 #include "fuzz/oracle_target.h"
 
+#include <algorithm>
+
 #include "oracle/interpreter.h"
 
 namespace atomfuzz::fuzz {
@@ -9,7 +11,9 @@ class OracleTarget : public targets::Target {
  public:
   OracleTarget(const oracle::Schedule& schedule, const targets::TargetOptions& options) {
     options_.schedule = schedule;
-    options_.max_steps_per_thread = options.max_steps_per_wave;
+    // A thread never runs more steps than its wave, nor than its own budget.
+    options_.max_steps_per_thread =
+        std::min(options.max_steps_per_wave, options.max_steps_per_thread);
   }
   absl::string_view name() const override { return "oracle"; }
   absl::StatusOr<isa::Outcome> Run(const isa::Case& c) override {

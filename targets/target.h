@@ -22,6 +22,12 @@ struct TargetOptions {
   bool deterministic = false;  // one worker, fixed group and lane order
   std::string inject;          // an injected bug by name (fast target), or ""
   uint64_t max_steps_per_wave = 1u << 20;  // instructions; endless loops end
+  // One thread's budget in the spec's steps (instructions), as the oracle
+  // counts them: a target stops a thread sooner only where it must have
+  // run over it (the fast target counts loop iterations, each at least one
+  // step), so an endless loop ends after its thread's budget, not the
+  // whole wave's.
+  uint64_t max_steps_per_thread = UINT64_MAX;
   // Targets in a child process (ext:, vulkan): seconds per case before the child is
   // killed (kTimedOut), and its address-space cap in MiB (0 = none).
   double timeout_seconds = 10;

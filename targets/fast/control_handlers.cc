@@ -49,11 +49,15 @@ void EndLoop(Wave& w, const Decoded& d) {
   Frame& f = w.Top();
   // Lanes that continued rejoin for the next iteration; broken ones wait.
   bool any = false;
+  uint64_t most = 0;
   for (uint32_t l = 0; l < w.lanes; ++l) {
     f.continued[l] = 0;
     w.active[l] = f.parent[l] & ~f.broken[l] & ~w.returned[l];
     any |= w.active[l] != 0;
+    w.iterations[l] += w.active[l] & 1u;
+    most = std::max(most, w.iterations[l]);
   }
+  if (most > w.max_iterations) w.over_budget = true;
   if (any) {
     w.pc = d.target + 1;  // the body, after the loop instruction
     return;

@@ -86,7 +86,7 @@ class FastTarget : public Target {
                                              : cores);
     std::vector<std::vector<isa::AtomicEvent>> traces(std::max<size_t>(workers, 1));
     std::atomic<size_t> next{0};
-    std::atomic<bool> budget_exceeded{false};
+    std::atomic<bool> budget_exceeded{false}, thread_over{false};
     auto work = [&](size_t worker) {
       std::unique_ptr<Wave> wave = TakeSpareWave();
       Wave& w = *wave;
@@ -94,6 +94,7 @@ class FastTarget : public Target {
       w.memory = &memory;
       w.trace = options_.trace ? &traces[worker] : nullptr;
       w.max_trace = kMaxTraceEvents / traces.size();
+      w.max_iterations = options_.max_steps_per_thread;
       for (size_t i = next.fetch_add(1); i < plan.size(); i = next.fetch_add(1)) {
         if (budget_exceeded.load(std::memory_order_relaxed)) break;
         w.tgsm.assign(cc->tgsm_words, 0);  // undefined at group start (E-22)
@@ -101,6 +102,7 @@ class FastTarget : public Target {
           w.lanes = part.lanes;
           if (!RunWave(w, part.first, options_.max_steps_per_wave)) {
             budget_exceeded = true;
+            if (w.over_budget) thread_over = true;
           }
         }
       }
@@ -118,10 +120,13 @@ class FastTarget : public Target {
       const bool trace_full = std::any_of(traces.begin(), traces.end(), [&](const auto& t) {
         return t.size() > kMaxTraceEvents / traces.size();
       });
-      outcome.message = trace_full
-                            ? absl::StrCat("the run recorded more than ", kMaxTraceEvents, " atomics")
-                            : absl::StrCat("a wave ran more than ", options_.max_steps_per_wave,
-                                           " instructions");
+      outcome.message =
+          trace_full ? absl::StrCat("the run recorded more than ", kMaxTraceEvents, " atomics")
+          : thread_over
+              ? absl::StrCat("a thread started more than ", options_.max_steps_per_thread,
+                             " loop iterations")
+              : absl::StrCat("a wave ran more than ", options_.max_steps_per_wave,
+                             " instructions");
     }
     for (const isa::Resource& r : c.resources) {  // sorted by slot
       const auto it = std::find(cc->uav_slots.begin(), cc->uav_slots.end(), r.slot);

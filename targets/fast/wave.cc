@@ -52,6 +52,8 @@ bool RunWave(Wave& w, uint64_t first, uint64_t max_steps) {
   w.depth = 0;
   w.pc = 0;
   w.done = false;
+  w.over_budget = false;
+  w.iterations.assign(L, 0);
   w.lane_gid.resize(L);
   w.lane_tid.resize(L);
   if (w.trace != nullptr) w.occurrences.assign(size_t{cc.atomics} * L, 0);
@@ -123,7 +125,7 @@ bool Execute(Wave& w, uint64_t max_steps) {
   while (w.pc < n && !w.done) {
     const Decoded& d = cc.code[w.pc++];
     d.fn(w, d);
-    if (++steps > max_steps) return false;
+    if (++steps > max_steps || w.over_budget) return false;
     if (w.trace != nullptr && w.trace->size() > w.max_trace) return false;
   }
   return true;

@@ -50,6 +50,11 @@ struct Wave {
   // Per lane: vThreadGroupID and vThreadIDInGroup (for the trace).
   std::vector<std::array<uint32_t, 3>> lane_gid, lane_tid;
   std::vector<uint32_t> occurrences;  // atomic ordinal * lanes + lane
+  // Loop iterations each lane started; past max_iterations the thread has
+  // run more steps than its budget (every iteration takes one).
+  std::vector<uint64_t> iterations;
+  uint64_t max_iterations = UINT64_MAX;
+  bool over_budget = false;
   std::vector<isa::AtomicEvent>* trace = nullptr;  // when recording
   // Events `trace` may hold before the wave stops as over budget: an
   // endless loop of atomics records an event per lane per step.
@@ -70,8 +75,8 @@ struct Wave {
 
 // Fills a wave for `lanes` consecutive threads of the dispatch starting at
 // global thread `first` (sysvals, constants, masks), then runs it to the end
-// or the step budget. Returns false if the budget ran out (steps, or the
-// trace's max_trace events).
+// or the step budget. Returns false if the budget ran out (steps, a lane's
+// max_iterations, or the trace's max_trace events).
 bool RunWave(Wave& w, uint64_t first_thread, uint64_t max_steps);
 
 }  // namespace atomfuzz::targets::fast

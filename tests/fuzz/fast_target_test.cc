@@ -256,6 +256,37 @@ TEST(FastTarget, EndlessLoopExceedsTheBudget) {
   EXPECT_EQ(o.uavs[0].words[0], 200u);
 }
 
+// A thread's own budget ends an endless loop after that many iterations,
+// long before the wave's budget, on the fast target and the oracle alike;
+// a loop within it runs to its end.
+TEST(FastTarget, AThreadsBudgetEndsAnEndlessLoopEarly) {
+  const std::string decls =
+      "dcl_uav_raw u0\ndcl_input vThreadIDInGroupFlattened\ndcl_temps 1\n";
+  for (const char* body : {"loop\natomic_iadd u0, l(0), l(1)\nendloop\n",
+                           "if_z vThreadIDInGroupFlattened.x\nloop\n"
+                           "atomic_iadd u0, l(0), l(1)\nendloop\nendif\n"}) {
+    const isa::Case c = Parse(CaseText(1, 32, RawUav(0, 1), decls, body));
+    for (const char* target : {"fast", "oracle"}) {
+      Fast mode;
+      mode.max_steps_per_thread = 100;
+      const isa::Outcome o = RunOn(c, target, mode);
+      EXPECT_EQ(o.status, isa::RunStatus::kBudgetExceeded) << target << "\n" << body;
+      // At most 101 bodies per lane ran, not the wave's 2^20 steps.
+      EXPECT_LE(o.trace.size(), 32u * 101) << target << "\n" << body;
+    }
+  }
+  const isa::Case finite = Parse(CaseText(
+      1, 4, RawUav(0, 1), decls,
+      "mov r0.x, l(0)\nloop\nuge r0.y, r0.x, l(50)\nbreakc_nz r0.y\n"
+      "iadd r0.x, r0.x, l(1)\natomic_iadd u0, l(0), l(1)\nendloop\n"));
+  Fast enough;
+  enough.max_steps_per_thread = 51;  // iterations; the oracle's steps are more
+  const isa::Outcome o = RunFast(finite, enough);
+  EXPECT_EQ(o.uavs[0].words[0], 200u);
+  enough.max_steps_per_thread = 49;
+  EXPECT_EQ(RunOn(finite, "fast", enough).status, isa::RunStatus::kBudgetExceeded);
+}
+
 // ---------------------------------------------------------------------------
 // Indexable temps.
 

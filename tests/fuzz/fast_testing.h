@@ -21,6 +21,7 @@ struct Fast {
   bool deterministic = true;
   int threads = 0;
   uint64_t max_steps = 1u << 20;
+  uint64_t max_steps_per_thread = UINT64_MAX;
   std::string inject;
 };
 
