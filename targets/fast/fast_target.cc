@@ -3,12 +3,12 @@
 #include <algorithm>
 #include <atomic>
 #include <memory>
-#include <mutex>
 #include <thread>
 
 #include "absl/strings/str_cat.h"
 #include "targets/fast/compiled.h"
 #include "targets/fast/injection.h"
+#include "targets/fast/spare.h"
 #include "targets/fast/wave.h"
 
 namespace atomfuzz::targets::fast {
@@ -56,6 +56,12 @@ std::vector<WavePlan> PlanWaves(const CompiledCase& cc) {
 // group records 2^20 steps x 1024 lanes = 2^29 events (32 GiB) per wave.
 constexpr size_t kMaxTraceEvents = size_t{1} << 22;
 
+// A compiled case and the tables that made it.
+struct Compilation {
+  CompileTables tables;
+  CompiledCase compiled;
+};
+
 class FastTarget : public Target {
  public:
   FastTarget(const TargetOptions& options, Inject inject)
@@ -65,10 +71,13 @@ class FastTarget : public Target {
 
   absl::StatusOr<isa::Outcome> Run(const isa::Case& c) override {
     isa::Outcome outcome;
-    absl::StatusOr<CompiledCase> cc = Compile(c, inject_);
-    if (!cc.ok()) {
+    std::unique_ptr<Compilation> compilation = spare_compilation_.Take();
+    const CompiledCase* cc = &compilation->compiled;
+    if (absl::Status s = Compile(c, inject_, compilation->tables, compilation->compiled);
+        !s.ok()) {
       outcome.status = isa::RunStatus::kRejected;
-      outcome.message = std::string(cc.status().message());
+      outcome.message = std::string(s.message());
+      spare_compilation_.GiveBack(std::move(compilation));
       return outcome;
     }
     RunMemory memory;
@@ -88,9 +97,9 @@ class FastTarget : public Target {
     std::atomic<size_t> next{0};
     std::atomic<bool> budget_exceeded{false};
     auto work = [&](size_t worker) {
-      std::unique_ptr<Wave> wave = TakeSpareWave();
+      std::unique_ptr<Wave> wave = spare_wave_.Take();
       Wave& w = *wave;
-      w.cc = &*cc;
+      w.cc = cc;
       w.memory = &memory;
       w.trace = options_.trace ? &traces[worker] : nullptr;
       w.max_trace = kMaxTraceEvents / traces.size();
@@ -104,7 +113,7 @@ class FastTarget : public Target {
           }
         }
       }
-      GiveBackWave(std::move(wave));
+      spare_wave_.GiveBack(std::move(wave));
     };
     if (workers <= 1) {
       work(0);
@@ -146,24 +155,14 @@ class FastTarget : public Target {
         outcome.trace.insert(outcome.trace.end(), t.begin(), t.end());
       }
     }
+    spare_compilation_.GiveBack(std::move(compilation));
     return outcome;
   }
 
  private:
-  // One wave is kept between runs: a campaign runs case after case on one
-  // worker, and RunWave resets every field, so its buffers are reused
-  // rather than reallocated. Other workers of a run make their own.
-  std::unique_ptr<Wave> TakeSpareWave() {
-    std::lock_guard<std::mutex> lock(spare_mutex_);
-    return spare_ ? std::move(spare_) : std::make_unique<Wave>();
-  }
-  void GiveBackWave(std::unique_ptr<Wave> w) {
-    std::lock_guard<std::mutex> lock(spare_mutex_);
-    if (!spare_) spare_ = std::move(w);
-  }
-
-  std::mutex spare_mutex_;
-  std::unique_ptr<Wave> spare_;
+  // Compile and RunWave overwrite every field, so last run's storage serves.
+  Spare<Compilation> spare_compilation_;
+  Spare<Wave> spare_wave_;
   TargetOptions options_;
   Inject inject_;
 };
