@@ -1,11 +1,14 @@
 #include "targets/fast/fast_target.h"
 
 #include <algorithm>
+#include <array>
 #include <atomic>
 #include <memory>
 #include <thread>
+#include <vector>
 
 #include "absl/strings/str_cat.h"
+#include "absl/types/span.h"
 #include "targets/fast/compiled.h"
 #include "targets/fast/injection.h"
 #include "targets/fast/spare.h"
@@ -21,7 +24,13 @@ struct WavePlan {
     uint64_t first = 0;
     uint32_t lanes = 0;
   };
-  std::vector<Part> parts;
+  // At most two parts, held inline: a dispatch plans up to 2^24 waves.
+  std::array<Part, 2> parts;
+  uint32_t count = 0;
+
+  WavePlan(Part a) : parts{a, Part{}}, count(1) {}
+  WavePlan(Part a, Part b) : parts{a, b}, count(2) {}
+  absl::Span<const Part> Parts() const { return absl::MakeConstSpan(parts.data(), count); }
 };
 
 // Waves in the order they are handed out. Normally one per group. Two
@@ -36,16 +45,17 @@ std::vector<WavePlan> PlanWaves(const CompiledCase& cc) {
   std::vector<WavePlan> plan;
   constexpr uint64_t kMaxSharedLanes = 1u << 16;
   if (cc.inject == Inject::kTgsmShared && groups * per_group <= kMaxSharedLanes) {
-    if (groups > 0) plan.push_back({{{0, static_cast<uint32_t>(groups * per_group)}}});
+    if (groups > 0) plan.push_back(WavePlan({0, static_cast<uint32_t>(groups * per_group)}));
     return plan;
   }
+  plan.reserve(groups);
   for (uint64_t g = 0; g < groups; ++g) {
     const uint64_t first = g * per_group;
     if (cc.inject == Inject::kSyncNoWait && per_group > 1) {
       const uint32_t half = per_group / 2;
-      plan.push_back({{{first + half, per_group - half}, {first, half}}});
+      plan.push_back(WavePlan({first + half, per_group - half}, {first, half}));
     } else {
-      plan.push_back({{{first, per_group}}});
+      plan.push_back(WavePlan({first, per_group}));
     }
   }
   return plan;
@@ -81,6 +91,8 @@ class FastTarget : public Target {
       return outcome;
     }
     RunMemory memory;
+    memory.uavs.reserve(cc->uav_slots.size());
+    memory.counters.reserve(cc->uav_slots.size());
     for (uint32_t slot : cc->uav_slots) {
       const isa::Resource* r = c.FindResource(slot);
       memory.uavs.push_back(r->init);
@@ -106,7 +118,7 @@ class FastTarget : public Target {
       for (size_t i = next.fetch_add(1); i < plan.size(); i = next.fetch_add(1)) {
         if (budget_exceeded.load(std::memory_order_relaxed)) break;
         w.tgsm.assign(cc->tgsm_words, 0);  // undefined at group start (E-22)
-        for (const WavePlan::Part& part : plan[i].parts) {
+        for (const WavePlan::Part& part : plan[i].Parts()) {
           w.lanes = part.lanes;
           if (!RunWave(w, part.first, options_.max_steps_per_wave)) {
             budget_exceeded = true;
@@ -132,6 +144,7 @@ class FastTarget : public Target {
                             : absl::StrCat("a wave ran more than ", options_.max_steps_per_wave,
                                            " instructions");
     }
+    outcome.uavs.reserve(c.resources.size());
     for (const isa::Resource& r : c.resources) {  // sorted by slot
       const auto it = std::find(cc->uav_slots.begin(), cc->uav_slots.end(), r.slot);
       isa::UavState u;
