@@ -103,6 +103,8 @@ void Builder::Metadata() {
 // thread group.
 std::vector<Instruction> Builder::Declarations() const {
   std::vector<Instruction> out;
+  // Room for every declaration and the program Build appends after them.
+  out.reserve(7 + case_.resources.size() + targets_.size() + code_.size());
   auto add = [&](Op op, std::vector<Operand> operands) -> Instruction& {
     Instruction inst;
     inst.op = op;

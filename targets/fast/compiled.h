@@ -9,7 +9,8 @@
 #include <cstdint>
 #include <vector>
 
-#include "absl/status/statusor.h"
+#include "absl/container/flat_hash_map.h"
+#include "absl/status/status.h"
 #include "isa/case_file.h"
 #include "isa/opcode_table.h"
 #include "targets/fast/injection.h"
@@ -76,11 +77,27 @@ struct CompiledCase {
   Inject inject = Inject::kNone;
   // Indexable temps: base slot and elements per x#.
   std::vector<std::pair<uint32_t, uint32_t>> xregs;
+
+  // Back to a default CompiledCase, keeping the vectors' storage.
+  void Clear();
 };
 
-// InvalidArgument for anything this executor will not run (sizes beyond
-// its caps, unbalanced control flow); the message is user-facing.
-absl::StatusOr<CompiledCase> Compile(const isa::Case& c, Inject inject);
+// Tables only compiling needs, kept between cases like the CompiledCase:
+// a campaign compiles case after case, and allocating them afresh each
+// time was a fifth of the compile.
+struct CompileTables {
+  absl::flat_hash_map<uint32_t, uint32_t> constants;  // value -> slot
+  absl::flat_hash_map<uint32_t, int> uavs, tgsm;      // slot -> memory
+  std::vector<uint32_t> compiled_of;   // program index -> code index
+  std::vector<uint32_t> open_blocks;   // program indices of open blocks
+};
+
+// Compiles `c` into `out`, overwriting it and reusing its storage and
+// that of `tables`. InvalidArgument for anything this executor will not
+// run (sizes beyond its caps, unbalanced control flow); the message is
+// user-facing, and `out` is then unusable.
+absl::Status Compile(const isa::Case& c, Inject inject, CompileTables& tables,
+                     CompiledCase& out);
 
 }  // namespace atomfuzz::targets::fast
 

@@ -1,11 +1,9 @@
 // Case -> CompiledCase: resolve every operand to register slots once, so
 // the executor never parses, looks up or branches on operand kinds per lane.
 #include <algorithm>
-#include <map>
 #include <optional>
 #include <utility>
 
-#include "absl/container/flat_hash_map.h"
 #include "absl/strings/str_cat.h"
 #include "targets/fast/compiled.h"
 #include "targets/fast/handlers.h"
@@ -25,9 +23,16 @@ constexpr size_t kScratch = 5;  // operands that may be x# in one instruction
 
 class Compiler {
  public:
-  Compiler(const isa::Case& c, Inject inject) : case_(c) { out_.inject = inject; }
+  Compiler(const isa::Case& c, Inject inject, CompileTables& tables, CompiledCase& out)
+      : case_(c), tables_(tables), out_(out) {
+    out_.Clear();
+    out_.inject = inject;
+    tables_.constants.clear();
+    tables_.uavs.clear();
+    tables_.tgsm.clear();
+  }
 
-  absl::StatusOr<CompiledCase> Run() {
+  absl::Status Run() {
     if (absl::Status s = Declarations(); !s.ok()) return s;
     // Slots: temps, x# arrays, system values, scratch, then constants as met.
     next_slot_ = out_.temp_slots;
@@ -45,6 +50,7 @@ class Compiler {
     // One entry per instruction (and an x# access now and then): grown
     // step by step, the 140-byte entries would be copied over and over.
     out_.code.reserve(code.size() + 8);
+    tables_.compiled_of.assign(code.size(), 0);
     for (uint32_t i = 0; i < code.size(); ++i) {
       if (absl::Status s = Instruction(i); !s.ok()) return s;
       if (next_slot_ > kMaxSlots) {
@@ -53,7 +59,7 @@ class Compiler {
     }
     if (absl::Status s = ResolveJumps(); !s.ok()) return s;
     out_.slots = next_slot_;
-    return std::move(out_);
+    return absl::OkStatus();
   }
 
  private:
@@ -104,7 +110,7 @@ class Compiler {
                                                           : isa::TypedAddressWidth(r->dim);
           m.uav = static_cast<uint32_t>(out_.uav_slots.size());
           out_.uav_slots.push_back(r->slot);
-          uavs_[r->slot] = static_cast<int>(out_.memories.size());
+          tables_.uavs[r->slot] = static_cast<int>(out_.memories.size());
           out_.memories.push_back(m);
           break;
         }
@@ -124,7 +130,7 @@ class Compiler {
           m.tgsm_base = static_cast<uint32_t>(tgsm);
           tgsm += m.words;
           if (tgsm > 8192) return absl::InvalidArgumentError("g# beyond 32 KiB");
-          tgsm_[m.slot] = static_cast<int>(out_.memories.size());
+          tables_.tgsm[m.slot] = static_cast<int>(out_.memories.size());
           out_.memories.push_back(m);
           break;
         }
@@ -156,10 +162,24 @@ class Compiler {
   uint32_t Constant(uint32_t value) {
     // A scalar immediate asks four times in a row (once per lane).
     if (last_constant_ && last_constant_->first == value) return last_constant_->second;
-    auto [it, added] = constants_.try_emplace(value, next_slot_);
+    auto [it, added] = tables_.constants.try_emplace(value, next_slot_);
     if (added) out_.constants.emplace_back(Reserve(1), value);
     last_constant_ = {value, it->second};
     return it->second;
+  }
+
+  // The slot each source lane reads. A scalar (l(v), or one component
+  // selected) reads one slot in every lane: looked up once.
+  void SourceSlots(const Operand& o, size_t scratch_index, std::array<uint32_t, 4>& slots) {
+    const bool scalar = o.file == RegFile::kImmediate ? o.value_count == 1
+                                                      : o.selection == isa::Selection::kSelect1;
+    if (scalar) {
+      slots.fill(SourceSlot(o, 0, scratch_index));
+      return;
+    }
+    for (int lane = 0; lane < 4; ++lane) {
+      slots[static_cast<size_t>(lane)] = SourceSlot(o, lane, scratch_index);
+    }
   }
 
   // The slot a source lane reads; x# operands read their gathered scratch.
@@ -223,25 +243,29 @@ class Compiler {
     const isa::Instruction& inst = case_.shader.instructions[index];
     const isa::OpcodeInfo& row = inst.info();
     if (row.family == isa::Family::kDecl) return absl::OkStatus();
-    Decoded d;
+    const int operands = row.operand_count();
+    // x# sources are gathered into scratch slots before the instruction,
+    // x# destinations scattered from them after it.
+    for (int k = 0; k < operands; ++k) {
+      const Operand& o = inst.operands[static_cast<size_t>(k)];
+      if (o.file == RegFile::kIndexableTemp &&
+          row.operands[static_cast<size_t>(k)].kind != isa::OperandKind::kDst) {
+        out_.code.push_back(XAccess(o, static_cast<size_t>(k), false, 0xF));
+      }
+    }
+    tables_.compiled_of[index] = static_cast<uint32_t>(out_.code.size());
+    // Built in place: the entries are 140 bytes.
+    Decoded& d = out_.code.emplace_back();
     d.instruction = index;
     d.sync_flags = inst.sync_flags;
     d.rmw = row.rmw;
     d.returns = row.returns_old();
     if (row.is_atomic()) d.atomic = out_.atomics++;
-    std::vector<Decoded> after;
     size_t src = 0;
-    for (int k = 0; k < row.operand_count(); ++k) {
+    for (int k = 0; k < operands; ++k) {
       const Operand& o = inst.operands[static_cast<size_t>(k)];
       const isa::OperandSpec spec = row.operands[static_cast<size_t>(k)];
       const size_t scratch_index = static_cast<size_t>(k);
-      if (o.file == RegFile::kIndexableTemp) {
-        if (spec.kind == isa::OperandKind::kDst) {
-          after.push_back(XAccess(o, scratch_index, true, o.mask));
-        } else {
-          out_.code.push_back(XAccess(o, scratch_index, false, 0xF));
-        }
-      }
       if (spec.kind == isa::OperandKind::kDst) {
         const bool hi = spec.role == isa::Role::kDest && (inst.op == Op::kIMul || inst.op == Op::kUMul) && k == 0;
         for (int c = 0; c < 4; ++c) {
@@ -251,15 +275,13 @@ class Compiler {
         if (o.file == RegFile::kNull && row.returns_old()) d.mask = 0;
       } else if (spec.kind == isa::OperandKind::kSrc) {
         if (src >= 4) return absl::InvalidArgumentError("too many sources");
-        for (int lane = 0; lane < 4; ++lane) {
-          d.src[src][static_cast<size_t>(lane)] = SourceSlot(o, lane, scratch_index);
-        }
+        SourceSlots(o, scratch_index, d.src[src]);
         if (spec.role == isa::Role::kCaseValue) d.case_value = o.values[0];
         ++src;
       } else if (spec.kind == isa::OperandKind::kMem || spec.kind == isa::OperandKind::kMemDst ||
                  spec.kind == isa::OperandKind::kMemSrc || spec.kind == isa::OperandKind::kUav) {
         if (o.relative) return absl::InvalidArgumentError("dynamically indexed u#/g# (E-44)");
-        const auto& table = o.file == RegFile::kUav ? uavs_ : tgsm_;
+        const auto& table = o.file == RegFile::kUav ? tables_.uavs : tables_.tgsm;
         auto it = table.find(o.index);
         if (it == table.end()) {
           return absl::InvalidArgumentError(absl::StrCat("undeclared ", isa::RegFileName(o.file), o.index));
@@ -298,8 +320,13 @@ class Compiler {
         break;
       }
     }
-    out_.code.push_back(d);
-    for (Decoded& a : after) out_.code.push_back(a);
+    for (int k = 0; k < operands; ++k) {  // `d` is not used past here
+      const Operand& o = inst.operands[static_cast<size_t>(k)];
+      if (o.file == RegFile::kIndexableTemp &&
+          row.operands[static_cast<size_t>(k)].kind == isa::OperandKind::kDst) {
+        out_.code.push_back(XAccess(o, static_cast<size_t>(k), true, o.mask));
+      }
+    }
     return absl::OkStatus();
   }
 
@@ -323,14 +350,9 @@ class Compiler {
   // Control-flow targets, from program indices to compiled indices.
   absl::Status ResolveJumps() {
     const auto& program = case_.shader.instructions;
-    std::vector<uint32_t> open;  // program indices of if/loop/switch/else
-    std::vector<uint32_t> compiled_of(program.size());
-    for (uint32_t i = 0; i < out_.code.size(); ++i) {
-      const uint32_t p = out_.code[i].instruction;
-      if (out_.code[i].fn != GatherHandler() && out_.code[i].fn != ScatterHandler()) {
-        compiled_of[p] = i;
-      }
-    }
+    std::vector<uint32_t>& open = tables_.open_blocks;  // if/loop/switch/else
+    open.clear();
+    const std::vector<uint32_t>& compiled_of = tables_.compiled_of;
     auto at = [&](uint32_t p) -> Decoded& { return out_.code[compiled_of[p]]; };
     auto fail = [&](uint32_t p) {
       return absl::InvalidArgumentError(
@@ -409,18 +431,33 @@ class Compiler {
   }
 
   const isa::Case& case_;
-  CompiledCase out_;
+  CompileTables& tables_;
+  CompiledCase& out_;
   uint32_t next_slot_ = 0;
   uint32_t scratch_ = 0;
-  absl::flat_hash_map<uint32_t, uint32_t> constants_;
   std::optional<std::pair<uint32_t, uint32_t>> last_constant_;  // value, slot
-  absl::flat_hash_map<uint32_t, int> uavs_, tgsm_;
 };
 
 }  // namespace
 
-absl::StatusOr<CompiledCase> Compile(const isa::Case& c, Inject inject) {
-  return Compiler(c, inject).Run();
+void CompiledCase::Clear() {
+  CompiledCase fresh;  // every other field at its default
+  auto reuse = [](auto& old, auto& into) {
+    old.clear();
+    into.swap(old);
+  };
+  reuse(code, fresh.code);
+  reuse(memories, fresh.memories);
+  reuse(uav_slots, fresh.uav_slots);
+  reuse(constants, fresh.constants);
+  reuse(switch_values, fresh.switch_values);
+  reuse(xregs, fresh.xregs);
+  *this = std::move(fresh);
+}
+
+absl::Status Compile(const isa::Case& c, Inject inject, CompileTables& tables,
+                     CompiledCase& out) {
+  return Compiler(c, inject, tables, out).Run();
 }
 
 }  // namespace atomfuzz::targets::fast

@@ -1,14 +1,17 @@
 #include "targets/fast/fast_target.h"
 
 #include <algorithm>
+#include <array>
 #include <atomic>
 #include <memory>
-#include <mutex>
 #include <thread>
+#include <vector>
 
 #include "absl/strings/str_cat.h"
+#include "absl/types/span.h"
 #include "targets/fast/compiled.h"
 #include "targets/fast/injection.h"
+#include "targets/fast/spare.h"
 #include "targets/fast/wave.h"
 
 namespace atomfuzz::targets::fast {
@@ -21,7 +24,13 @@ struct WavePlan {
     uint64_t first = 0;
     uint32_t lanes = 0;
   };
-  std::vector<Part> parts;
+  // At most two parts, held inline: a dispatch plans up to 2^24 waves.
+  std::array<Part, 2> parts;
+  uint32_t count = 0;
+
+  WavePlan(Part a) : parts{a, Part{}}, count(1) {}
+  WavePlan(Part a, Part b) : parts{a, b}, count(2) {}
+  absl::Span<const Part> Parts() const { return absl::MakeConstSpan(parts.data(), count); }
 };
 
 // Waves in the order they are handed out. Normally one per group. Two
@@ -36,16 +45,17 @@ std::vector<WavePlan> PlanWaves(const CompiledCase& cc) {
   std::vector<WavePlan> plan;
   constexpr uint64_t kMaxSharedLanes = 1u << 16;
   if (cc.inject == Inject::kTgsmShared && groups * per_group <= kMaxSharedLanes) {
-    if (groups > 0) plan.push_back({{{0, static_cast<uint32_t>(groups * per_group)}}});
+    if (groups > 0) plan.push_back(WavePlan({0, static_cast<uint32_t>(groups * per_group)}));
     return plan;
   }
+  plan.reserve(groups);
   for (uint64_t g = 0; g < groups; ++g) {
     const uint64_t first = g * per_group;
     if (cc.inject == Inject::kSyncNoWait && per_group > 1) {
       const uint32_t half = per_group / 2;
-      plan.push_back({{{first + half, per_group - half}, {first, half}}});
+      plan.push_back(WavePlan({first + half, per_group - half}, {first, half}));
     } else {
-      plan.push_back({{{first, per_group}}});
+      plan.push_back(WavePlan({first, per_group}));
     }
   }
   return plan;
@@ -56,6 +66,12 @@ std::vector<WavePlan> PlanWaves(const CompiledCase& cc) {
 // group records 2^20 steps x 1024 lanes = 2^29 events (32 GiB) per wave.
 constexpr size_t kMaxTraceEvents = size_t{1} << 22;
 
+// A compiled case and the tables that made it.
+struct Compilation {
+  CompileTables tables;
+  CompiledCase compiled;
+};
+
 class FastTarget : public Target {
  public:
   FastTarget(const TargetOptions& options, Inject inject)
@@ -65,13 +81,18 @@ class FastTarget : public Target {
 
   absl::StatusOr<isa::Outcome> Run(const isa::Case& c) override {
     isa::Outcome outcome;
-    absl::StatusOr<CompiledCase> cc = Compile(c, inject_);
-    if (!cc.ok()) {
+    std::unique_ptr<Compilation> compilation = spare_compilation_.Take();
+    const CompiledCase* cc = &compilation->compiled;
+    if (absl::Status s = Compile(c, inject_, compilation->tables, compilation->compiled);
+        !s.ok()) {
       outcome.status = isa::RunStatus::kRejected;
-      outcome.message = std::string(cc.status().message());
+      outcome.message = std::string(s.message());
+      spare_compilation_.GiveBack(std::move(compilation));
       return outcome;
     }
     RunMemory memory;
+    memory.uavs.reserve(cc->uav_slots.size());
+    memory.counters.reserve(cc->uav_slots.size());
     for (uint32_t slot : cc->uav_slots) {
       const isa::Resource* r = c.FindResource(slot);
       memory.uavs.push_back(r->init);
@@ -88,9 +109,9 @@ class FastTarget : public Target {
     std::atomic<size_t> next{0};
     std::atomic<bool> budget_exceeded{false}, thread_over{false};
     auto work = [&](size_t worker) {
-      std::unique_ptr<Wave> wave = TakeSpareWave();
+      std::unique_ptr<Wave> wave = spare_wave_.Take();
       Wave& w = *wave;
-      w.cc = &*cc;
+      w.cc = cc;
       w.memory = &memory;
       w.trace = options_.trace ? &traces[worker] : nullptr;
       w.max_trace = kMaxTraceEvents / traces.size();
@@ -98,7 +119,7 @@ class FastTarget : public Target {
       for (size_t i = next.fetch_add(1); i < plan.size(); i = next.fetch_add(1)) {
         if (budget_exceeded.load(std::memory_order_relaxed)) break;
         w.tgsm.assign(cc->tgsm_words, 0);  // undefined at group start (E-22)
-        for (const WavePlan::Part& part : plan[i].parts) {
+        for (const WavePlan::Part& part : plan[i].Parts()) {
           w.lanes = part.lanes;
           if (!RunWave(w, part.first, options_.max_steps_per_wave)) {
             budget_exceeded = true;
@@ -106,7 +127,7 @@ class FastTarget : public Target {
           }
         }
       }
-      GiveBackWave(std::move(wave));
+      spare_wave_.GiveBack(std::move(wave));
     };
     if (workers <= 1) {
       work(0);
@@ -128,6 +149,7 @@ class FastTarget : public Target {
               : absl::StrCat("a wave ran more than ", options_.max_steps_per_wave,
                              " instructions");
     }
+    outcome.uavs.reserve(c.resources.size());
     for (const isa::Resource& r : c.resources) {  // sorted by slot
       const auto it = std::find(cc->uav_slots.begin(), cc->uav_slots.end(), r.slot);
       isa::UavState u;
@@ -151,24 +173,14 @@ class FastTarget : public Target {
         outcome.trace.insert(outcome.trace.end(), t.begin(), t.end());
       }
     }
+    spare_compilation_.GiveBack(std::move(compilation));
     return outcome;
   }
 
  private:
-  // One wave is kept between runs: a campaign runs case after case on one
-  // worker, and RunWave resets every field, so its buffers are reused
-  // rather than reallocated. Other workers of a run make their own.
-  std::unique_ptr<Wave> TakeSpareWave() {
-    std::lock_guard<std::mutex> lock(spare_mutex_);
-    return spare_ ? std::move(spare_) : std::make_unique<Wave>();
-  }
-  void GiveBackWave(std::unique_ptr<Wave> w) {
-    std::lock_guard<std::mutex> lock(spare_mutex_);
-    if (!spare_) spare_ = std::move(w);
-  }
-
-  std::mutex spare_mutex_;
-  std::unique_ptr<Wave> spare_;
+  // Compile and RunWave overwrite every field, so last run's storage serves.
+  Spare<Compilation> spare_compilation_;
+  Spare<Wave> spare_wave_;
   TargetOptions options_;
   Inject inject_;
 };
