@@ -104,7 +104,7 @@ bool Execution::ReadAddress(const Thread& t, const Operand& addr,
 
 AtomicSite Execution::SiteOf(const Thread& t, uint32_t index, bool tgsm) const {
   AtomicSite s;
-  s.key = {t.gid, t.tid, index, t.occurrences[atomic_ordinal_[index]]};
+  s.key = {t.gid, t.tid, index, t.occurrences[decoded_[index].atomic_ordinal]};
   s.thread = t.id;
   s.group = t.group;
   s.interval = AccessorOf(t, tgsm).interval;
@@ -230,7 +230,7 @@ void Execution::ExecAtomic(Thread& t, uint32_t index,
   e.group = t.gid;
   e.thread = t.tid;
   e.instruction = index;
-  e.occurrence = t.occurrences[atomic_ordinal_[index]]++;
+  e.occurrence = t.occurrences[decoded_[index].atomic_ordinal]++;
   e.file = mem.file;
   e.slot = mem.index;
   e.src0 = src0.bits;
@@ -303,7 +303,7 @@ void Execution::ExecCounter(Thread& t, uint32_t index,
   e.group = t.gid;
   e.thread = t.tid;
   e.instruction = index;
-  e.occurrence = t.occurrences[atomic_ordinal_[index]]++;
+  e.occurrence = t.occurrences[decoded_[index].atomic_ordinal]++;
   e.file = RegFile::kUav;
   e.slot = uav.index;
   Value returned{};
