@@ -73,9 +73,6 @@ Value Replay::Atomic(const MemoryId& m, uint32_t word, Value* cell,
   auto [it, fresh] = open_.try_emplace(c);
   History& h = it->second;
   if (fresh) {
-    // A word's history is mostly a few ops: room for them at once.
-    h.ops.reserve(4);
-    h.keys.reserve(4);
     h.cell = cell;
     h.start = *cell;
     h.first_group = site.group;

@@ -14,6 +14,8 @@
 #include <vector>
 
 #include "absl/container/flat_hash_map.h"
+#include "absl/container/inlined_vector.h"
+#include "absl/strings/string_view.h"
 #include "isa/outcome.h"
 #include "isa/program.h"
 #include "oracle/access_log.h"
@@ -106,10 +108,12 @@ class Replay {
   struct History {
     Value* cell = nullptr;
     Value start;
-    std::vector<SerialOp> ops;
-    std::vector<EventKey> keys;  // per op, for messages
+    // A word's history is mostly a few ops: room for them in place, so
+    // most histories allocate nothing.
+    absl::InlinedVector<SerialOp, 4> ops;
+    absl::InlinedVector<EventKey, 4> keys;  // per op, for messages
     bool judgeable = true;
-    std::string why_not;         // when not judgeable
+    absl::string_view why_not;  // when not judgeable: one of a few fixed reasons
     uint32_t first_group = 0;
   };
 
