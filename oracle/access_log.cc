@@ -59,9 +59,14 @@ void AccessLog::RecordPoison(const MemoryId& m, const Accessor& a) {
   Record(PoisonKey(m), kPoisonWord, Access::kStore, a);
 }
 
+AccessLog::Query& AccessLog::Remember(const Query& q) const {
+  if (asked_.capacity() == 0) asked_.reserve(kInitialQueries);
+  return asked_.emplace_back(q);
+}
+
 bool AccessLog::ConcurrentPoison(const MemoryId& m, const Accessor& a) const {
   if (!poisoned_) {  // the answer Answer() would give, without the lookup
-    asked_.push_back({Key(PoisonKey(m), kPoisonWord), a, Bit(Access::kStore), 0});
+    Remember({Key(PoisonKey(m), kPoisonWord), a, Bit(Access::kStore), 0});
     return false;
   }
   return Concurrent(PoisonKey(m), kPoisonWord, Access::kStore, a);
@@ -69,23 +74,17 @@ bool AccessLog::ConcurrentPoison(const MemoryId& m, const Accessor& a) const {
 
 uint8_t AccessLog::ConcurrentKinds(const MemoryId& m, uint32_t word, uint8_t kinds,
                                    const Accessor& a) const {
-  const Query q{Key(m, word), a, kinds, 0};
-  asked_.push_back(q);
-  return asked_.back().answer = Answer(q);
+  return Ask({Key(m, word), a, kinds, 0});
 }
 
 bool AccessLog::ConcurrentAny(const MemoryId& m, uint32_t word, uint8_t kinds,
                               const Accessor& a) const {
-  const Query q{Key(m, word), a, kinds, 0, true};
-  asked_.push_back(q);
-  return (asked_.back().answer = Answer(q)) != 0;
+  return Ask({Key(m, word), a, kinds, 0, true}) != 0;
 }
 
 bool AccessLog::OnlyGroupWrites(const MemoryId& m, uint32_t word,
                                 uint32_t group) const {
-  const Query q{Key(m, word), Accessor{0, group, 0}, 0, 0};
-  asked_.push_back(q);
-  return (asked_.back().answer = Answer(q)) != 0;
+  return Ask({Key(m, word), Accessor{0, group, 0}, 0, 0}) != 0;
 }
 
 uint8_t AccessLog::Answer(const Query& q) const {

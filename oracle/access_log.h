@@ -118,6 +118,12 @@ class AccessLog {
     bool any = false;     // ConcurrentAny: the answer is 0 or 1
   };
   uint8_t Answer(const Query& q) const;
+  // Keeps `q` for LearnFrom; Ask also answers it.
+  Query& Remember(const Query& q) const;
+  uint8_t Ask(const Query& q) const { return Remember(q).answer = Answer(q); }
+  // A small case asks about a hundred questions a pass: room for them at
+  // the first, instead of growing one doubling at a time.
+  static constexpr size_t kInitialQueries = 128;
   mutable std::vector<Query> asked_;
   absl::flat_hash_map<uint64_t, Word> words_;
   // Whether words_ holds any poison: most cases have none, and then a

@@ -29,10 +29,11 @@ Execution::Execution(const isa::Case& c, const ControlMap& map,
 
 absl::Status Execution::Setup() {
   const auto& code = program_.instructions;
-  atomic_ordinal_.assign(code.size(), UINT32_MAX);
+  decoded_.assign(code.size(), Decoded{});
   for (uint32_t i = 0; i < code.size(); ++i) {
     const isa::Instruction& inst = code[i];
-    if (inst.info().is_atomic()) atomic_ordinal_[i] = atomic_count_++;
+    decoded_[i].family = inst.info().family;
+    if (inst.info().is_atomic()) decoded_[i].atomic_ordinal = atomic_count_++;
     const auto& ops = inst.operands;
     switch (inst.op) {
       case Op::kDclTemps: temps_ = ops[0].index; break;
@@ -274,7 +275,7 @@ absl::Status Execution::Step(Thread& t) {
   }
   const uint32_t index = t.pc;
   const isa::Instruction& inst = code[index];
-  switch (inst.info().family) {
+  switch (decoded_[index].family) {
     case isa::Family::kDecl: ++t.pc; break;
     case isa::Family::kAlu: ExecAlu(t, inst); ++t.pc; break;
     case isa::Family::kControl: ExecControl(t, inst); break;

@@ -146,7 +146,13 @@ class Execution {
 
   uint32_t temps_ = 0;
   std::vector<uint32_t> xsizes_;            // x# -> elements (0 = undeclared)
-  std::vector<uint32_t> atomic_ordinal_;    // instruction -> ordinal
+  // Per instruction, what Step needs at every step: its own compact copy,
+  // as the opcode table is a dependent load from a large table.
+  struct Decoded {
+    isa::Family family = isa::Family::kDecl;
+    uint32_t atomic_ordinal = UINT32_MAX;  // index into Thread::occurrences
+  };
+  std::vector<Decoded> decoded_;            // by instruction index
   uint32_t atomic_count_ = 0;
   std::array<uint32_t, 3> group_size_ = {1, 1, 1};
   std::vector<std::optional<Uav>> uavs_;    // by slot

@@ -126,10 +126,10 @@ absl::StatusOr<Verdict> Judge(const isa::Case& c, const isa::Outcome& observed,
       v.notes.push_back("nothing judged: control flow depended on an undefined value");
       return v;
     }
-    v.findings = replay.findings();
+    v.findings = replay.TakeFindings();
     CompareMemory(spec, observed, v.findings);
-    v.unknown = replay.unknowns();
-    for (const std::string& s : replay.unjudged()) v.notes.push_back(s);
+    v.unknown = replay.TakeUnknowns();
+    for (std::string& s : replay.TakeUnjudged()) v.notes.push_back(std::move(s));
     break;
   }
   if (!v.findings.empty()) {

@@ -1,5 +1,6 @@
 // Execution: loads, stores and atomics (spec 1.3-1.7), with the race and
 // poison rules of spec 2.1-2.4 applied through the access log.
+#include <array>
 #include <bit>
 
 #include "oracle/execution.h"
@@ -19,8 +20,24 @@ namespace {
 constexpr uint8_t kWrites =
     AccessLog::Bit(Access::kStore) | AccessLog::Bit(Access::kAtomic);
 
+// The operand with `role`. OpcodeInfo::operand_with_role scans the row's
+// operand list, and a memory op asks for three or four roles at every
+// step: the answers are read from the table once, as alu.cc does.
 const Operand& OperandWith(const isa::Instruction& inst, Role role) {
-  return inst.operands[static_cast<size_t>(inst.info().operand_with_role(role))];
+  constexpr size_t kRoles = static_cast<size_t>(Role::kCount);
+  static const auto kIndex = [] {
+    std::array<std::array<int8_t, kRoles>, isa::kOpCount> index{};
+    for (int op = 0; op < isa::kOpCount; ++op) {
+      const isa::OpcodeInfo& row = isa::Info(static_cast<Op>(op));
+      for (size_t r = 0; r < kRoles; ++r) {
+        index[static_cast<size_t>(op)][r] =
+            static_cast<int8_t>(row.operand_with_role(static_cast<Role>(r)));
+      }
+    }
+    return index;
+  }();
+  const int8_t k = kIndex[static_cast<size_t>(inst.op)][static_cast<size_t>(role)];
+  return inst.operands[static_cast<size_t>(k)];
 }
 
 // Highest window component (0..3) a load's resource swizzle reads for the
@@ -104,7 +121,7 @@ bool Execution::ReadAddress(const Thread& t, const Operand& addr,
 
 AtomicSite Execution::SiteOf(const Thread& t, uint32_t index, bool tgsm) const {
   AtomicSite s;
-  s.key = {t.gid, t.tid, index, t.occurrences[atomic_ordinal_[index]]};
+  s.key = {t.gid, t.tid, index, t.occurrences[decoded_[index].atomic_ordinal]};
   s.thread = t.id;
   s.group = t.group;
   s.interval = AccessorOf(t, tgsm).interval;
@@ -230,7 +247,7 @@ void Execution::ExecAtomic(Thread& t, uint32_t index,
   e.group = t.gid;
   e.thread = t.tid;
   e.instruction = index;
-  e.occurrence = t.occurrences[atomic_ordinal_[index]]++;
+  e.occurrence = t.occurrences[decoded_[index].atomic_ordinal]++;
   e.file = mem.file;
   e.slot = mem.index;
   e.src0 = src0.bits;
@@ -303,7 +320,7 @@ void Execution::ExecCounter(Thread& t, uint32_t index,
   e.group = t.gid;
   e.thread = t.tid;
   e.instruction = index;
-  e.occurrence = t.occurrences[atomic_ordinal_[index]]++;
+  e.occurrence = t.occurrences[decoded_[index].atomic_ordinal]++;
   e.file = RegFile::kUav;
   e.slot = uav.index;
   Value returned{};

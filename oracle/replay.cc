@@ -1,7 +1,6 @@
 #include "oracle/replay.h"
 
 #include <algorithm>
-#include <functional>
 #include <map>
 #include <tuple>
 
@@ -74,9 +73,6 @@ Value Replay::Atomic(const MemoryId& m, uint32_t word, Value* cell,
   auto [it, fresh] = open_.try_emplace(c);
   History& h = it->second;
   if (fresh) {
-    // A word's history is mostly a few ops: room for them at once.
-    h.ops.reserve(4);
-    h.keys.reserve(4);
     h.cell = cell;
     h.start = *cell;
     h.first_group = site.group;
@@ -149,6 +145,20 @@ void Replay::BeforeStore(const MemoryId& m, uint32_t word, bool racing) {
   open_.erase(it);
 }
 
+template <typename Pick>
+void Replay::CloseWhere(Pick pick) {
+  if (open_.empty()) return;
+  closing_.clear();
+  for (auto& [c, h] : open_) {
+    if (pick(c, h)) closing_.push_back(c);
+  }
+  std::sort(closing_.begin(), closing_.end(), CellLess);
+  for (const Cell& c : closing_) {
+    Close(c, open_.at(c), std::nullopt);
+    open_.erase(c);
+  }
+}
+
 void Replay::Poisoned(const MemoryId& m) {
   CloseWhere([&](const Cell& c, History& h) {
     const bool hit = c.m.tgsm ? m.tgsm && c.m.group == m.group
@@ -176,18 +186,6 @@ void Replay::GroupDone(uint32_t group) {
   CloseWhere([&](const Cell& c, History&) { return c.m.tgsm && c.m.group == group; });
 }
 
-void Replay::CloseWhere(const std::function<bool(const Cell&, History&)>& pick) {
-  std::vector<Cell> cells;
-  for (auto& [c, h] : open_) {
-    if (pick(c, h)) cells.push_back(c);
-  }
-  std::sort(cells.begin(), cells.end(), CellLess);
-  for (const Cell& c : cells) {
-    Close(c, open_.at(c), std::nullopt);
-    open_.erase(c);
-  }
-}
-
 bool Replay::CellLess(const Cell& a, const Cell& b) {
   return std::tie(a.m.tgsm, a.m.group, a.m.slot, a.word) <
          std::tie(b.m.tgsm, b.m.group, b.m.slot, b.word);
@@ -196,10 +194,10 @@ bool Replay::CellLess(const Cell& a, const Cell& b) {
 void Replay::Finish() {
   // Close in a fixed order (abseil's hash order changes from run to run):
   // the first finding must be the same every time.
-  std::vector<Cell> cells;
-  for (const auto& [c, h] : open_) cells.push_back(c);
-  std::sort(cells.begin(), cells.end(), CellLess);
-  for (const Cell& c : cells) {
+  closing_.clear();
+  for (const auto& [c, h] : open_) closing_.push_back(c);
+  std::sort(closing_.begin(), closing_.end(), CellLess);
+  for (const Cell& c : closing_) {
     History& h = open_.at(c);
     std::optional<uint32_t> final_value;
     if (!c.m.tgsm) {

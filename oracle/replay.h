@@ -8,12 +8,14 @@
 #define ATOMFUZZ_ORACLE_REPLAY_H_
 
 #include <array>
-#include <functional>
 #include <optional>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "absl/container/flat_hash_map.h"
+#include "absl/container/inlined_vector.h"
+#include "absl/strings/string_view.h"
 #include "isa/outcome.h"
 #include "isa/program.h"
 #include "oracle/access_log.h"
@@ -85,10 +87,12 @@ class Replay {
   // End of run: close everything, UAV words against the observed finals.
   void Finish();
 
-  const std::vector<Finding>& findings() const { return findings_; }
-  const std::vector<std::string>& unknowns() const { return unknowns_; }
+  // What the replay concluded, handed over once it is finished (moved, not
+  // copied: the judge builds its verdict from them).
+  std::vector<Finding> TakeFindings() { return std::move(findings_); }
+  std::vector<std::string> TakeUnknowns() { return std::move(unknowns_); }
   // Words whose atomics could not be judged, and why.
-  const std::vector<std::string>& unjudged() const { return unjudged_; }
+  std::vector<std::string> TakeUnjudged() { return std::move(unjudged_); }
   bool has_trace() const { return observed_.has_trace; }
 
  private:
@@ -104,10 +108,12 @@ class Replay {
   struct History {
     Value* cell = nullptr;
     Value start;
-    std::vector<SerialOp> ops;
-    std::vector<EventKey> keys;  // per op, for messages
+    // A word's history is mostly a few ops: room for them in place, so
+    // most histories allocate nothing.
+    absl::InlinedVector<SerialOp, 4> ops;
+    absl::InlinedVector<EventKey, 4> keys;  // per op, for messages
     bool judgeable = true;
-    std::string why_not;         // when not judgeable
+    absl::string_view why_not;  // when not judgeable: one of a few fixed reasons
     uint32_t first_group = 0;
   };
 
@@ -115,8 +121,10 @@ class Replay {
   // Histories close in this order (abseil's hash order changes from run to
   // run; findings must not).
   static bool CellLess(const Cell& a, const Cell& b);
-  // Closes the open histories `pick` selects, in a fixed order.
-  void CloseWhere(const std::function<bool(const Cell&, History&)>& pick);
+  // Closes the open histories `pick(const Cell&, History&)` selects, in a
+  // fixed order. A template, not a std::function: it runs at every barrier.
+  template <typename Pick>
+  void CloseWhere(Pick pick);
   void Close(const Cell& c, History& h, std::optional<uint32_t> final_value);
   std::string Describe(const Cell& c) const;
   // "64 x imm_atomic_iadd (line 12), 1 x atomic_or (line 14)"
@@ -128,6 +136,7 @@ class Replay {
   absl::flat_hash_map<EventKey, size_t> index_;
   std::vector<bool> consumed_;
   absl::flat_hash_map<Cell, History> open_;
+  std::vector<Cell> closing_;  // CloseWhere's and Finish's, kept for its room
   std::vector<Finding> findings_;
   std::vector<std::string> unknowns_;
   std::vector<std::string> unjudged_;

@@ -30,7 +30,7 @@ std::string Hex(uint32_t v) { return absl::StrFormat("0x%08x", v); }
 // Whether nothing but the values orders the ops: one op per thread, one
 // barrier interval per group. Sorted copies: a word has few ops, and two
 // hash maps cost more than sorting them.
-bool Unconstrained(const std::vector<SerialOp>& ops) {
+bool Unconstrained(absl::Span<const SerialOp> ops) {
   absl::InlinedVector<uint32_t, 16> chains;
   absl::InlinedVector<std::pair<uint32_t, uint32_t>, 16> intervals;  // (group, interval)
   chains.reserve(ops.size());
@@ -56,7 +56,7 @@ bool Unconstrained(const std::vector<SerialOp>& ops) {
 // word's value; dead states are remembered by a 128-bit hash.
 class Search {
  public:
-  Search(uint32_t start, const std::vector<SerialOp>& ops,
+  Search(uint32_t start, absl::Span<const SerialOp> ops,
          std::optional<uint32_t> final_value, uint64_t budget)
       : ops_(ops), final_(final_value), budget_(budget), value_(start) {
     // Dense chain and group numbers; chains as slices of one array.
@@ -334,7 +334,7 @@ class Search {
                       " atomics no order can go on"));
   }
 
-  const std::vector<SerialOp>& ops_;
+  absl::Span<const SerialOp> ops_;
   std::optional<uint32_t> final_;
   uint64_t budget_;
   uint32_t value_;
@@ -377,7 +377,7 @@ uint32_t SerialApply(const SerialOp& op, uint32_t old) {
   return ApplyRmw(op.rmw, old, op.src0, op.src1);
 }
 
-SerialResult CheckSerialization(uint32_t start, const std::vector<SerialOp>& ops,
+SerialResult CheckSerialization(uint32_t start, absl::Span<const SerialOp> ops,
                                 std::optional<uint32_t> final_value,
                                 uint64_t budget) {
   SerialResult r;

@@ -20,6 +20,7 @@
 #include <string>
 #include <vector>
 
+#include "absl/types/span.h"
 #include "isa/opcode_table.h"
 
 namespace atomfuzz::oracle {
@@ -48,7 +49,7 @@ struct SerialResult {
 uint32_t SerialReturn(const SerialOp& op, uint32_t old);
 uint32_t SerialApply(const SerialOp& op, uint32_t old);
 
-SerialResult CheckSerialization(uint32_t start, const std::vector<SerialOp>& ops,
+SerialResult CheckSerialization(uint32_t start, absl::Span<const SerialOp> ops,
                                 std::optional<uint32_t> final_value,
                                 uint64_t budget);
 
