@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cstring>
 #include <memory>
+#include <optional>
 #include <vector>
 
 #include "absl/strings/str_cat.h"
@@ -156,12 +157,19 @@ class Worker {
     return setup_.elapsed_before + absl::ToDoubleSeconds(absl::Now() - setup_.started);
   }
 
-  // A divergence: count a known bucket; reduce, write up and save a new one.
+  // A divergence: count a known bucket; reduce, write up and save a new
+  // one. The bucket is the reduced case's signature (the found one may
+  // blame an innocent neighbour of the faulty atomic); an alias remembers
+  // where a found signature's reduction landed.
   void Found(const isa::Case& c, const CaseOrigin& origin, const Differential& d) {
     absl::StatusOr<Signature> sig = SignatureOf(c, d, label_);
     if (!sig.ok()) return;
     if (store_.Contains(*sig)) {
       (void)store_.RecordHit(*sig);
+      return;
+    }
+    if (std::optional<Signature> bucket = store_.AliasOf(*sig)) {
+      (void)store_.RecordHit(*bucket);
       return;
     }
     Enter(WorkerPhase::kReduce);
@@ -180,22 +188,28 @@ class Worker {
     const Differential* shown_d = &d;
     std::optional<Differential> reduced_d;
     if (setup_.options.reduce_seconds > 0) {
-      absl::StatusOr<Interesting> same = SameBucketAs(*sig, ReproducibleOptions(setup_.Run()));
+      absl::StatusOr<Interesting> same = SameBugAs(*sig, ReproducibleOptions(setup_.Run()));
       if (same.ok() && (*same)(f.original)) {
         ReduceOptions ro;
         ro.deadline = absl::Now() + absl::Seconds(setup_.options.reduce_seconds);
         // From the original with its provenance, which the reducer keeps.
         ReduceResult r = Reduce(f.original, *same, ro);
         absl::StatusOr<Differential> again = RunAndJudge(r.reduced, *target_);
-        if (again.ok() && again->verdict.kind == oracle::Verdict::Kind::kDivergence) {
+        absl::StatusOr<Signature> reduced_sig =
+            again.ok() ? SignatureOf(r.reduced, *again, label_) : again.status();
+        if (reduced_sig.ok() && again->verdict.kind == oracle::Verdict::Kind::kDivergence) {
           f.reduced = std::move(r.reduced);
           reduced_d = *std::move(again);
           shown = &*f.reduced;
           shown_d = &*reduced_d;
+          if (*reduced_sig != *sig) {
+            (void)store_.SaveAlias(*sig, *reduced_sig);
+            f.signature = *reduced_sig;
+          }
         }
       }
     }
-    f.report = RenderReport(*shown, *shown_d, *sig);
+    f.report = RenderReport(*shown, *shown_d, f.signature);
     (void)store_.Save(f);
   }
 

@@ -25,6 +25,7 @@ namespace {
 namespace fs = std::filesystem;
 
 constexpr char kStaging[] = ".staging";
+constexpr char kAliases[] = ".aliases";
 constexpr char kBucketFile[] = "bucket.txt";
 
 absl::Status MakeDir(const std::string& path) {
@@ -112,8 +113,10 @@ absl::StatusOr<FindingStore> FindingStore::Open(const std::string& dir) {
   if (absl::Status s = MakeDir(dir); !s.ok()) return s;
   FindingStore store(absl::StrCat(dir, "/findings"));
   if (absl::Status s = MakeDir(store.findings_dir_); !s.ok()) return s;
-  if (absl::Status s = MakeDir(absl::StrCat(store.findings_dir_, "/", kStaging)); !s.ok()) {
-    return s;
+  for (const char* sub : {kStaging, kAliases}) {
+    if (absl::Status s = MakeDir(absl::StrCat(store.findings_dir_, "/", sub)); !s.ok()) {
+      return s;
+    }
   }
   for (std::string& id : store.BucketIds()) store.known_.insert(std::move(id));
   return store;
@@ -237,6 +240,26 @@ absl::StatusOr<SaveResult> FindingStore::Save(const NewFinding& f) {
 absl::Status FindingStore::RecordHit(const Signature& s) {
   if (!Contains(s)) return absl::NotFoundError(absl::StrCat("no bucket ", s.Id(), " ", s.Key()));
   return CountHit(s.Id());
+}
+
+absl::Status FindingStore::SaveAlias(const Signature& found, const Signature& bucket) {
+  aliases_[found.Id()] = bucket;
+  return WriteFileAtomically(absl::StrCat(findings_dir_, "/", kAliases, "/", found.Id()),
+                             absl::StrCat(bucket.Key(), "\n"), /*sync=*/false);
+}
+
+std::optional<Signature> FindingStore::AliasOf(const Signature& found) {
+  const std::string id = found.Id();
+  if (auto it = aliases_.find(id); it != aliases_.end()) return it->second;
+  // Another worker may have made it; one that does not read is ignored (the
+  // case is then reduced again, which costs time, not findings).
+  absl::StatusOr<std::string> text =
+      ReadWholeFile(absl::StrCat(findings_dir_, "/", kAliases, "/", id));
+  if (!text.ok()) return std::nullopt;
+  absl::StatusOr<Signature> bucket = ParseSignatureKey(absl::StripAsciiWhitespace(*text));
+  if (!bucket.ok()) return std::nullopt;
+  aliases_[id] = *bucket;
+  return *bucket;
 }
 
 absl::StatusOr<BucketInfo> FindingStore::ReadBucket(const std::string& id) const {

@@ -8,6 +8,8 @@
 //   DIR/findings/<id>/report.txt     the report for reduced.case
 //   DIR/findings/<id>/hits/<writer>  this writer's hit count (triage sums)
 //   DIR/findings/.staging/           buckets being assembled
+//   DIR/findings/.aliases/<id>       the key of the bucket where the reduced
+//                                    case of signature <id> landed
 //
 // A new bucket is assembled in .staging and renamed into place whole, so the
 // first process to rename owns it and nobody sees it half written; the loser
@@ -88,6 +90,13 @@ class FindingStore {
   // Counts one more hit of an existing bucket (NotFound if there is none).
   absl::Status RecordHit(const Signature& s);
 
+  // A campaign signs a divergence as found, then its reduced case, which
+  // names the bucket; the alias lets the next case signed as `found` count
+  // in that bucket without being reduced again.
+  absl::Status SaveAlias(const Signature& found, const Signature& bucket);
+  // The bucket an alias of `found` names (made by anyone), or nullopt.
+  std::optional<Signature> AliasOf(const Signature& found);
+
   // Ids of the buckets on disk now, sorted.
   std::vector<std::string> BucketIds() const;
   absl::StatusOr<BucketInfo> ReadBucket(const std::string& id) const;
@@ -105,6 +114,7 @@ class FindingStore {
   std::string writer_;  // names this object's hit files
   absl::flat_hash_set<std::string> known_;
   absl::flat_hash_map<std::string, int64_t> hits_;  // this writer's
+  absl::flat_hash_map<std::string, Signature> aliases_;  // found id -> bucket
 };
 
 }  // namespace atomfuzz::fuzz

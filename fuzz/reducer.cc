@@ -216,7 +216,11 @@ RunOptions ReproducibleOptions(const RunOptions& options) {
   return o;
 }
 
-absl::StatusOr<Interesting> SameBucketAs(const Signature& signature, const RunOptions& options) {
+namespace {
+
+// A divergence whose signature `matches`.
+absl::StatusOr<Interesting> DivergesAs(
+    const RunOptions& options, std::function<bool(const Signature&)> matches) {
   absl::StatusOr<std::unique_ptr<targets::Target>> made =
       MakeTarget(ReproducibleOptions(options));
   if (!made.ok()) return made.status();
@@ -224,11 +228,25 @@ absl::StatusOr<Interesting> SameBucketAs(const Signature& signature, const RunOp
   const std::string label = TargetLabel(options);
   oracle::JudgeOptions judge;
   judge.interpret.max_steps_per_thread = kReduceStepBudget;
-  return Interesting([target, label, signature, judge](const isa::Case& c) {
+  return Interesting([target, label, matches = std::move(matches), judge](const isa::Case& c) {
     absl::StatusOr<Differential> d = RunAndJudge(c, *target, judge);
     if (!d.ok() || d->verdict.kind != oracle::Verdict::Kind::kDivergence) return false;
     absl::StatusOr<Signature> s = SignatureOf(c, *d, label);
-    return s.ok() && *s == signature;
+    return s.ok() && matches(*s);
+  });
+}
+
+}  // namespace
+
+absl::StatusOr<Interesting> SameBucketAs(const Signature& signature, const RunOptions& options) {
+  return DivergesAs(options, [signature](const Signature& s) { return s == signature; });
+}
+
+absl::StatusOr<Interesting> SameBugAs(const Signature& signature, const RunOptions& options) {
+  return DivergesAs(options, [signature](const Signature& s) {
+    Signature any_opcode = s;
+    any_opcode.opcode = signature.opcode;
+    return any_opcode == signature;
   });
 }
 

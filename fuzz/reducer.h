@@ -89,6 +89,13 @@ absl::StatusOr<SameBucket> MakeSameBucket(const isa::Case& original,
 // When the bucket is already known (the campaign has computed it).
 absl::StatusOr<Interesting> SameBucketAs(const Signature& signature,
                                          const RunOptions& options);
+// A divergence whose signature is `signature` in all but the opcode. The
+// atomic a judge blames is the one whose return no order explains, often
+// an innocent neighbour of the faulty one (a cmp_exch reading a word an
+// xor corrupts); reducing under this lets the neighbours go, and the
+// reduced case's own signature names the bucket (campaigns).
+absl::StatusOr<Interesting> SameBugAs(const Signature& signature,
+                                      const RunOptions& options);
 
 // `options` made reproducible: deterministic, one thread, trace on.
 RunOptions ReproducibleOptions(const RunOptions& options);

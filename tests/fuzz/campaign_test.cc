@@ -4,6 +4,7 @@
 
 #include <unistd.h>
 
+#include <algorithm>
 #include <cstdlib>
 #include <filesystem>
 #include <string>
@@ -11,7 +12,10 @@
 #include "absl/strings/match.h"
 #include "fuzz/atomic_file.h"
 #include "fuzz/campaign_state.h"
+#include "fuzz/differential.h"
 #include "fuzz/finding_store.h"
+#include "fuzz/reducer.h"
+#include "fuzz/signature.h"
 #include "fuzz/runner.h"
 #include "gtest/gtest.h"
 
@@ -137,6 +141,48 @@ TEST(Campaign, FindsAnInjectedBugAndSavesAReducedReproducer) {
     EXPECT_EQ(b.signature.target, "fast+inject=return-new");
     EXPECT_TRUE(fs::exists(b.reduced_path)) << b.reduced_path;
   }
+}
+
+// A bucket is named by its reduced case: the found signature often blames
+// an innocent neighbour of the faulty xor (a cmp_exch reading the word it
+// corrupted), and reduction lets the neighbour go. Each bucket's reduced
+// case signs as the bucket, and found signatures that led elsewhere are
+// kept as aliases.
+TEST(Campaign, EachBucketIsTheSignatureOfItsReducedCase) {
+  const std::string out = FreshDir("reduced-signature");
+  CampaignOptions o = Options(out);
+  o.inject = "xor-as-or";
+  o.runs = 1500;
+  absl::StatusOr<CampaignResult> r = RunCampaign(o, Log());
+  ASSERT_TRUE(r.ok()) << r.status();
+  absl::StatusOr<FindingStore> store = FindingStore::Open(out);
+  ASSERT_TRUE(store.ok());
+  absl::StatusOr<std::vector<BucketInfo>> buckets = store->ReadAll();
+  ASSERT_TRUE(buckets.ok());
+  ASSERT_FALSE(buckets->empty());
+  RunOptions run;
+  run.target = "fast";
+  run.target_options.inject = o.inject;
+  absl::StatusOr<std::unique_ptr<targets::Target>> fast = MakeTarget(ReproducibleOptions(run));
+  ASSERT_TRUE(fast.ok());
+  for (const BucketInfo& b : *buckets) {
+    absl::StatusOr<std::string> text = ReadWholeFile(b.reduced_path);
+    ASSERT_TRUE(text.ok());
+    absl::StatusOr<isa::Case> reduced = isa::ParseCase(*text, b.reduced_path);
+    ASSERT_TRUE(reduced.ok()) << reduced.status();
+    absl::StatusOr<Differential> d = RunAndJudge(*reduced, **fast);
+    ASSERT_TRUE(d.ok());
+    absl::StatusOr<Signature> s = SignatureOf(*reduced, *d, TargetLabel(run));
+    ASSERT_TRUE(s.ok()) << s.status();
+    EXPECT_EQ(s->Key(), b.signature.Key()) << b.reduced_path;
+  }
+  EXPECT_FALSE(fs::is_empty(out + "/findings/.aliases"));
+  // The buckets name the faulty xor, not the neighbours that saw its result.
+  const auto xor_buckets = std::count_if(buckets->begin(), buckets->end(), [](const BucketInfo& b) {
+    return absl::StrContains(b.signature.opcode, "xor");
+  });
+  EXPECT_GE(xor_buckets * 4, static_cast<int64_t>(buckets->size()) * 3)
+      << xor_buckets << " of " << buckets->size();
 }
 
 // The fast target, except that its n-th case (counted per worker process)

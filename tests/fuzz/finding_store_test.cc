@@ -128,6 +128,28 @@ TEST(FindingStore, ReopensAndCountsHitsOfEveryWriter) {
   EXPECT_TRUE(absl::IsNotFound(resumed->RecordHit(other)));
 }
 
+// Another writer (a worker process, a resumed campaign) finds where a
+// found signature's reduction landed; the alias is no bucket of its own.
+TEST(FindingStore, AnAliasNamesItsBucketForEveryWriter) {
+  const std::string dir = FreshDir();
+  Signature found = kSig;
+  found.opcode = "imm_atomic_cmp_exch";
+  {
+    absl::StatusOr<FindingStore> first = FindingStore::Open(dir);
+    ASSERT_TRUE(first.ok());
+    EXPECT_EQ(first->AliasOf(found), std::nullopt);
+    ASSERT_TRUE(first->Save(MakeFinding(kSig)).ok());
+    ASSERT_TRUE(first->SaveAlias(found, kSig).ok());
+    EXPECT_EQ(first->AliasOf(found), kSig);
+  }
+  absl::StatusOr<FindingStore> other = FindingStore::Open(dir);
+  ASSERT_TRUE(other.ok());
+  EXPECT_FALSE(other->Contains(found));
+  EXPECT_EQ(other->AliasOf(found), kSig);
+  EXPECT_EQ(other->AliasOf(kSig), std::nullopt);
+  EXPECT_EQ(other->BucketIds(), std::vector<std::string>{kSig.Id()});
+}
+
 TEST(FindingStore, SmallerReproducerReplacesTheSavedOne) {
   const std::string dir = FreshDir();
   absl::StatusOr<FindingStore> store = FindingStore::Open(dir);
