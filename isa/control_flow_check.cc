@@ -13,6 +13,7 @@
 
 #include "absl/strings/str_cat.h"
 #include "isa/printer.h"
+#include "isa/temp_bits.h"
 #include "isa/validation_rules.h"
 
 namespace atomfuzz::isa {
@@ -126,16 +127,14 @@ constexpr uint64_t kMaxStateBits = uint64_t{1} << 22;
 
 // What may differ between the threads of one group at one program point.
 struct State {
-  std::vector<bool> temps;  // r#.c varying, at 4 * # + c
-  bool returned = false;    // some threads of the group have returned
+  TempBits temps;         // r#.c varying, at 4 * # + c
+  bool returned = false;  // some threads of the group have returned
 
   // Returns whether anything became varying.
   bool Join(const State& o) {
     bool changed = !returned && o.returned;
     returned = returned || o.returned;
-    for (size_t k = 0; k < temps.size(); ++k) {
-      if (o.temps[k] && !temps[k]) changed = temps[k] = true;
-    }
+    changed |= temps.Union(o.temps);
     return changed;
   }
 };
@@ -202,13 +201,13 @@ class UniformityPass {
   // The state at program start: temps hold undefined, per-thread values.
   State Fresh() const {
     State s;
-    s.temps.assign(size_t{tracked_} * 4, true);
+    s.temps = TempBits(size_t{tracked_} * 4, true);
     return s;
   }
   // Nothing known yet (the start of a loop's back-edge join).
   State Empty() const {
     State s;
-    s.temps.assign(size_t{tracked_} * 4, false);
+    s.temps = TempBits(size_t{tracked_} * 4, false);
     return s;
   }
 
@@ -221,7 +220,7 @@ class UniformityPass {
       case RegFile::kTemp:
         for (int lane = 0; lane < o.SourceWidth(); ++lane) {
           if (o.index >= tracked_ ||
-              s.temps[size_t{o.index} * 4 + o.Component(lane)]) {
+              s.temps.Get(size_t{o.index} * 4 + o.Component(lane))) {
             return true;
           }
         }
@@ -234,7 +233,7 @@ class UniformityPass {
   void Write(State& s, const Operand& dst, bool varying) const {
     if (dst.file != RegFile::kTemp || dst.index >= tracked_) return;
     for (int c = 0; c < 4; ++c) {
-      if (dst.mask & (1u << c)) s.temps[size_t{dst.index} * 4 + c] = varying;
+      if (dst.mask & (1u << c)) s.temps.Set(size_t{dst.index} * 4 + c, varying);
     }
   }
 
