@@ -150,8 +150,10 @@ struct Frame {
 };
 
 // Forward walks over the instruction list, repeated until the states at loop
-// heads and the divergence of loops stop changing; then one last walk
-// reports.
+// heads and the divergence of loops stop changing. The round that changed
+// nothing saw exactly the heads a further walk would see, so its findings
+// are reported; when the rounds do not settle, one last walk with everything
+// varying reports instead.
 class UniformityPass {
  public:
   explicit UniformityPass(const Program& p) : p_(p) {}
@@ -162,15 +164,21 @@ class UniformityPass {
     for (int round = 0; round < kMaxRounds && !converged && !gave_up_;
          ++round) {
       changed_ = false;
-      Walk(nullptr);
+      Walk();
       converged = !changed_;
     }
     if (!converged || gave_up_) {
       everything_varying_ = true;
       tracked_ = 0;
       heads_.assign(heads_.size(), Empty());
+      Walk();
     }
-    Walk(&sink);
+    for (const Instruction* i : divergent_syncs_) {
+      Violation(sink, RuleId::kSyncInDivergentFlow, i->line,
+                "sync with _t in control flow uniform across the group",
+                absl::StrCat(Quote(PrintInstruction(*i)),
+                             " in divergent control flow"));
+    }
   }
 
  private:
@@ -249,13 +257,15 @@ class UniformityPass {
     return std::nullopt;  // unbalanced programs are not analysed
   }
 
-  void Walk(DiagnosticSink* sink);
+  // Fills divergent_syncs_ afresh.
+  void Walk();
   void Escape(std::vector<Frame>& stack, State& state, Op op, bool divergent);
 
   const Program& p_;
   uint32_t tracked_ = 0;  // temps r0..r(tracked_-1) are tracked
   std::vector<State> heads_;  // per loop: joined over back edges
   std::vector<bool> divergent_loops_;
+  std::vector<const Instruction*> divergent_syncs_;  // sync_*_t, in order
   bool changed_ = false;
   bool gave_up_ = false;
   bool everything_varying_ = false;
@@ -289,7 +299,8 @@ void UniformityPass::Escape(std::vector<Frame>& stack, State& state, Op op,
   }
 }
 
-void UniformityPass::Walk(DiagnosticSink* sink) {
+void UniformityPass::Walk() {
+  divergent_syncs_.clear();
   std::vector<Frame> stack;
   State state = Fresh();
   size_t next_loop = 0;
@@ -303,10 +314,12 @@ void UniformityPass::Walk(DiagnosticSink* sink) {
   };
   for (const Instruction& i : p_.instructions) {
     const OpcodeInfo& row = i.info();
-    const int cond = row.operand_with_role(Role::kCondition);
+    // Only control flow has a condition; the role lookup is skipped for the rest.
+    const int cond = row.family == Family::kControl
+                         ? row.operand_with_role(Role::kCondition)
+                         : -1;
     const bool cond_varying =
-        cond >= 0 && row.family == Family::kControl &&
-        Varying(state, i.operands[static_cast<size_t>(cond)]);
+        cond >= 0 && Varying(state, i.operands[static_cast<size_t>(cond)]);
     if (stack.size() > kMaxDepth && !everything_varying_) {
       gave_up_ = true;
       return;
@@ -365,11 +378,8 @@ void UniformityPass::Walk(DiagnosticSink* sink) {
         if (cond_varying || divergent_here()) state.returned = true;
         continue;
       case Op::kSync:
-        if (sink && (i.sync_flags & kSyncThreads) && divergent_here()) {
-          Violation(*sink, RuleId::kSyncInDivergentFlow, i.line,
-                    "sync with _t in control flow uniform across the group",
-                    absl::StrCat(Quote(PrintInstruction(i)),
-                                 " in divergent control flow"));
+        if ((i.sync_flags & kSyncThreads) && divergent_here()) {
+          divergent_syncs_.push_back(&i);
         }
         continue;
       default:
