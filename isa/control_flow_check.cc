@@ -388,12 +388,13 @@ void UniformityPass::Walk() {
     // Results of memory reads and atomics are varying, as is anything
     // written where only some threads run; ALU results follow their sources.
     bool varying = divergent_here() || row.family != Family::kAlu;
-    for (int k = 0; !varying && k < row.operand_count(); ++k) {
+    const int operands = row.operand_count();
+    for (int k = 0; !varying && k < operands; ++k) {
       if (row.operands[static_cast<size_t>(k)].kind == OperandKind::kSrc) {
         varying = Varying(state, i.operands[static_cast<size_t>(k)]);
       }
     }
-    for (int k = 0; k < row.operand_count(); ++k) {
+    for (int k = 0; k < operands; ++k) {
       if (row.operands[static_cast<size_t>(k)].kind == OperandKind::kDst) {
         Write(state, i.operands[static_cast<size_t>(k)], varying);
       }

@@ -278,7 +278,8 @@ class ProgramChecker {
   // one is reported by CheckDeclared.
   void CheckInstruction(const Instruction& i) {
     const OpcodeInfo& row = i.info();
-    for (int k = 0; k < row.operand_count(); ++k) {
+    const int operands = row.operand_count();
+    for (int k = 0; k < operands; ++k) {
       const Operand& o = i.operands[static_cast<size_t>(k)];
       CheckDeclared(i, o);
       // SM5.0 has no index on u# or g# at all (E-44); the reader accepts
