@@ -266,6 +266,7 @@ class UniformityPass {
   std::vector<State> heads_;  // per loop: joined over back edges
   std::vector<bool> divergent_loops_;
   std::vector<const Instruction*> divergent_syncs_;  // sync_*_t, in order
+  std::vector<Frame> frames_;  // Walk's open blocks; kept for its memory
   bool changed_ = false;
   bool gave_up_ = false;
   bool everything_varying_ = false;
@@ -301,7 +302,8 @@ void UniformityPass::Escape(std::vector<Frame>& stack, State& state, Op op,
 
 void UniformityPass::Walk() {
   divergent_syncs_.clear();
-  std::vector<Frame> stack;
+  std::vector<Frame>& stack = frames_;
+  stack.clear();
   State state = Fresh();
   size_t next_loop = 0;
   auto push = [&](Block block, bool divergent, size_t id, State other) {
