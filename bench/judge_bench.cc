@@ -2,11 +2,15 @@
 // verdicts themselves for comparing two builds: a speed-up of the generator,
 // a target or the judge must leave every line of --dump as it was.
 // Usage: judge_bench [--cases=N] [--seed=S] [--reps=R] [--inject=NAME|oracle]
-//                    [--notrace] [--dump] [--corpus=DIR [--mutate=PER_MILLE]]
+//                    [--notrace] [--dump] [--print-cases]
+//                    [--corpus=DIR [--mutate=PER_MILLE]]
 //   --inject=oracle  the oracle as the target, under random schedules
 //   --notrace        judge without the target's trace (returns unobserved)
 //   --dump           one line per case (verdict), then its findings (F),
 //                    unknowns (U) and notes (N), on stdout
+//   --print-cases    only build the cases and print them (isa::PrintCase) on
+//                    stdout: shows that a faster generator or mutator still
+//                    builds every case as before
 //   --corpus=DIR     mutate the cases of DIR (a campaign's corpus), as a
 //                    campaign does for --mutate per mille of its cases
 //                    (default 300, the campaign's)
@@ -21,6 +25,7 @@
 #include "fuzz/campaign_worker.h"
 #include "fuzz/case_source.h"
 #include "fuzz/policy.h"
+#include "isa/case_file.h"
 #include "oracle/judge.h"
 
 namespace atomfuzz::fuzz {
@@ -33,6 +38,7 @@ struct Args {
   std::string inject;
   bool notrace = false;
   bool dump = false;
+  bool print_cases = false;
   std::string corpus = "/nonexistent";
   uint32_t mutate = 300;
 };
@@ -81,6 +87,10 @@ int Main(const Args& a) {
     cases.push_back(NextCase(a.seed, i, a.mutate, corpus, setup.policy, origin));
   }
   const double t1 = CpuSeconds();
+  if (a.print_cases) {
+    for (const isa::Case& c : cases) std::fputs(isa::PrintCase(c).c_str(), stdout);
+    return 0;
+  }
   for (const isa::Case& c : cases) {
     absl::StatusOr<isa::Outcome> o = (*target)->Run(c);
     outcomes.push_back(o.ok() ? *std::move(o) : isa::Outcome{});
@@ -135,6 +145,8 @@ bool ParseArgs(int argc, char** argv, Args& a) {
       a.notrace = true;
     } else if (arg == "--dump") {
       a.dump = true;
+    } else if (arg == "--print-cases") {
+      a.print_cases = true;
     } else {
       return false;
     }
@@ -150,7 +162,7 @@ int main(int argc, char** argv) {
   if (!atomfuzz::fuzz::ParseArgs(argc, argv, a)) {
     std::fprintf(stderr,
                  "usage: judge_bench [--cases=N] [--seed=S] [--reps=R] "
-                 "[--inject=NAME|oracle] [--notrace] [--dump] "
+                 "[--inject=NAME|oracle] [--notrace] [--dump] [--print-cases] "
                  "[--corpus=DIR [--mutate=PER_MILLE]]\n");
     return 2;
   }

@@ -41,12 +41,16 @@ bool SameRun(const isa::Case& a, const isa::Case& b) {
 
 // A copy to mutate: the parent's expectations would be wrong for it, and
 // its description would describe another case.
+void CopyAsChild(const isa::Case& parent, isa::Case& child) {
+  child = parent;
+  child.description.clear();
+  child.expect_words.clear();
+  child.expect_counters.clear();
+  child.expect_returns.clear();
+}
 isa::Case Child(const isa::Case& parent) {
-  isa::Case c = parent;
-  c.description.clear();
-  c.expect_words.clear();
-  c.expect_counters.clear();
-  c.expect_returns.clear();
+  isa::Case c;
+  CopyAsChild(parent, c);
   return c;
 }
 
@@ -65,16 +69,32 @@ bool Mutator::Keep(isa::Case& candidate, const isa::Case& original) const {
 
 bool Mutator::Apply(const NamedMutation& m, isa::Case& c,
                     Choices& choices) const {
-  isa::Case child = Child(c);
-  if (!m.fn(child, choices, *policy_) || !Keep(child, c)) return false;
-  c = std::move(child);
+  isa::Case scratch;
+  return Apply(m, c, choices, scratch);
+}
+
+// Copy-assigning onto `scratch`, a case of about the same shape left by the
+// previous attempt, reuses its vectors' memory, where a fresh copy allocated
+// every instruction's operands again. A kept child is swapped in, and the
+// old case becomes the next scratch.
+bool Mutator::Apply(const NamedMutation& m, isa::Case& c, Choices& choices,
+                    isa::Case& scratch) const {
+  CopyAsChild(c, scratch);
+  if (!m.fn(scratch, choices, *policy_) || !Keep(scratch, c)) return false;
+  std::swap(c, scratch);
   return true;
 }
 
 std::string Mutator::MutateOnce(isa::Case& c, Choices& choices) const {
+  isa::Case scratch;
+  return MutateOnce(c, choices, scratch);
+}
+
+std::string Mutator::MutateOnce(isa::Case& c, Choices& choices,
+                                isa::Case& scratch) const {
   for (int attempt = 0; attempt < options_.max_attempts; ++attempt) {
     const NamedMutation& m = kMutations[choices.Below(std::size(kMutations))];
-    if (Apply(m, c, choices)) return std::string(m.name);
+    if (Apply(m, c, choices, scratch)) return std::string(m.name);
   }
   return "";
 }
@@ -82,8 +102,9 @@ std::string Mutator::MutateOnce(isa::Case& c, Choices& choices) const {
 std::vector<std::string> Mutator::Mutate(isa::Case& c, Choices& choices) const {
   const uint64_t n = 1 + choices.Below(std::max(1, options_.max_stack));
   std::vector<std::string> names;
+  isa::Case scratch;  // shared by every attempt of the stack
   for (uint64_t k = 0; k < n; ++k) {
-    std::string name = MutateOnce(c, choices);
+    std::string name = MutateOnce(c, choices, scratch);
     if (!name.empty()) names.push_back(std::move(name));
   }
   RecordMutations(c, names);

@@ -1,7 +1,7 @@
 // The structure-aware mutator (libFuzzer's MutationDispatcher shape): a table
 // of {function, name} mutations (fuzz/mutations.h), one picked at random and
 // retried up to max_attempts times until one applies. Each attempt works on a
-// copy; a result that fails isa::Validate, exceeds the limits or equals the
+// copy (one reused case, mutator.cc); a result that fails isa::Validate, exceeds the limits or equals the
 // input is dropped, so every case that leaves here is valid. The names of
 // the applied mutations are returned and appended to the case's metadata
 // "mutations", so a finding shows how it was made.
@@ -63,6 +63,12 @@ class Mutator {
 
  private:
   bool Keep(isa::Case& candidate, const isa::Case& original) const;
+  // As the public ones, mutating a copy in `scratch` (any case; its content
+  // is replaced), so that a stack of attempts reuses one case's memory.
+  std::string MutateOnce(isa::Case& c, Choices& choices,
+                         isa::Case& scratch) const;
+  bool Apply(const NamedMutation& m, isa::Case& c, Choices& choices,
+             isa::Case& scratch) const;
 
   const Policy* policy_;
   MutatorOptions options_;

@@ -13,6 +13,7 @@
 
 #include "absl/strings/str_cat.h"
 #include "isa/printer.h"
+#include "isa/temp_bits.h"
 #include "isa/validation_rules.h"
 
 namespace atomfuzz::isa {
@@ -126,16 +127,14 @@ constexpr uint64_t kMaxStateBits = uint64_t{1} << 22;
 
 // What may differ between the threads of one group at one program point.
 struct State {
-  std::vector<bool> temps;  // r#.c varying, at 4 * # + c
-  bool returned = false;    // some threads of the group have returned
+  TempBits temps;         // r#.c varying, at 4 * # + c
+  bool returned = false;  // some threads of the group have returned
 
   // Returns whether anything became varying.
   bool Join(const State& o) {
     bool changed = !returned && o.returned;
     returned = returned || o.returned;
-    for (size_t k = 0; k < temps.size(); ++k) {
-      if (o.temps[k] && !temps[k]) changed = temps[k] = true;
-    }
+    changed |= temps.Union(o.temps);
     return changed;
   }
 };
@@ -151,8 +150,10 @@ struct Frame {
 };
 
 // Forward walks over the instruction list, repeated until the states at loop
-// heads and the divergence of loops stop changing; then one last walk
-// reports.
+// heads and the divergence of loops stop changing. The round that changed
+// nothing saw exactly the heads a further walk would see, so its findings
+// are reported; when the rounds do not settle, one last walk with everything
+// varying reports instead.
 class UniformityPass {
  public:
   explicit UniformityPass(const Program& p) : p_(p) {}
@@ -163,15 +164,21 @@ class UniformityPass {
     for (int round = 0; round < kMaxRounds && !converged && !gave_up_;
          ++round) {
       changed_ = false;
-      Walk(nullptr);
+      Walk();
       converged = !changed_;
     }
     if (!converged || gave_up_) {
       everything_varying_ = true;
       tracked_ = 0;
       heads_.assign(heads_.size(), Empty());
+      Walk();
     }
-    Walk(&sink);
+    for (const Instruction* i : divergent_syncs_) {
+      Violation(sink, RuleId::kSyncInDivergentFlow, i->line,
+                "sync with _t in control flow uniform across the group",
+                absl::StrCat(Quote(PrintInstruction(*i)),
+                             " in divergent control flow"));
+    }
   }
 
  private:
@@ -202,13 +209,13 @@ class UniformityPass {
   // The state at program start: temps hold undefined, per-thread values.
   State Fresh() const {
     State s;
-    s.temps.assign(size_t{tracked_} * 4, true);
+    s.temps = TempBits(size_t{tracked_} * 4, true);
     return s;
   }
   // Nothing known yet (the start of a loop's back-edge join).
   State Empty() const {
     State s;
-    s.temps.assign(size_t{tracked_} * 4, false);
+    s.temps = TempBits(size_t{tracked_} * 4, false);
     return s;
   }
 
@@ -221,7 +228,7 @@ class UniformityPass {
       case RegFile::kTemp:
         for (int lane = 0; lane < o.SourceWidth(); ++lane) {
           if (o.index >= tracked_ ||
-              s.temps[size_t{o.index} * 4 + o.Component(lane)]) {
+              s.temps.Get(size_t{o.index} * 4 + o.Component(lane))) {
             return true;
           }
         }
@@ -234,7 +241,7 @@ class UniformityPass {
   void Write(State& s, const Operand& dst, bool varying) const {
     if (dst.file != RegFile::kTemp || dst.index >= tracked_) return;
     for (int c = 0; c < 4; ++c) {
-      if (dst.mask & (1u << c)) s.temps[size_t{dst.index} * 4 + c] = varying;
+      if (dst.mask & (1u << c)) s.temps.Set(size_t{dst.index} * 4 + c, varying);
     }
   }
 
@@ -250,13 +257,16 @@ class UniformityPass {
     return std::nullopt;  // unbalanced programs are not analysed
   }
 
-  void Walk(DiagnosticSink* sink);
+  // Fills divergent_syncs_ afresh.
+  void Walk();
   void Escape(std::vector<Frame>& stack, State& state, Op op, bool divergent);
 
   const Program& p_;
   uint32_t tracked_ = 0;  // temps r0..r(tracked_-1) are tracked
   std::vector<State> heads_;  // per loop: joined over back edges
   std::vector<bool> divergent_loops_;
+  std::vector<const Instruction*> divergent_syncs_;  // sync_*_t, in order
+  std::vector<Frame> frames_;  // Walk's open blocks; kept for its memory
   bool changed_ = false;
   bool gave_up_ = false;
   bool everything_varying_ = false;
@@ -290,8 +300,10 @@ void UniformityPass::Escape(std::vector<Frame>& stack, State& state, Op op,
   }
 }
 
-void UniformityPass::Walk(DiagnosticSink* sink) {
-  std::vector<Frame> stack;
+void UniformityPass::Walk() {
+  divergent_syncs_.clear();
+  std::vector<Frame>& stack = frames_;
+  stack.clear();
   State state = Fresh();
   size_t next_loop = 0;
   auto push = [&](Block block, bool divergent, size_t id, State other) {
@@ -304,10 +316,12 @@ void UniformityPass::Walk(DiagnosticSink* sink) {
   };
   for (const Instruction& i : p_.instructions) {
     const OpcodeInfo& row = i.info();
-    const int cond = row.operand_with_role(Role::kCondition);
+    // Only control flow has a condition; the role lookup is skipped for the rest.
+    const int cond = row.family == Family::kControl
+                         ? row.operand_with_role(Role::kCondition)
+                         : -1;
     const bool cond_varying =
-        cond >= 0 && row.family == Family::kControl &&
-        Varying(state, i.operands[static_cast<size_t>(cond)]);
+        cond >= 0 && Varying(state, i.operands[static_cast<size_t>(cond)]);
     if (stack.size() > kMaxDepth && !everything_varying_) {
       gave_up_ = true;
       return;
@@ -366,11 +380,8 @@ void UniformityPass::Walk(DiagnosticSink* sink) {
         if (cond_varying || divergent_here()) state.returned = true;
         continue;
       case Op::kSync:
-        if (sink && (i.sync_flags & kSyncThreads) && divergent_here()) {
-          Violation(*sink, RuleId::kSyncInDivergentFlow, i.line,
-                    "sync with _t in control flow uniform across the group",
-                    absl::StrCat(Quote(PrintInstruction(i)),
-                                 " in divergent control flow"));
+        if ((i.sync_flags & kSyncThreads) && divergent_here()) {
+          divergent_syncs_.push_back(&i);
         }
         continue;
       default:
@@ -379,12 +390,13 @@ void UniformityPass::Walk(DiagnosticSink* sink) {
     // Results of memory reads and atomics are varying, as is anything
     // written where only some threads run; ALU results follow their sources.
     bool varying = divergent_here() || row.family != Family::kAlu;
-    for (int k = 0; !varying && k < row.operand_count(); ++k) {
+    const int operands = row.operand_count();
+    for (int k = 0; !varying && k < operands; ++k) {
       if (row.operands[static_cast<size_t>(k)].kind == OperandKind::kSrc) {
         varying = Varying(state, i.operands[static_cast<size_t>(k)]);
       }
     }
-    for (int k = 0; k < row.operand_count(); ++k) {
+    for (int k = 0; k < operands; ++k) {
       if (row.operands[static_cast<size_t>(k)].kind == OperandKind::kDst) {
         Write(state, i.operands[static_cast<size_t>(k)], varying);
       }

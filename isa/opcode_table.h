@@ -134,8 +134,10 @@ struct OpcodeInfo {
            family == Family::kCounter;
   }
   // Index of the first operand with this role, or -1.
+  // One pass to the end marker (the validator asks this per instruction).
   constexpr int operand_with_role(Role r) const {
-    for (int i = 0; i < operand_count(); ++i) {
+    for (int i = 0; i < kMaxOperands && operands[i].kind != OperandKind::kEnd;
+         ++i) {
       if (operands[i].role == r) return i;
     }
     return -1;

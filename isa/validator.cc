@@ -1,12 +1,11 @@
 #include "isa/validator.h"
 
 #include <algorithm>
-#include <map>
-#include <set>
 
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
 #include "isa/printer.h"
+#include "isa/small_sorted_map.h"
 #include "isa/spelling.h"
 #include "isa/validation_rules.h"
 
@@ -16,27 +15,27 @@ namespace {
 // Declarations gathered in one pass, then consulted by the instruction checks.
 struct Declarations {
   std::optional<uint32_t> temps;
-  std::map<uint32_t, uint32_t> indexable;        // x# -> size
-  std::map<uint32_t, const Instruction*> uavs;   // u# -> dcl
-  std::map<uint32_t, const Instruction*> tgsm;   // g# -> dcl
-  std::map<RegFile, uint8_t> inputs;             // system value -> mask
+  SmallSortedMap<uint32_t, uint32_t> indexable;       // x# -> size
+  SmallSortedMap<uint32_t, const Instruction*> uavs;  // u# -> dcl
+  SmallSortedMap<uint32_t, const Instruction*> tgsm;  // g# -> dcl
+  SmallSortedMap<RegFile, uint8_t> inputs;            // system value -> mask
   const Instruction* thread_group = nullptr;     // the first one
 };
 
 uint8_t MemoryOf(const Declarations& d, const Operand& op) {
   if (op.file == RegFile::kUav) {
-    auto it = d.uavs.find(op.index);
-    if (it == d.uavs.end()) return 0;
-    switch (it->second->op) {
+    const Instruction* const* dcl = d.uavs.find(op.index);
+    if (dcl == nullptr) return 0;
+    switch ((*dcl)->op) {
       case Op::kDclUavRaw: return kUavRaw;
       case Op::kDclUavStructured: return kUavStructured;
       default: return kUavTyped;
     }
   }
   if (op.file == RegFile::kTgsm) {
-    auto it = d.tgsm.find(op.index);
-    if (it == d.tgsm.end()) return 0;
-    return it->second->op == Op::kDclTgsmRaw ? kTgsmRaw : kTgsmStructured;
+    const Instruction* const* dcl = d.tgsm.find(op.index);
+    if (dcl == nullptr) return 0;
+    return (*dcl)->op == Op::kDclTgsmRaw ? kTgsmRaw : kTgsmStructured;
   }
   return 0;
 }
@@ -83,10 +82,10 @@ class ProgramChecker {
   const Declarations& decls() const { return d_; }
 
  private:
-  void Declare(std::map<uint32_t, const Instruction*>& map, const Instruction& i,
-               const char* what) {
+  void Declare(SmallSortedMap<uint32_t, const Instruction*>& map,
+               const Instruction& i, const char* what) {
     const uint32_t n = i.operands[0].index;
-    if (!map.emplace(n, &i).second) {
+    if (!map.emplace(n, &i)) {
       Violation(sink_, RuleId::kDeclDuplicate, i.line,
                 absl::StrCat("one declaration of ", what, n), "a second one");
     }
@@ -118,8 +117,8 @@ class ProgramChecker {
           d_.temps = i.operands[0].index;
           break;
         case Op::kDclIndexableTemp:
-          if (!d_.indexable.emplace(i.operands[0].index, i.operands[0].offset)
-                   .second) {
+          if (!d_.indexable.emplace(i.operands[0].index,
+                                    i.operands[0].offset)) {
             Violation(sink_, RuleId::kDeclDuplicate, i.line,
                       absl::StrCat("one declaration of x", i.operands[0].index),
                       "a second one");
@@ -245,11 +244,11 @@ class ProgramChecker {
         }
         break;
       case RegFile::kIndexableTemp: {
-        auto it = d_.indexable.find(o.index);
-        if (it == d_.indexable.end()) {
+        const uint32_t* size = d_.indexable.find(o.index);
+        if (size == nullptr) {
           undeclared("an x# declared by dcl_indexableTemp");
-        } else if (!o.relative && o.offset >= it->second) {
-          undeclared(absl::StrCat("an element below ", it->second));
+        } else if (!o.relative && o.offset >= *size) {
+          undeclared(absl::StrCat("an element below ", *size));
         }
         break;
       }
@@ -261,12 +260,12 @@ class ProgramChecker {
         break;
       default:
         if (IsSystemValue(o.file)) {
-          auto it = d_.inputs.find(o.file);
+          const uint8_t* declared = d_.inputs.find(o.file);
           uint8_t used = 0;
           for (int lane = 0; lane < o.SourceWidth(); ++lane) {
             used |= static_cast<uint8_t>(1u << o.Component(lane));
           }
-          if (it == d_.inputs.end() || (used & ~it->second) != 0) {
+          if (declared == nullptr || (used & ~*declared) != 0) {
             undeclared(absl::StrCat("components declared by dcl_input ",
                                     RegFileName(o.file)));
           }
@@ -279,7 +278,8 @@ class ProgramChecker {
   // one is reported by CheckDeclared.
   void CheckInstruction(const Instruction& i) {
     const OpcodeInfo& row = i.info();
-    for (int k = 0; k < row.operand_count(); ++k) {
+    const int operands = row.operand_count();
+    for (int k = 0; k < operands; ++k) {
       const Operand& o = i.operands[static_cast<size_t>(k)];
       CheckDeclared(i, o);
       // SM5.0 has no index on u# or g# at all (E-44); the reader accepts
@@ -325,8 +325,8 @@ class ProgramChecker {
       return;
     }
     const Instruction& dcl = target.file == RegFile::kUav
-                                 ? *d_.uavs.at(target.index)
-                                 : *d_.tgsm.at(target.index);
+                                 ? **d_.uavs.find(target.index)
+                                 : **d_.tgsm.find(target.index);
     if (row.is_atomic() && mem == kUavTyped) {
       for (ReturnType t : dcl.types) {
         if (t != ReturnType::kUint && t != ReturnType::kSint) {
@@ -390,7 +390,7 @@ class ProgramChecker {
   }
 
   void CheckCounterMix() {
-    std::map<uint32_t, uint8_t> use;  // u# -> 1 alloc, 2 consume
+    SmallSortedMap<uint32_t, uint8_t> use;  // u# -> 1 alloc, 2 consume
     for (const Instruction& i : p_.instructions) {
       if (i.info().family != Family::kCounter) continue;
       uint8_t& u = use[i.operands[1].index];
@@ -415,61 +415,67 @@ bool TypeMatchesFormat(ReturnType t, Format f) {
          (t == ReturnType::kFloat && f == Format::kR32Float);
 }
 
-void CheckBinding(const Case& c, const Declarations& d, DiagnosticSink& sink) {
-  for (const auto& [slot, dcl] : d.uavs) {
-    // Out of range: reported as register-range, and no [uav] can bind it.
-    if (slot > kMaxUavSlot) continue;
-    const Resource* r = c.FindResource(slot);
-    const std::string what = absl::StrCat("u", slot);
-    if (r == nullptr) {
-      Violation(sink, RuleId::kResourceBinding, dcl->line,
-                absl::StrCat("a [uav ", what, "] section for ", what),
-                "none");
-      continue;
-    }
-    auto mismatch = [&](std::string expected, std::string found) {
-      Violation(sink, RuleId::kResourceBinding, r->line, std::move(expected),
-                std::move(found));
-    };
-    switch (dcl->op) {
-      case Op::kDclUavRaw:
-        if (r->kind != ResourceKind::kRaw)
-          mismatch(absl::StrCat("kind raw, as declared for ", what),
-                   absl::StrCat("kind ", ResourceKindName(r->kind)));
-        break;
-      case Op::kDclUavStructured:
-        if (r->kind != ResourceKind::kStructured ||
-            r->stride != dcl->operands[1].index) {
-          mismatch(absl::StrCat("kind structured with stride ",
-                                dcl->operands[1].index, ", as declared"),
-                   absl::StrCat("kind ", ResourceKindName(r->kind),
-                                r->kind == ResourceKind::kStructured
-                                    ? absl::StrCat(" stride ", r->stride)
-                                    : ""));
-        }
-        if (dcl->opc && !r->counter) {
-          Violation(sink, RuleId::kOpcNeedsCounter, r->line,
-                    absl::StrCat("a 'counter' line for ", what,
-                                 ", declared _opc"),
-                    "none");
-        }
-        break;
-      default:
-        if (r->kind != ResourceKind::kTyped || r->dim != dcl->dim) {
-          mismatch(absl::StrCat("kind typed, dim ", DimName(dcl->dim),
-                                ", as declared"),
-                   absl::StrCat("kind ", ResourceKindName(r->kind),
-                                r->kind == ResourceKind::kTyped
-                                    ? absl::StrCat(" dim ", DimName(r->dim))
-                                    : ""));
-        } else if (!TypeMatchesFormat(dcl->types[0], r->format)) {
-          mismatch(absl::StrCat("a format matching (",
-                                ReturnTypeName(dcl->types[0]), ",...)"),
-                   absl::StrCat("format ", FormatName(r->format)));
-        }
-        break;
-    }
+// The [uav] section bound to the u# that `dcl` declares.
+void CheckUavBinding(const Case& c, uint32_t slot, const Instruction* dcl,
+                     DiagnosticSink& sink) {
+  // Out of range: reported as register-range, and no [uav] can bind it.
+  if (slot > kMaxUavSlot) return;
+  const Resource* r = c.FindResource(slot);
+  const std::string what = absl::StrCat("u", slot);
+  if (r == nullptr) {
+    Violation(sink, RuleId::kResourceBinding, dcl->line,
+              absl::StrCat("a [uav ", what, "] section for ", what),
+              "none");
+    return;
   }
+  auto mismatch = [&](std::string expected, std::string found) {
+    Violation(sink, RuleId::kResourceBinding, r->line, std::move(expected),
+              std::move(found));
+  };
+  switch (dcl->op) {
+    case Op::kDclUavRaw:
+      if (r->kind != ResourceKind::kRaw)
+        mismatch(absl::StrCat("kind raw, as declared for ", what),
+                 absl::StrCat("kind ", ResourceKindName(r->kind)));
+      break;
+    case Op::kDclUavStructured:
+      if (r->kind != ResourceKind::kStructured ||
+          r->stride != dcl->operands[1].index) {
+        mismatch(absl::StrCat("kind structured with stride ",
+                              dcl->operands[1].index, ", as declared"),
+                 absl::StrCat("kind ", ResourceKindName(r->kind),
+                              r->kind == ResourceKind::kStructured
+                                  ? absl::StrCat(" stride ", r->stride)
+                                  : ""));
+      }
+      if (dcl->opc && !r->counter) {
+        Violation(sink, RuleId::kOpcNeedsCounter, r->line,
+                  absl::StrCat("a 'counter' line for ", what,
+                               ", declared _opc"),
+                  "none");
+      }
+      break;
+    default:
+      if (r->kind != ResourceKind::kTyped || r->dim != dcl->dim) {
+        mismatch(absl::StrCat("kind typed, dim ", DimName(dcl->dim),
+                              ", as declared"),
+                 absl::StrCat("kind ", ResourceKindName(r->kind),
+                              r->kind == ResourceKind::kTyped
+                                  ? absl::StrCat(" dim ", DimName(r->dim))
+                                  : ""));
+      } else if (!TypeMatchesFormat(dcl->types[0], r->format)) {
+        mismatch(absl::StrCat("a format matching (",
+                              ReturnTypeName(dcl->types[0]), ",...)"),
+                 absl::StrCat("format ", FormatName(r->format)));
+      }
+      break;
+  }
+}
+
+void CheckBinding(const Case& c, const Declarations& d, DiagnosticSink& sink) {
+  d.uavs.ForEach([&](uint32_t slot, const Instruction* dcl) {
+    CheckUavBinding(c, slot, dcl, sink);
+  });
   for (const Resource& r : c.resources) {
     if (!d.uavs.contains(r.slot)) {
       Violation(sink, RuleId::kResourceBinding, r.line,
