@@ -33,6 +33,7 @@ absl::Status Execution::Setup() {
   for (uint32_t i = 0; i < code.size(); ++i) {
     const isa::Instruction& inst = code[i];
     decoded_[i].family = inst.info().family;
+    if (leading_decls_ == i && decoded_[i].family == isa::Family::kDecl) ++leading_decls_;
     if (inst.info().is_atomic()) decoded_[i].atomic_ordinal = atomic_count_++;
     const auto& ops = inst.operands;
     switch (inst.op) {
@@ -197,6 +198,9 @@ absl::Status Execution::RunCanonical() {
       bool all_done = true;
       for (uint32_t k = 0; k < group.thread_count; ++k) {
         Thread& t = threads_[group.first_thread + k];
+        if (t.pc < leading_decls_) {
+          if (absl::Status s = SkipLeadingDecls(t); !s.ok()) return s;
+        }
         while (!t.done && !t.waiting) {
           if (absl::Status s = Step(t); !s.ok()) return s;
         }
@@ -291,6 +295,29 @@ absl::Status Execution::Step(Thread& t) {
   }
   if (t.pc >= code.size()) t.done = true;
   if (atomics_run_ > options_.max_trace_events) return OverTraceCap();
+  return absl::OkStatus();
+}
+
+// A declaration is a step like any other for the budget (InterpretOptions:
+// every instruction executed counts), and at run time it does nothing else
+// (Setup read them all). So under the canonical schedule, where a thread runs alone until it
+// finishes or waits, its leading declarations are taken in one go: the same
+// steps counted, the same budget error where one of them would have crossed
+// a limit (nothing in between could have changed memory or the outcome).
+// The random schedule steps them one by one: each step there is a PRNG
+// draw, and skipping would change every later pick.
+absl::Status Execution::SkipLeadingDecls(Thread& t) {
+  const uint64_t n = leading_decls_ - t.pc;
+  // Both counts are within their limits here (Step stops at the first step
+  // past one), so neither subtraction wraps.
+  if (n > options_.max_steps_per_thread - t.steps ||
+      n > options_.max_total_steps - total_steps_) {
+    return OverBudget();
+  }
+  t.steps += n;
+  total_steps_ += n;
+  t.pc = leading_decls_;
+  if (t.pc >= program_.instructions.size()) t.done = true;
   return absl::OkStatus();
 }
 

@@ -79,6 +79,9 @@ class Execution {
   absl::Status RunCanonical();
   absl::Status RunRandom();
   absl::Status Step(Thread& t);
+  // The canonical schedule's shortcut past the program's leading
+  // declarations; see its definition.
+  absl::Status SkipLeadingDecls(Thread& t);
   // Step's errors, out of line: building their messages would otherwise
   // weigh on every step.
   ABSL_ATTRIBUTE_NOINLINE absl::Status OverBudget() const;
@@ -153,6 +156,7 @@ class Execution {
     uint32_t atomic_ordinal = UINT32_MAX;  // index into Thread::occurrences
   };
   std::vector<Decoded> decoded_;            // by instruction index
+  uint32_t leading_decls_ = 0;  // declarations before the first other instruction
   uint32_t atomic_count_ = 0;
   std::array<uint32_t, 3> group_size_ = {1, 1, 1};
   std::vector<std::optional<Uav>> uavs_;    // by slot

@@ -15,7 +15,8 @@ namespace atomfuzz::oracle {
 
 struct InterpretOptions {
   Schedule schedule;
-  // An endless loop ends the run with RunStatus::kBudgetExceeded.
+  // An endless loop ends the run with RunStatus::kBudgetExceeded. A step is
+  // any instruction executed, declarations included, under every schedule.
   uint64_t max_steps_per_thread = 1u << 20;
   uint64_t max_total_steps = 1ull << 31;
   // Bounds on what one case may make the interpreter allocate.

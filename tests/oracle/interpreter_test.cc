@@ -161,6 +161,33 @@ TEST(Interpreter, EndlessLoopEndsWithBudgetExceeded) {
   EXPECT_EQ(o.status, isa::RunStatus::kBudgetExceeded);
 }
 
+// Every instruction executed is a step, the leading declarations included,
+// whether the canonical schedule takes them in one go or the random one
+// steps them: a straight-line program needs exactly its length per thread,
+// and the dispatch its length times the threads.
+TEST(Interpreter, DeclarationsCountAgainstTheBudgetExactly) {
+  auto c = isa::ParseCase(RawCase(2, 1, "store_raw u0.x, l(0), l(7)\n"), "t.case");
+  ASSERT_TRUE(c.ok());
+  const uint64_t length = c->shader.instructions.size();
+  for (const Schedule schedule : {Schedule::Canonical(), Schedule::Random(5)}) {
+    for (uint64_t budget = 0; budget <= length + 1; ++budget) {
+      SCOPED_TRACE(absl::StrCat(schedule.ToString(), " budget ", budget));
+      InterpretOptions per_thread;
+      per_thread.schedule = schedule;
+      per_thread.max_steps_per_thread = budget;
+      InterpretOptions total;
+      total.schedule = schedule;
+      total.max_total_steps = budget * 2;
+      for (const InterpretOptions& options : {per_thread, total}) {
+        auto o = Interpret(*c, options);
+        ASSERT_TRUE(o.ok()) << o.status();
+        EXPECT_EQ(o->status, budget >= length ? isa::RunStatus::kOk
+                                              : isa::RunStatus::kBudgetExceeded);
+      }
+    }
+  }
+}
+
 TEST(Interpreter, EndlessLoopOfAtomicsEndsAtTheTraceCap) {
   auto c = isa::ParseCase(RawCase(64, 1, "loop\natomic_iadd u0, l(0), l(1)\nendloop\n"), "t.case");
   ASSERT_TRUE(c.ok());
