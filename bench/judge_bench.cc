@@ -1,4 +1,5 @@
-// The fuzz loop's three phases apart, on the same generated cases, and the
+// The fuzz loop's three phases apart, on the same cases (generated, or with
+// --corpus partly mutants, as a campaign builds them), and the
 // verdicts themselves for comparing two builds: a speed-up of the generator,
 // a target or the judge must leave every line of --dump as it was.
 // Usage: judge_bench [--cases=N] [--seed=S] [--reps=R] [--inject=NAME|oracle]
