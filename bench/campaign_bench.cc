@@ -8,7 +8,6 @@
 //     the reduced reproducer. The goals of issue 5 are printed beside them.
 // Usage: campaign_bench [--cases=N] [--limit=SECONDS] [--seed=S]
 //                       [--only=throughput|INJECTION]
-#include <time.h>
 #include <unistd.h>
 
 #include <algorithm>
@@ -24,6 +23,7 @@
 #include "absl/strings/str_cat.h"
 #include "absl/strings/strip.h"
 #include "absl/time/clock.h"
+#include "bench/cpu_seconds.h"
 #include "fuzz/campaign_worker.h"
 #include "fuzz/case_source.h"
 #include "fuzz/finding_store.h"
@@ -62,13 +62,7 @@ std::string TempDir(const std::string& name) {
 }
 
 
-// CPU seconds this process has run: the throughput figures are per core
-// second, so that other work on the machine does not skew them.
-double CpuSeconds() {
-  timespec ts{};
-  clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &ts);
-  return static_cast<double>(ts.tv_sec) + static_cast<double>(ts.tv_nsec) * 1e-9;
-}
+using bench::CpuSeconds;
 
 // Each phase of the loop alone on the same cases, in microseconds per case:
 // where the fuzz loop's time goes.

@@ -15,7 +15,6 @@
 //   --corpus=DIR     mutate the cases of DIR (a campaign's corpus), as a
 //                    campaign does for --mutate per mille of its cases
 //                    (default 300, the campaign's)
-#include <time.h>
 
 #include <cstdio>
 #include <string>
@@ -23,6 +22,7 @@
 
 #include "absl/strings/numbers.h"
 #include "absl/strings/strip.h"
+#include "bench/cpu_seconds.h"
 #include "fuzz/campaign_worker.h"
 #include "fuzz/case_source.h"
 #include "fuzz/policy.h"
@@ -44,11 +44,7 @@ struct Args {
   uint32_t mutate = 300;
 };
 
-double CpuSeconds() {
-  timespec ts{};
-  clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &ts);
-  return static_cast<double>(ts.tv_sec) + static_cast<double>(ts.tv_nsec) * 1e-9;
-}
+using bench::CpuSeconds;
 
 void Dump(size_t i, const absl::StatusOr<oracle::Verdict>& v) {
   if (!v.ok()) {

@@ -24,6 +24,7 @@
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_replace.h"
 #include "absl/strings/strip.h"
+#include "bench/cpu_seconds.h"
 #include "fuzz/case_source.h"
 #include "fuzz/policy.h"
 #include "isa/dxbc.h"
@@ -68,13 +69,8 @@ bool ParseArgs(int argc, char** argv, Args& a) {
   return true;
 }
 
-// CPU seconds of this process, lavapipe's threads included: with
-// --in_process, a figure that other work on the machine skews less.
-double CpuNow() {
-  timespec ts{};
-  clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &ts);
-  return static_cast<double>(ts.tv_sec) + static_cast<double>(ts.tv_nsec) * 1e-9;
-}
+// With --in_process, lavapipe's threads are this process's too.
+double CpuNow() { return bench::CpuSeconds(); }
 
 double Now() {
   return std::chrono::duration<double>(std::chrono::steady_clock::now().time_since_epoch())
