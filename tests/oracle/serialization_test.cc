@@ -142,6 +142,32 @@ TEST(Serialization, DistinctChainsAreNotMistakenForTwins) {
   EXPECT_EQ(r.kind, Kind::kAllowed) << r.why;
 }
 
+// The listed order, when legal, answers for the search (spec 2.1), but only
+// where the search could not have given up: the verdicts stay the search's.
+TEST(Serialization, ALegalListedOrderGivesTheSearchsVerdict) {
+  // An exchange then a blind add: mixed families, one return unknown.
+  std::vector<SerialOp> ops = {Op(0, Rmw::kExch, 7, 1), Op(1, Rmw::kIAdd, 2, std::nullopt)};
+  auto r = CheckSerialization(1, ops, std::nullopt, 1000);
+  EXPECT_EQ(r.kind, Kind::kAllowed);
+  EXPECT_FALSE(r.end.has_value());  // not known to be unique without the final word
+  r = CheckSerialization(1, ops, 9, 1000);
+  EXPECT_EQ(r.kind, Kind::kAllowed);
+  EXPECT_EQ(r.end, 9u);
+  // A budget too small for the whole search: the search answers, and gives up.
+  EXPECT_EQ(CheckSerialization(1, ops, 9, 0).kind, Kind::kUnknown);
+  EXPECT_EQ(CheckSerialization(1, ops, 9, 5).kind, Kind::kAllowed);
+  // Every return known, nothing else orders them: the trail's answer, any budget.
+  std::vector<SerialOp> known = {Op(0, Rmw::kIAdd, 1, 10), Op(1, Rmw::kIAdd, 1, 11)};
+  r = CheckSerialization(10, known, std::nullopt, 0);
+  EXPECT_EQ(r.kind, Kind::kAllowed);
+  EXPECT_EQ(r.end, 12u);
+  // Listed with a group's later interval first: the search still orders them.
+  SerialOp late = Op(0, Rmw::kIAdd, 1, 11), early = Op(1, Rmw::kIAdd, 1, 10);
+  late.interval = 1;
+  EXPECT_EQ(CheckSerialization(10, {late, early}, 12, 1000).kind, Kind::kAllowed);
+  EXPECT_EQ(CheckSerialization(10, {late, early}, 13, 1000).kind, Kind::kDivergence);
+}
+
 TEST(Serialization, AMillionTraceableOpsRebuildLinearly) {
   // Distinct addends from many threads, shuffled: one candidate per step.
   const uint32_t n = 1000000;
