@@ -244,15 +244,7 @@ class Compiler {
     const isa::OpcodeInfo& row = inst.info();
     if (row.family == isa::Family::kDecl) return absl::OkStatus();
     const int operands = row.operand_count();
-    // x# sources are gathered into scratch slots before the instruction,
-    // x# destinations scattered from them after it.
-    for (int k = 0; k < operands; ++k) {
-      const Operand& o = inst.operands[static_cast<size_t>(k)];
-      if (o.file == RegFile::kIndexableTemp &&
-          row.operands[static_cast<size_t>(k)].kind != isa::OperandKind::kDst) {
-        out_.code.push_back(XAccess(o, static_cast<size_t>(k), false, 0xF));
-      }
-    }
+    XAccesses(inst, /*scatter=*/false);
     tables_.compiled_of[index] = static_cast<uint32_t>(out_.code.size());
     // Built in place: the entries are 140 bytes.
     Decoded& d = out_.code.emplace_back();
@@ -320,14 +312,21 @@ class Compiler {
         break;
       }
     }
-    for (int k = 0; k < operands; ++k) {  // `d` is not used past here
+    XAccesses(inst, /*scatter=*/true);  // `d` is not used past here
+    return absl::OkStatus();
+  }
+
+  // x# sources are gathered into scratch slots before the instruction
+  // (scatter false), x# destinations scattered from them after it.
+  void XAccesses(const isa::Instruction& inst, bool scatter) {
+    const isa::OpcodeInfo& row = inst.info();
+    for (int k = 0; k < row.operand_count(); ++k) {
       const Operand& o = inst.operands[static_cast<size_t>(k)];
-      if (o.file == RegFile::kIndexableTemp &&
-          row.operands[static_cast<size_t>(k)].kind == isa::OperandKind::kDst) {
-        out_.code.push_back(XAccess(o, static_cast<size_t>(k), true, o.mask));
+      const bool dst = row.operands[static_cast<size_t>(k)].kind == isa::OperandKind::kDst;
+      if (o.file == RegFile::kIndexableTemp && dst == scatter) {
+        out_.code.push_back(XAccess(o, static_cast<size_t>(k), scatter, scatter ? o.mask : 0xF));
       }
     }
-    return absl::OkStatus();
   }
 
   // Whether writing component c could clobber a slot a later component reads.
