@@ -70,18 +70,6 @@ std::vector<Operand> ByRole(const OpcodeInfo& row, const RoleOperands& r) {
   return ops;
 }
 
-// The ALU opcodes in table order (kMov first, as in the table).
-const std::vector<Op>& AluOps() {
-  static const std::vector<Op> ops = [] {
-    std::vector<Op> v;
-    for (const OpcodeInfo& row : isa::AllOpcodes()) {
-      if (row.family == Family::kAlu) v.push_back(row.op);
-    }
-    return v;
-  }();
-  return ops;
-}
-
 bool Legal(const OpcodeInfo& row, const Target& t,
            std::optional<isa::Rmw> counter) {
   if ((row.memories & t.memory_bit()) == 0) return false;

@@ -239,14 +239,28 @@ std::vector<Operand> ConvertAtomicOperands(Choices& choices, const CaseFacts& f,
   return ops;
 }
 
+namespace {
+
+template <typename Pred>
+std::vector<isa::Op> OpsWhere(Pred keep) {
+  std::vector<isa::Op> v;
+  for (const isa::OpcodeInfo& row : isa::AllOpcodes()) {
+    if (keep(row)) v.push_back(row.op);
+  }
+  return v;
+}
+
+}  // namespace
+
 const std::vector<isa::Op>& AtomicOps() {
-  static const std::vector<isa::Op> ops = [] {
-    std::vector<isa::Op> v;
-    for (const isa::OpcodeInfo& row : isa::AllOpcodes()) {
-      if (row.is_atomic()) v.push_back(row.op);
-    }
-    return v;
-  }();
+  static const std::vector<isa::Op> ops =
+      OpsWhere([](const isa::OpcodeInfo& row) { return row.is_atomic(); });
+  return ops;
+}
+
+const std::vector<isa::Op>& AluOps() {
+  static const std::vector<isa::Op> ops =
+      OpsWhere([](const isa::OpcodeInfo& row) { return row.family == isa::Family::kAlu; });
   return ops;
 }
 

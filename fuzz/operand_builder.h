@@ -52,6 +52,8 @@ std::vector<isa::Operand> ConvertAtomicOperands(Choices& choices,
 
 // Every atomic opcode (the 21 of spec 1.4-1.6), in table order.
 const std::vector<isa::Op>& AtomicOps();
+// Every ALU opcode, in table order (mov first).
+const std::vector<isa::Op>& AluOps();
 
 }  // namespace atomfuzz::fuzz
 
