@@ -13,9 +13,7 @@ std::vector<std::string> TargetNames() {
 
 absl::StatusOr<std::unique_ptr<targets::Target>> MakeTarget(const RunOptions& o) {
   if (o.target == "oracle") {
-    if (!o.target_options.inject.empty()) {
-      return absl::InvalidArgumentError("--inject applies to --target=fast only, not 'oracle'");
-    }
+    if (absl::Status s = targets::CheckInjection(o.target, o.target_options); !s.ok()) return s;
     return CreateOracleTarget(o.schedule, o.target_options);
   }
   return targets::CreateTarget(o.target, o.target_options);

@@ -12,15 +12,16 @@ namespace atomfuzz::targets {
 
 std::vector<std::string> TargetNames() { return {"fast", "vulkan", "vulkan-ssbo"}; }
 
+absl::Status CheckInjection(const std::string& name, const TargetOptions& options) {
+  if (options.inject.empty() || name == "fast") return absl::OkStatus();
+  return absl::InvalidArgumentError(
+      absl::StrCat("--inject applies to --target=fast only, not '", name, "'"));
+}
+
 absl::StatusOr<std::unique_ptr<Target>> CreateTarget(const std::string& name,
                                                      const TargetOptions& options) {
+  if (absl::Status s = CheckInjection(name, options); !s.ok()) return s;
   if (name == "fast") return fast::CreateFastTarget(options);
-  // Injected bugs live in the fast executor only; elsewhere the flag would
-  // be dropped and the campaign labelled with a bug nobody injected.
-  if (!options.inject.empty()) {
-    return absl::InvalidArgumentError(absl::StrCat(
-        "--inject applies to --target=fast only, not '", name, "'"));
-  }
   if (absl::StartsWith(name, external::kPrefix)) {
     return external::CreateExternalTarget(name, options);
   }
