@@ -195,9 +195,10 @@ class Worker {
         // From the original with its provenance, which the reducer keeps.
         ReduceResult r = Reduce(f.original, *same, ro);
         absl::StatusOr<Differential> again = RunAndJudge(r.reduced, *target_);
+        // Signed only if it still diverges.
         absl::StatusOr<Signature> reduced_sig =
             again.ok() ? SignatureOf(r.reduced, *again, label_) : again.status();
-        if (reduced_sig.ok() && again->verdict.kind == oracle::Verdict::Kind::kDivergence) {
+        if (reduced_sig.ok()) {
           f.reduced = std::move(r.reduced);
           reduced_d = *std::move(again);
           shown = &*f.reduced;
