@@ -126,7 +126,8 @@ struct Policy {
   // ---- Dispatch (spec 1.8) ----
   // Small by default: the judge's time grows with threads x instructions,
   // and cases this size find every injected bug of the fast target within
-  // about a thousand cases. Throughput finds the rest.
+  // about a thousand cases. Throughput finds the rest. Mutants keep to
+  // these bounds too, unless their parent was already past them.
   uint32_t max_groups = 4;  // product of the three group counts
   uint32_t multi_dim_groups_per_mille = 150;
   uint32_t max_group_threads = 16;  // x * y * z

@@ -148,6 +148,67 @@ TEST(MutatorTest, RespectsTheLimits) {
   }
 }
 
+uint64_t GroupCount(const isa::Case& c) {
+  return uint64_t{c.groups[0]} * c.groups[1] * c.groups[2];
+}
+uint64_t GroupThreads(const isa::Case& c) {
+  for (const isa::Instruction& inst : c.shader.instructions) {
+    if (inst.op == isa::Op::kDclThreadGroup) {
+      return uint64_t{inst.operands[0].index} * inst.operands[1].index *
+             inst.operands[2].index;
+    }
+  }
+  return 0;
+}
+
+// The largest group count and group size that chains of the two dispatch
+// mutations reach under `policy` from the corpus cases within its bounds.
+// Every chain is checked against the policy's bounds or its start case's
+// size, whichever is more.
+std::pair<uint64_t, uint64_t> LargestDispatchReached(const Policy& policy) {
+  const std::vector<isa::Case> corpus = Corpus();
+  EXPECT_FALSE(corpus.empty());
+  const Mutator mutator(policy);
+  SeededChoices choices(5);
+  uint64_t groups = 0, threads = 0;
+  for (const NamedMutation& m : AllMutations()) {
+    const std::string name(m.name);
+    if (name != "change_groups" && name != "change_thread_group") continue;
+    for (const isa::Case& start : corpus) {
+      const uint64_t group_bound = std::max<uint64_t>(policy.max_groups, GroupCount(start));
+      const uint64_t thread_bound =
+          std::max<uint64_t>(policy.max_group_threads, GroupThreads(start));
+      const bool within = group_bound == policy.max_groups &&
+                          thread_bound == policy.max_group_threads;
+      isa::Case c = start;
+      for (int k = 0; k < 30; ++k) {
+        if (!mutator.Apply(m, c, choices)) continue;
+        EXPECT_LE(GroupCount(c), group_bound) << name << "\n" << isa::PrintCase(c);
+        EXPECT_LE(GroupThreads(c), thread_bound) << name << "\n" << isa::PrintCase(c);
+        if (!within) continue;
+        groups = std::max(groups, GroupCount(c));
+        threads = std::max(threads, GroupThreads(c));
+      }
+    }
+  }
+  return {groups, threads};
+}
+
+// Mutants are as small as the cases the policy generates (the judge's time
+// grows with the threads), unless their parent was larger.
+TEST(MutatorTest, GrowsTheDispatchOnlyAsFarAsThePolicyAllows) {
+  const Policy small;
+  const auto [groups, threads] = LargestDispatchReached(small);
+  EXPECT_EQ(groups, small.max_groups);
+  EXPECT_EQ(threads, small.max_group_threads);
+  // The bound is the policy's, not a constant: "wide" reaches wave sizes.
+  const absl::StatusOr<Policy> wide = PolicyByName("wide");
+  ASSERT_TRUE(wide.ok());
+  const auto [wide_groups, wide_threads] = LargestDispatchReached(*wide);
+  EXPECT_EQ(wide_groups, wide->max_groups);
+  EXPECT_EQ(wide_threads, wide->max_group_threads);
+}
+
 TEST(MutatorTest, SameSeedSameMutations) {
   const std::vector<isa::Case> corpus = Corpus();
   ASSERT_FALSE(corpus.empty());
