@@ -55,7 +55,10 @@ CampaignSetup Setup(const std::string& inject, const std::string& out, uint64_t 
 }
 
 std::string TempDir(const std::string& name) {
-  const std::string dir = absl::StrCat("/tmp/atomfuzz-bench-", getpid(), "-", name);
+  // TMPDIR, as std::filesystem reads it, else /tmp.
+  const std::string dir =
+      absl::StrCat(std::filesystem::temp_directory_path().string(), "/atomfuzz-bench-",
+                   getpid(), "-", name);
   std::filesystem::remove_all(dir);
   std::filesystem::create_directories(dir + "/corpus");
   return dir;
