@@ -401,7 +401,8 @@ void Execution::ExecAlu(Thread& t, const isa::Instruction& inst) {
       std::min<size_t>(inst.operands.size() - std::min(first_src, inst.operands.size()), 4);
   const Operand* src_ops = inst.operands.data() + first_src;
   // One lane into one destination, as most instructions: nothing to stage.
-  if (hi == nullptr && std::has_single_bit(mask)) {
+  // (Not std::has_single_bit: without -mpopcnt it is a software popcount.)
+  if (hi == nullptr && mask != 0 && (mask & (mask - 1)) == 0) {
     const int c = std::countr_zero(mask);
     std::array<Value, 4> src{};
     for (size_t k = 0; k < sources; ++k) src[k] = Read(t, src_ops[k], c);
