@@ -50,7 +50,7 @@ bool ChangeGroups(isa::Case& c, Choices& choices, const Policy& policy) {
       break;
     default:
       // Rare edges: no group at all (spec 1.8), or the most there may be
-      // (which only a policy that allows it keeps).
+      // (kept only where both the policy's bound and the work limit allow).
       g = choices.Below(2) == 0 ? 0 : 65535;
       break;
   }
