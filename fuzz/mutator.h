@@ -1,10 +1,11 @@
 // The structure-aware mutator (libFuzzer's MutationDispatcher shape): a table
 // of {function, name} mutations (fuzz/mutations.h), one picked at random and
 // retried up to max_attempts times until one applies. Each attempt works on a
-// copy (one reused case, mutator.cc); a result that fails isa::Validate, exceeds the limits or equals the
-// input is dropped, so every case that leaves here is valid. The names of
-// the applied mutations are returned and appended to the case's metadata
-// "mutations", so a finding shows how it was made.
+// copy (one reused case, mutator.cc); a result that fails isa::Validate,
+// exceeds the limits or equals the input is dropped, so every case that
+// leaves here is valid. The names of the applied mutations are returned and
+// appended to the case's metadata "mutations", so a finding shows how it
+// was made.
 #ifndef ATOMFUZZ_FUZZ_MUTATOR_H_
 #define ATOMFUZZ_FUZZ_MUTATOR_H_
 

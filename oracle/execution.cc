@@ -300,10 +300,11 @@ absl::Status Execution::Step(Thread& t) {
 
 // A declaration is a step like any other for the budget (InterpretOptions:
 // every instruction executed counts), and at run time it does nothing else
-// (Setup read them all). So under the canonical schedule, where a thread runs alone until it
-// finishes or waits, its leading declarations are taken in one go: the same
-// steps counted, the same budget error where one of them would have crossed
-// a limit (nothing in between could have changed memory or the outcome).
+// (Setup read them all). So under the canonical schedule, where a thread
+// runs alone until it finishes or waits, its leading declarations are taken
+// in one go: the same steps counted, the same budget error where one of
+// them would have crossed a limit (nothing in between could have changed
+// memory or the outcome).
 // The random schedule steps them one by one: each step there is a PRNG
 // draw, and skipping would change every later pick.
 absl::Status Execution::SkipLeadingDecls(Thread& t) {
