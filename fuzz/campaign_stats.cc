@@ -1,6 +1,7 @@
 #include "fuzz/campaign_stats.h"
 
 #include <algorithm>
+#include <optional>
 #include <utility>
 #include <vector>
 
@@ -47,15 +48,20 @@ void CountCoverage(const isa::Case& c, const isa::Outcome& outcome,
     int kind;
   };
   absl::InlinedVector<Declared, 8> declared;
-  for (const auto& [memory, kind] : isa::DeclaredKinds(c.shader)) {
-    declared.push_back({memory.first, memory.second, static_cast<int>(kind)});
+  for (const isa::Instruction& i : c.shader.instructions) {
+    if (std::optional<isa::TargetKind> k = isa::DeclaredKind(i)) {
+      declared.push_back({i.operands[0].file, i.operands[0].index, static_cast<int>(*k)});
+    }
   }
   auto kind_of = [&](const isa::AtomicEvent& e) {
-    for (const Declared& d : declared) {
-      if (d.file == e.file && d.slot == e.slot) return d.kind;
+    // From the back: a later declaration of a slot wins (isa::DeclaredKinds).
+    for (auto d = declared.rbegin(); d != declared.rend(); ++d) {
+      if (d->file == e.file && d->slot == e.slot) return d->kind;
     }
     return -1;
   };
+  // Most traces hold tens of events: the scratch below lives on the stack.
+  constexpr size_t kInlineEvents = 64;
   // Words touched by in-bounds atomics, to tell how many alias each other.
   // g# words are per group; u# words are shared by all.
   // (file, slot) and (word, group) packed in two integers: sorted as the
@@ -70,14 +76,14 @@ void CountCoverage(const isa::Case& c, const isa::Outcome& outcome,
   };
   // In-bounds events sorted by word: each run is one word's atomics, and
   // its length is how many alias it (one sort, no search per event).
-  std::vector<std::pair<WordKey, uint32_t>> words;  // key, event index
+  absl::InlinedVector<std::pair<WordKey, uint32_t>, kInlineEvents> words;  // key, event index
   words.reserve(outcome.trace.size());
   for (uint32_t i = 0; i < outcome.trace.size(); ++i) {
     const isa::AtomicEvent& e = outcome.trace[i];
     if (e.address == isa::AddressClass::kInBounds) words.emplace_back(key_of(e), i);
   }
   std::sort(words.begin(), words.end());
-  std::vector<uint32_t> aliases(outcome.trace.size(), 0);
+  absl::InlinedVector<uint32_t, kInlineEvents> aliases(outcome.trace.size(), 0);
   for (size_t i = 0; i < words.size();) {
     size_t j = i;
     while (j < words.size() && words[j].first == words[i].first) ++j;
@@ -86,7 +92,7 @@ void CountCoverage(const isa::Case& c, const isa::Outcome& outcome,
   }
   // Cells of the matrix, one entry per event; counted per distinct cell so
   // that the shared counters see one atomic add per cell, not per event.
-  std::vector<int> cells;
+  absl::InlinedVector<int, kInlineEvents> cells;
   cells.reserve(outcome.trace.size());
   for (uint32_t i = 0; i < outcome.trace.size(); ++i) {
     const isa::AtomicEvent& e = outcome.trace[i];

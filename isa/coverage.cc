@@ -41,26 +41,24 @@ bool IsLegal(Op op, TargetKind k) {
   }
 }
 
+std::optional<TargetKind> DeclaredKind(const Instruction& dcl) {
+  if (dcl.operands.empty()) return std::nullopt;
+  switch (dcl.op) {
+    case Op::kDclUavRaw: return TargetKind::kUavRaw;
+    case Op::kDclUavStructured: return TargetKind::kUavStructured;
+    case Op::kDclUavTyped: return KindOfTypedDim(dcl.dim);
+    case Op::kDclTgsmRaw: return TargetKind::kTgsmRaw;
+    case Op::kDclTgsmStructured: return TargetKind::kTgsmStructured;
+    default: return std::nullopt;
+  }
+}
+
 std::map<std::pair<RegFile, uint32_t>, TargetKind> DeclaredKinds(
     const Program& program) {
   std::map<std::pair<RegFile, uint32_t>, TargetKind> kinds;
   for (const Instruction& i : program.instructions) {
-    if (i.operands.empty()) continue;
-    const Operand& o = i.operands[0];
-    switch (i.op) {
-      case Op::kDclUavRaw: kinds[{o.file, o.index}] = TargetKind::kUavRaw; break;
-      case Op::kDclUavStructured:
-        kinds[{o.file, o.index}] = TargetKind::kUavStructured;
-        break;
-      case Op::kDclUavTyped:
-        if (auto k = KindOfTypedDim(i.dim)) kinds[{o.file, o.index}] = *k;
-        break;
-      case Op::kDclTgsmRaw: kinds[{o.file, o.index}] = TargetKind::kTgsmRaw; break;
-      case Op::kDclTgsmStructured:
-        kinds[{o.file, o.index}] = TargetKind::kTgsmStructured;
-        break;
-      default:
-        break;
+    if (std::optional<TargetKind> k = DeclaredKind(i)) {
+      kinds[{i.operands[0].file, i.operands[0].index}] = *k;
     }
   }
   return kinds;

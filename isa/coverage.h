@@ -5,6 +5,7 @@
 
 #include <array>
 #include <map>
+#include <optional>
 #include <string>
 #include "absl/strings/string_view.h"
 #include <vector>
@@ -24,7 +25,11 @@ inline constexpr int kTargetKindCount = 10;
 absl::string_view TargetKindName(TargetKind k);
 // Whether an op may legally target a kind (counters: structured u# only).
 bool IsLegal(Op op, TargetKind k);
-// The kind of every memory the program declares, by (u# or g#, slot).
+// The kind of memory `dcl` declares in its first operand, if it declares
+// one (a typed UAV of a dimension the matrix has no column for: none).
+std::optional<TargetKind> DeclaredKind(const Instruction& dcl);
+// The kind of every memory the program declares, by (u# or g#, slot); a
+// later declaration of a slot wins.
 std::map<std::pair<RegFile, uint32_t>, TargetKind> DeclaredKinds(
     const Program& program);
 
