@@ -201,9 +201,7 @@ absl::Status Execution::RunCanonical() {
         if (t.pc < leading_decls_) {
           if (absl::Status s = SkipLeadingDecls(t); !s.ok()) return s;
         }
-        while (!t.done && !t.waiting) {
-          if (absl::Status s = Step(t); !s.ok()) return s;
-        }
+        if (absl::Status s = RunThread(t); !s.ok()) return s;
         all_done = all_done && t.done;
       }
       if (all_done) break;
@@ -267,18 +265,10 @@ bool Execution::MaybeReleaseBarrier(uint32_t g) {
   return true;
 }
 
-absl::Status Execution::Step(Thread& t) {
-  const auto& code = program_.instructions;
-  if (t.pc >= code.size()) {
-    t.done = true;
-    return absl::OkStatus();
-  }
-  if (++t.steps > options_.max_steps_per_thread ||
-      ++total_steps_ > options_.max_total_steps) {
-    return OverBudget();
-  }
+// Inlined into Step and RunThread: the dispatch is most of a step.
+ABSL_ATTRIBUTE_ALWAYS_INLINE inline absl::Status Execution::Execute(Thread& t) {
   const uint32_t index = t.pc;
-  const isa::Instruction& inst = code[index];
+  const isa::Instruction& inst = program_.instructions[index];
   switch (decoded_[index].family) {
     case isa::Family::kDecl: ++t.pc; break;
     case isa::Family::kAlu: ExecAlu(t, inst); ++t.pc; break;
@@ -289,13 +279,63 @@ absl::Status Execution::Step(Thread& t) {
       break;
     case isa::Family::kLoad: ExecLoad(t, inst); ++t.pc; break;
     case isa::Family::kStore: ExecStore(t, inst); ++t.pc; break;
+    // Only atomics count against the trace cap, so only they are checked.
     case isa::Family::kAtomic:
-    case isa::Family::kImmAtomic: ExecAtomic(t, index, inst); ++t.pc; break;
-    case isa::Family::kCounter: ExecCounter(t, index, inst); ++t.pc; break;
+    case isa::Family::kImmAtomic:
+      ExecAtomic(t, index, inst);
+      ++t.pc;
+      if (atomics_run_ > options_.max_trace_events) return OverTraceCap();
+      break;
+    case isa::Family::kCounter:
+      ExecCounter(t, index, inst);
+      ++t.pc;
+      if (atomics_run_ > options_.max_trace_events) return OverTraceCap();
+      break;
   }
-  if (t.pc >= code.size()) t.done = true;
-  if (atomics_run_ > options_.max_trace_events) return OverTraceCap();
   return absl::OkStatus();
+}
+
+absl::Status Execution::Step(Thread& t) {
+  const size_t size = program_.instructions.size();
+  if (t.pc >= size) {
+    t.done = true;
+    return absl::OkStatus();
+  }
+  if (++t.steps > options_.max_steps_per_thread ||
+      ++total_steps_ > options_.max_total_steps) {
+    return OverBudget();
+  }
+  if (absl::Status s = Execute(t); !s.ok()) return s;
+  if (t.pc >= size) t.done = true;
+  return absl::OkStatus();
+}
+
+absl::Status Execution::RunThread(Thread& t) {
+  const size_t size = program_.instructions.size();
+  if (t.pc >= size) {
+    t.done = true;
+    return absl::OkStatus();
+  }
+  // Both counts are within their limits here (a step past one ends the
+  // run), so this is how many steps the thread may take before the first
+  // of them would cross its limit: Step's checks, counted down.
+  const uint64_t allowed = std::min(options_.max_steps_per_thread - t.steps,
+                                    options_.max_total_steps - total_steps_);
+  uint64_t taken = 0;
+  absl::Status status;
+  while (!t.done && !t.waiting) {
+    if (taken == allowed) {
+      status = OverBudget();
+      break;
+    }
+    ++taken;
+    status = Execute(t);
+    if (!status.ok()) break;
+    if (t.pc >= size) t.done = true;
+  }
+  t.steps += taken;
+  total_steps_ += taken;
+  return status;
 }
 
 // A declaration is a step like any other for the budget (InterpretOptions:

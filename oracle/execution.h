@@ -78,7 +78,15 @@ class Execution {
   void StartGroup(uint32_t g);
   absl::Status RunCanonical();
   absl::Status RunRandom();
+  // The random schedule's unit: one instruction of `t`.
   absl::Status Step(Thread& t);
+  // The canonical schedule's unit: `t` until it finishes or waits at a
+  // barrier. The same steps as Step in a loop, with the budget kept in a
+  // local count.
+  absl::Status RunThread(Thread& t);
+  // The instruction at t.pc, dispatched on its family; what Step and
+  // RunThread share.
+  absl::Status Execute(Thread& t);
   // The canonical schedule's shortcut past the program's leading
   // declarations; see its definition.
   absl::Status SkipLeadingDecls(Thread& t);
