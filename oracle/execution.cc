@@ -432,24 +432,35 @@ bool Execution::Condition(const Thread& t, const Operand& op) {
   return v.bits != 0;
 }
 
+namespace {
+
+// The component a write mask names when it names exactly one, else -1.
+// A table: std::has_single_bit, or mask & (mask - 1), compiles to a
+// software popcount on baseline x86-64.
+constexpr std::array<int8_t, 16> kOnlyLane = {-1, 0, 1, -1, 2, -1, -1, -1,
+                                              3, -1, -1, -1, -1, -1, -1, -1};
+
+}  // namespace
+
 void Execution::ExecAlu(Thread& t, const isa::Instruction& inst) {
   const bool two_dst = inst.op == Op::kIMul || inst.op == Op::kUMul;
   const size_t first_src = two_dst ? 2 : 1;
-  const Operand& lo = inst.operands[two_dst ? 1 : 0];
-  const Operand* hi = two_dst ? &inst.operands[0] : nullptr;
-  const unsigned mask = (lo.mask | (hi ? hi->mask : 0u)) & 0xFu;
   const size_t sources =
       std::min<size_t>(inst.operands.size() - std::min(first_src, inst.operands.size()), 4);
   const Operand* src_ops = inst.operands.data() + first_src;
   // One lane into one destination, as most instructions: nothing to stage.
-  // (Not std::has_single_bit: without -mpopcnt it is a software popcount.)
-  if (hi == nullptr && mask != 0 && (mask & (mask - 1)) == 0) {
-    const int c = std::countr_zero(mask);
-    std::array<Value, 4> src{};
-    for (size_t k = 0; k < sources; ++k) src[k] = Read(t, src_ops[k], c);
-    Write(t, lo, c, EvalAlu(inst.op, src, nullptr));
-    return;
+  if (!two_dst) {
+    const Operand& dst = inst.operands[0];
+    if (const int c = kOnlyLane[dst.mask & 0xFu]; c >= 0) {
+      std::array<Value, 4> src{};
+      for (size_t k = 0; k < sources; ++k) src[k] = Read(t, src_ops[k], c);
+      Write(t, dst, c, EvalAlu(inst.op, src, nullptr));
+      return;
+    }
   }
+  const Operand& lo = inst.operands[two_dst ? 1 : 0];
+  const Operand* hi = two_dst ? &inst.operands[0] : nullptr;
+  const unsigned mask = (lo.mask | (hi ? hi->mask : 0u)) & 0xFu;
   // Every source is read before any destination is written (dst may alias).
   // Lanes are visited by their mask bits.
   std::array<Value, 4> result{}, high{};

@@ -98,7 +98,8 @@ class Execution {
   // Temps and immediates are most reads and writes: those paths are here,
   // to inline into the instruction loops; the other files in ReadOther and
   // WriteOther.
-  Value Read(const Thread& t, const isa::Operand& op, int lane) const {
+  ABSL_ATTRIBUTE_ALWAYS_INLINE Value Read(const Thread& t, const isa::Operand& op,
+                                         int lane) const {
     if (op.file == isa::RegFile::kTemp) {
       const size_t k = size_t{op.index} * 4 + op.Component(lane);
       return k < t.regs.size() ? t.regs[k] : Value{};
@@ -108,7 +109,8 @@ class Execution {
     }
     return ReadOther(t, op, lane);
   }
-  void Write(Thread& t, const isa::Operand& dst, int component, Value v) {
+  ABSL_ATTRIBUTE_ALWAYS_INLINE void Write(Thread& t, const isa::Operand& dst,
+                                          int component, Value v) {
     if (dst.file == isa::RegFile::kTemp) {
       const size_t k = size_t{dst.index} * 4 + static_cast<size_t>(component & 3);
       if (k < t.regs.size()) t.regs[k] = v;
