@@ -35,6 +35,11 @@ absl::Status Execution::Setup() {
     decoded_[i].family = inst.info().family;
     if (leading_decls_ == i && decoded_[i].family == isa::Family::kDecl) ++leading_decls_;
     if (inst.info().is_atomic()) decoded_[i].atomic_ordinal = atomic_count_++;
+    if (decoded_[i].family == isa::Family::kAlu) {
+      const size_t dsts = inst.op == Op::kIMul || inst.op == Op::kUMul ? 2 : 1;
+      decoded_[i].alu_sources = static_cast<uint8_t>(
+          std::min<size_t>(inst.operands.size() - std::min(dsts, inst.operands.size()), 4));
+    }
     const auto& ops = inst.operands;
     switch (inst.op) {
       case Op::kDclTemps: temps_ = ops[0].index; break;
@@ -269,9 +274,10 @@ bool Execution::MaybeReleaseBarrier(uint32_t g) {
 ABSL_ATTRIBUTE_ALWAYS_INLINE inline absl::Status Execution::Execute(Thread& t) {
   const uint32_t index = t.pc;
   const isa::Instruction& inst = program_.instructions[index];
-  switch (decoded_[index].family) {
+  const Decoded& d = decoded_[index];
+  switch (d.family) {
     case isa::Family::kDecl: ++t.pc; break;
-    case isa::Family::kAlu: ExecAlu(t, inst); ++t.pc; break;
+    case isa::Family::kAlu: ExecAlu(t, inst, d); ++t.pc; break;
     case isa::Family::kControl: ExecControl(t, inst); break;
     case isa::Family::kSync:
       ++t.pc;
@@ -442,11 +448,10 @@ constexpr std::array<int8_t, 16> kOnlyLane = {-1, 0, 1, -1, 2, -1, -1, -1,
 
 }  // namespace
 
-void Execution::ExecAlu(Thread& t, const isa::Instruction& inst) {
+void Execution::ExecAlu(Thread& t, const isa::Instruction& inst, const Decoded& d) {
   const bool two_dst = inst.op == Op::kIMul || inst.op == Op::kUMul;
   const size_t first_src = two_dst ? 2 : 1;
-  const size_t sources =
-      std::min<size_t>(inst.operands.size() - std::min(first_src, inst.operands.size()), 4);
+  const size_t sources = d.alu_sources;
   const Operand* src_ops = inst.operands.data() + first_src;
   // One lane into one destination, as most instructions: nothing to stage.
   if (!two_dst) {

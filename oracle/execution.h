@@ -121,7 +121,6 @@ class Execution {
   Value ReadOther(const Thread& t, const isa::Operand& op, int lane) const;
   void WriteOther(Thread& t, const isa::Operand& dst, int component, Value v);
   bool Condition(const Thread& t, const isa::Operand& op);
-  void ExecAlu(Thread& t, const isa::Instruction& inst);
   void ExecControl(Thread& t, const isa::Instruction& inst);
 
   // memory_ops.cc: loads, stores, atomics, with races and poison.
@@ -163,9 +162,12 @@ class Execution {
   // as the opcode table is a dependent load from a large table.
   struct Decoded {
     isa::Family family = isa::Family::kDecl;
+    // ALU: the source operands, after the destinations (at most 4).
+    uint8_t alu_sources = 0;
     uint32_t atomic_ordinal = UINT32_MAX;  // index into Thread::occurrences
   };
   std::vector<Decoded> decoded_;            // by instruction index
+  void ExecAlu(Thread& t, const isa::Instruction& inst, const Decoded& d);
   uint32_t leading_decls_ = 0;  // declarations before the first other instruction
   uint32_t atomic_count_ = 0;
   std::array<uint32_t, 3> group_size_ = {1, 1, 1};
