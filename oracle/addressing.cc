@@ -4,15 +4,6 @@ namespace atomfuzz::oracle {
 
 using isa::AddressClass;
 
-int Layout::AddressWidth() const {
-  switch (kind) {
-    case Kind::kRaw: return 1;
-    case Kind::kStructured: return 2;
-    case Kind::kTyped: return isa::TypedAddressWidth(dim);
-  }
-  return 1;
-}
-
 Resolved ResolveTyped(const Layout& l, const std::array<uint32_t, 3>& a) {
   const int n = isa::TypedAddressWidth(l.dim);
   uint64_t word = 0, scale = 1;
