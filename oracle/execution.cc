@@ -27,6 +27,16 @@ Execution::Execution(const isa::Case& c, const ControlMap& map,
   log_.Reserve(known.WordCount());
 }
 
+namespace {
+
+// The component a write mask names when it names exactly one, else -1.
+// A table: std::has_single_bit, or mask & (mask - 1), compiles to a
+// software popcount on baseline x86-64.
+constexpr std::array<int8_t, 16> kOnlyLane = {-1, 0, 1, -1, 2, -1, -1, -1,
+                                              3, -1, -1, -1, -1, -1, -1, -1};
+
+}  // namespace
+
 absl::Status Execution::Setup() {
   const auto& code = program_.instructions;
   decoded_.assign(code.size(), Decoded{});
@@ -36,9 +46,13 @@ absl::Status Execution::Setup() {
     if (leading_decls_ == i && decoded_[i].family == isa::Family::kDecl) ++leading_decls_;
     if (inst.info().is_atomic()) decoded_[i].atomic_ordinal = atomic_count_++;
     if (decoded_[i].family == isa::Family::kAlu) {
-      const size_t dsts = inst.op == Op::kIMul || inst.op == Op::kUMul ? 2 : 1;
+      const bool two_dst = inst.op == Op::kIMul || inst.op == Op::kUMul;
+      const size_t dsts = two_dst ? 2 : 1;
       decoded_[i].alu_sources = static_cast<uint8_t>(
           std::min<size_t>(inst.operands.size() - std::min(dsts, inst.operands.size()), 4));
+      if (!two_dst && !inst.operands.empty()) {
+        decoded_[i].alu_lane = kOnlyLane[inst.operands[0].mask & 0xFu];
+      }
     }
     const auto& ops = inst.operands;
     switch (inst.op) {
@@ -438,31 +452,18 @@ bool Execution::Condition(const Thread& t, const Operand& op) {
   return v.bits != 0;
 }
 
-namespace {
-
-// The component a write mask names when it names exactly one, else -1.
-// A table: std::has_single_bit, or mask & (mask - 1), compiles to a
-// software popcount on baseline x86-64.
-constexpr std::array<int8_t, 16> kOnlyLane = {-1, 0, 1, -1, 2, -1, -1, -1,
-                                              3, -1, -1, -1, -1, -1, -1, -1};
-
-}  // namespace
-
 void Execution::ExecAlu(Thread& t, const isa::Instruction& inst, const Decoded& d) {
-  const bool two_dst = inst.op == Op::kIMul || inst.op == Op::kUMul;
-  const size_t first_src = two_dst ? 2 : 1;
   const size_t sources = d.alu_sources;
-  const Operand* src_ops = inst.operands.data() + first_src;
   // One lane into one destination, as most instructions: nothing to stage.
-  if (!two_dst) {
-    const Operand& dst = inst.operands[0];
-    if (const int c = kOnlyLane[dst.mask & 0xFu]; c >= 0) {
-      std::array<Value, 4> src{};
-      for (size_t k = 0; k < sources; ++k) src[k] = Read(t, src_ops[k], c);
-      Write(t, dst, c, EvalAlu(inst.op, src, nullptr));
-      return;
-    }
+  if (const int c = d.alu_lane; c >= 0) {
+    const Operand* src_ops = inst.operands.data() + 1;
+    std::array<Value, 4> src{};
+    for (size_t k = 0; k < sources; ++k) src[k] = Read(t, src_ops[k], c);
+    Write(t, inst.operands[0], c, EvalAlu(inst.op, src, nullptr));
+    return;
   }
+  const bool two_dst = inst.op == Op::kIMul || inst.op == Op::kUMul;
+  const Operand* src_ops = inst.operands.data() + (two_dst ? 2 : 1);
   const Operand& lo = inst.operands[two_dst ? 1 : 0];
   const Operand* hi = two_dst ? &inst.operands[0] : nullptr;
   const unsigned mask = (lo.mask | (hi ? hi->mask : 0u)) & 0xFu;

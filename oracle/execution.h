@@ -164,6 +164,9 @@ class Execution {
     isa::Family family = isa::Family::kDecl;
     // ALU: the source operands, after the destinations (at most 4).
     uint8_t alu_sources = 0;
+    // ALU: the one component it writes, or -1 (several, or two
+    // destinations).
+    int8_t alu_lane = -1;
     uint32_t atomic_ordinal = UINT32_MAX;  // index into Thread::occurrences
   };
   std::vector<Decoded> decoded_;            // by instruction index
