@@ -462,6 +462,11 @@ void Execution::ExecAlu(Thread& t, const isa::Instruction& inst, const Decoded& 
     Write(t, inst.operands[0], c, EvalAlu(inst.op, src, nullptr));
     return;
   }
+  ExecAluLanes(t, inst, d);
+}
+
+void Execution::ExecAluLanes(Thread& t, const isa::Instruction& inst, const Decoded& d) {
+  const size_t sources = d.alu_sources;
   const bool two_dst = inst.op == Op::kIMul || inst.op == Op::kUMul;
   const Operand* src_ops = inst.operands.data() + (two_dst ? 2 : 1);
   const Operand& lo = inst.operands[two_dst ? 1 : 0];

@@ -171,6 +171,10 @@ class Execution {
   };
   std::vector<Decoded> decoded_;            // by instruction index
   void ExecAlu(Thread& t, const isa::Instruction& inst, const Decoded& d);
+  // ExecAlu's general case (several lanes, or two destinations), out of
+  // line: its staging would weigh on the common case's registers.
+  ABSL_ATTRIBUTE_NOINLINE void ExecAluLanes(Thread& t, const isa::Instruction& inst,
+                                            const Decoded& d);
   uint32_t leading_decls_ = 0;  // declarations before the first other instruction
   uint32_t atomic_count_ = 0;
   std::array<uint32_t, 3> group_size_ = {1, 1, 1};
