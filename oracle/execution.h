@@ -136,11 +136,13 @@ class Execution {
   void StoreWord(Thread& t, const isa::Operand& target, uint32_t word, Value v);
   void Poison(Thread& t, const isa::Operand& target);
   AtomicSite SiteOf(const Thread& t, uint32_t index, bool tgsm) const;
-  // Counts an atomic against the trace cap and records it, except for the
-  // judge: it reads returns from Replay, and the trace would go unread.
-  void Trace(const isa::AtomicEvent& e) {
+  // Counts an atomic against the trace cap and records the event `make`
+  // builds, except for the judge: it reads returns from Replay, and the
+  // trace would go unread (so the event is not even built).
+  template <typename MakeEvent>
+  void Trace(const MakeEvent& make) {
     ++atomics_run_;
-    if (replay_ == nullptr) outcome_.trace.push_back(e);
+    if (replay_ == nullptr) outcome_.trace.push_back(make());
   }
   // The components an address takes for `layout` (spec 1.2); false if any
   // is undefined.

@@ -262,24 +262,14 @@ void Execution::ExecAtomic(Thread& t, uint32_t index,
   const Value src1 = cmp ? Read(t, operand[Role::kValue], 0) : Value{};
 
   const AtomicSite site = SiteOf(t, index, mem.file == RegFile::kTgsm);
-  isa::AtomicEvent e;
-  e.group = t.gid;
-  e.thread = t.tid;
-  e.instruction = index;
-  e.occurrence = t.occurrences[decoded_[index].atomic_ordinal]++;
-  e.file = mem.file;
-  e.slot = mem.index;
-  e.src0 = src0.bits;
-  e.src1 = src1.bits;
+  const uint32_t occurrence = t.occurrences[decoded_[index].atomic_ordinal]++;
 
+  Resolved r;  // where it lands (the event's kInBounds, word 0 without memory)
   Value old{};  // what dst0 receives: undefined unless the access happens
   if (layout != nullptr) {
     std::array<uint32_t, 3> coords{};
     const bool defined = ReadAddress(t, addr, *layout, coords);
-    const Resolved r = defined ? ResolveAtomic(*layout, coords)
-                               : Resolved{AddressClass::kUndefined, 0};
-    e.address = r.cls;
-    e.word = r.word;
+    r = defined ? ResolveAtomic(*layout, coords) : Resolved{AddressClass::kUndefined, 0};
     switch (r.cls) {
       case AddressClass::kInBounds: {
         const MemoryId id = IdOf(t, mem);
@@ -325,9 +315,22 @@ void Execution::ExecAtomic(Thread& t, uint32_t index,
       if (dst0.mask & (1u << c)) Write(t, dst0, c, old);
     }
   }
-  // The old value, also for atomic_* (see isa::AtomicEvent::returned).
-  if (old.defined) e.returned = old.bits;
-  Trace(e);
+  Trace([&] {
+    isa::AtomicEvent e;
+    e.group = t.gid;
+    e.thread = t.tid;
+    e.instruction = index;
+    e.occurrence = occurrence;
+    e.file = mem.file;
+    e.slot = mem.index;
+    e.address = r.cls;
+    e.word = r.word;
+    e.src0 = src0.bits;
+    e.src1 = src1.bits;
+    // The old value, also for atomic_* (see isa::AtomicEvent::returned).
+    if (old.defined) e.returned = old.bits;
+    return e;
+  });
 }
 
 void Execution::ExecCounter(Thread& t, uint32_t index,
@@ -335,14 +338,19 @@ void Execution::ExecCounter(Thread& t, uint32_t index,
   const Operand& dst0 = inst.operands[0];
   const Operand& uav = inst.operands[1];
   const AtomicSite site = SiteOf(t, index, false);
-  isa::AtomicEvent e;
-  e.group = t.gid;
-  e.thread = t.tid;
-  e.instruction = index;
-  e.occurrence = t.occurrences[decoded_[index].atomic_ordinal]++;
-  e.file = RegFile::kUav;
-  e.slot = uav.index;
+  const uint32_t occurrence = t.occurrences[decoded_[index].atomic_ordinal]++;
   Value returned{};
+  auto event = [&] {
+    isa::AtomicEvent e;
+    e.group = t.gid;
+    e.thread = t.tid;
+    e.instruction = index;
+    e.occurrence = occurrence;
+    e.file = RegFile::kUav;
+    e.slot = uav.index;
+    e.returned = returned.defined ? std::optional<uint32_t>(returned.bits) : std::nullopt;
+    return e;
+  };
   if (uav.index < uavs_.size() && uavs_[uav.index] && uavs_[uav.index]->counter) {
     Value& counter = *uavs_[uav.index]->counter;
     // The counter is one more word, shared by every thread (spec 1.6).
@@ -359,8 +367,7 @@ void Execution::ExecCounter(Thread& t, uint32_t index,
       for (int c = 0; c < 4; ++c) {
         if (dst0.mask & (1u << c)) Write(t, dst0, c, returned);
       }
-      e.returned = returned.defined ? std::optional<uint32_t>(returned.bits) : std::nullopt;
-      Trace(e);
+      Trace(event);
       return;
     }
     const CounterStep step = inst.op == Op::kImmAtomicAlloc ? Alloc(counter.bits)
@@ -373,8 +380,7 @@ void Execution::ExecCounter(Thread& t, uint32_t index,
   for (int c = 0; c < 4; ++c) {
     if (dst0.mask & (1u << c)) Write(t, dst0, c, returned);
   }
-  e.returned = returned.defined ? std::optional<uint32_t>(returned.bits) : std::nullopt;
-  Trace(e);
+  Trace(event);
 }
 
 }  // namespace atomfuzz::oracle
