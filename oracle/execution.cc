@@ -285,10 +285,9 @@ bool Execution::MaybeReleaseBarrier(uint32_t g) {
 }
 
 // Inlined into Step and RunThread: the dispatch is most of a step.
-ABSL_ATTRIBUTE_ALWAYS_INLINE inline absl::Status Execution::Execute(Thread& t) {
+ABSL_ATTRIBUTE_ALWAYS_INLINE inline absl::Status Execution::Execute(
+    Thread& t, const isa::Instruction& inst, const Decoded& d) {
   const uint32_t index = t.pc;
-  const isa::Instruction& inst = program_.instructions[index];
-  const Decoded& d = decoded_[index];
   switch (d.family) {
     case isa::Family::kDecl: ++t.pc; break;
     case isa::Family::kAlu: ExecAlu(t, inst, d); ++t.pc; break;
@@ -325,12 +324,16 @@ absl::Status Execution::Step(Thread& t) {
       ++total_steps_ > options_.max_total_steps) {
     return OverBudget();
   }
-  if (absl::Status s = Execute(t); !s.ok()) return s;
+  const absl::Status s = Execute(t, program_.instructions[t.pc], decoded_[t.pc]);
+  if (!s.ok()) return s;
   if (t.pc >= size) t.done = true;
   return absl::OkStatus();
 }
 
 absl::Status Execution::RunThread(Thread& t) {
+  // Read once: no step reallocates them.
+  const isa::Instruction* const code = program_.instructions.data();
+  const Decoded* const decoded = decoded_.data();
   const size_t size = program_.instructions.size();
   if (t.pc >= size) {
     t.done = true;
@@ -349,7 +352,7 @@ absl::Status Execution::RunThread(Thread& t) {
       break;
     }
     ++taken;
-    status = Execute(t);
+    status = Execute(t, code[t.pc], decoded[t.pc]);
     if (!status.ok()) break;
     if (t.pc >= size) t.done = true;
   }

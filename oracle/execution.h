@@ -73,6 +73,19 @@ class Execution {
   bool chaos() const { return chaos_; }
 
  private:
+  // Per instruction, what a step needs at every execution, worked out once
+  // per pass: the opcode table is a dependent load from a large table, and
+  // the operand count a division.
+  struct Decoded {
+    isa::Family family = isa::Family::kDecl;
+    // ALU: the source operands, after the destinations (at most 4).
+    uint8_t alu_sources = 0;
+    // ALU: the one component it writes, or -1 (several, or two
+    // destinations).
+    int8_t alu_lane = -1;
+    uint32_t atomic_ordinal = UINT32_MAX;  // index into Thread::occurrences
+  };
+
   // execution.cc: setup, scheduling, control flow, registers, ALU.
   absl::Status Setup();
   void StartGroup(uint32_t g);
@@ -84,9 +97,9 @@ class Execution {
   // barrier. The same steps as Step in a loop, with the budget kept in a
   // local count.
   absl::Status RunThread(Thread& t);
-  // The instruction at t.pc, dispatched on its family; what Step and
-  // RunThread share.
-  absl::Status Execute(Thread& t);
+  // The instruction at t.pc (`inst`, decoded as `d`), dispatched on its
+  // family; what Step and RunThread share.
+  absl::Status Execute(Thread& t, const isa::Instruction& inst, const Decoded& d);
   // The canonical schedule's shortcut past the program's leading
   // declarations; see its definition.
   absl::Status SkipLeadingDecls(Thread& t);
@@ -121,6 +134,11 @@ class Execution {
   Value ReadOther(const Thread& t, const isa::Operand& op, int lane) const;
   void WriteOther(Thread& t, const isa::Operand& dst, int component, Value v);
   bool Condition(const Thread& t, const isa::Operand& op);
+  void ExecAlu(Thread& t, const isa::Instruction& inst, const Decoded& d);
+  // ExecAlu's general case (several lanes, or two destinations), out of
+  // line: its staging would weigh on the common case's registers.
+  ABSL_ATTRIBUTE_NOINLINE void ExecAluLanes(Thread& t, const isa::Instruction& inst,
+                                            const Decoded& d);
   void ExecControl(Thread& t, const isa::Instruction& inst);
 
   // memory_ops.cc: loads, stores, atomics, with races and poison.
@@ -160,23 +178,7 @@ class Execution {
 
   uint32_t temps_ = 0;
   std::vector<uint32_t> xsizes_;            // x# -> elements (0 = undeclared)
-  // Per instruction, what Step needs at every step: its own compact copy,
-  // as the opcode table is a dependent load from a large table.
-  struct Decoded {
-    isa::Family family = isa::Family::kDecl;
-    // ALU: the source operands, after the destinations (at most 4).
-    uint8_t alu_sources = 0;
-    // ALU: the one component it writes, or -1 (several, or two
-    // destinations).
-    int8_t alu_lane = -1;
-    uint32_t atomic_ordinal = UINT32_MAX;  // index into Thread::occurrences
-  };
   std::vector<Decoded> decoded_;            // by instruction index
-  void ExecAlu(Thread& t, const isa::Instruction& inst, const Decoded& d);
-  // ExecAlu's general case (several lanes, or two destinations), out of
-  // line: its staging would weigh on the common case's registers.
-  ABSL_ATTRIBUTE_NOINLINE void ExecAluLanes(Thread& t, const isa::Instruction& inst,
-                                            const Decoded& d);
   uint32_t leading_decls_ = 0;  // declarations before the first other instruction
   uint32_t atomic_count_ = 0;
   std::array<uint32_t, 3> group_size_ = {1, 1, 1};
