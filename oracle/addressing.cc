@@ -1,17 +1,10 @@
 #include "oracle/addressing.h"
 
+#include <algorithm>
+
 namespace atomfuzz::oracle {
 
 using isa::AddressClass;
-
-int Layout::AddressWidth() const {
-  switch (kind) {
-    case Kind::kRaw: return 1;
-    case Kind::kStructured: return 2;
-    case Kind::kTyped: return isa::TypedAddressWidth(dim);
-  }
-  return 1;
-}
 
 Resolved ResolveTyped(const Layout& l, const std::array<uint32_t, 3>& a) {
   const int n = isa::TypedAddressWidth(l.dim);
@@ -67,10 +60,12 @@ WordRange ResolveRange(const Layout& l, uint32_t index, uint32_t offset,
     if (r.index_oob) limit = 0;
   }
   r.first_word = base / 4;
-  for (int c = 0; c < count && c < 4; ++c) {
-    r.in_bounds[static_cast<size_t>(c)] =
-        base + 4ull * static_cast<uint64_t>(c) + 4 <= limit;
-  }
+  // Word c is inside when base + 4c + 4 <= limit: the first `fit` words
+  // are. A fixed 4 iterations: a loop bounded by `count` too was vectorized,
+  // at three times the instructions.
+  const uint64_t fit = limit >= base ? (limit - base) / 4 : 0;
+  const uint64_t words = static_cast<uint64_t>(std::max(count, 0));
+  for (uint64_t c = 0; c < 4; ++c) r.in_bounds[c] = c < words && c < fit;
   return r;
 }
 

@@ -23,8 +23,16 @@ struct Layout {
   isa::Dim dim = isa::Dim::kBuffer;      // typed
   std::array<uint32_t, 3> size = {1, 1, 1};  // typed extents
 
-  // Address components an atomic takes (spec 1.2 table).
-  int AddressWidth() const;
+  // Address components an atomic takes (spec 1.2 table). Inline: asked at
+  // every memory step.
+  int AddressWidth() const {
+    switch (kind) {
+      case Kind::kRaw: return 1;
+      case Kind::kStructured: return 2;
+      case Kind::kTyped: return isa::TypedAddressWidth(dim);
+    }
+    return 1;
+  }
 };
 
 struct Resolved {

@@ -1,20 +1,124 @@
 // Integer ALU semantics for one component lane, with undefined values
 // propagated (spec 6.0: anything computed from an undefined value is
 // undefined).
+// Header-only: the interpreter evaluates a lane at most steps, and the call
+// and the staging of its sources cost more than the arithmetic.
 #ifndef ATOMFUZZ_ORACLE_ALU_H_
 #define ATOMFUZZ_ORACLE_ALU_H_
 
 #include <array>
+#include <bit>
+#include <cstdint>
 
+#include "absl/base/attributes.h"
 #include "isa/opcode_table.h"
 #include "oracle/value.h"
 
 namespace atomfuzz::oracle {
+namespace alu_internal {
+
+inline int32_t S(uint32_t v) { return static_cast<int32_t>(v); }
+inline uint32_t Bool(bool b) { return b ? 0xFFFFFFFFu : 0u; }  // D3D's true is ~0
+
+// Only the low 5 bits of a shift or bit-field operand count (FS 22.x ishl,
+// ubfe, bfi).
+inline uint32_t Ubfe(uint32_t width, uint32_t offset, uint32_t v) {
+  width &= 31;
+  offset &= 31;
+  if (width == 0) return 0;
+  if (width + offset < 32) return (v << (32 - width - offset)) >> (32 - width);
+  return v >> offset;
+}
+
+inline uint32_t Bfi(uint32_t width, uint32_t offset, uint32_t insert, uint32_t base) {
+  width &= 31;
+  offset &= 31;
+  const uint32_t mask = static_cast<uint32_t>(((1ull << width) - 1) << offset);
+  return ((insert << offset) & mask) | (base & ~mask);
+}
+
+// The operation on defined bits.
+ABSL_ATTRIBUTE_ALWAYS_INLINE inline uint32_t Compute(isa::Op op, uint32_t a, uint32_t b,
+                                                     uint32_t c, uint32_t d, uint32_t* hi) {
+  using isa::Op;
+  switch (op) {
+    case Op::kMov: return a;
+    case Op::kIAdd: return a + b;
+    case Op::kINeg: return 0u - a;
+    case Op::kIMul: {
+      const int64_t p = int64_t{S(a)} * int64_t{S(b)};
+      *hi = static_cast<uint32_t>(static_cast<uint64_t>(p) >> 32);
+      return static_cast<uint32_t>(p);
+    }
+    case Op::kUMul: {
+      const uint64_t p = uint64_t{a} * uint64_t{b};
+      *hi = static_cast<uint32_t>(p >> 32);
+      return static_cast<uint32_t>(p);
+    }
+    case Op::kIMad:
+    case Op::kUMad: return a * b + c;  // low 32 bits are sign-agnostic
+    case Op::kIShl: return a << (b & 31);
+    case Op::kIShr: return static_cast<uint32_t>(S(a) >> (b & 31));
+    case Op::kUShr: return a >> (b & 31);
+    case Op::kAnd: return a & b;
+    case Op::kOr: return a | b;
+    case Op::kXor: return a ^ b;
+    case Op::kNot: return ~a;
+    case Op::kIEq: return Bool(a == b);
+    case Op::kINe: return Bool(a != b);
+    case Op::kILt: return Bool(S(a) < S(b));
+    case Op::kIGe: return Bool(S(a) >= S(b));
+    case Op::kULt: return Bool(a < b);
+    case Op::kUGe: return Bool(a >= b);
+    case Op::kIMax: return S(a) > S(b) ? a : b;
+    case Op::kIMin: return S(a) < S(b) ? a : b;
+    case Op::kUMax: return a > b ? a : b;
+    case Op::kUMin: return a < b ? a : b;
+    case Op::kBfi: return Bfi(a, b, c, d);
+    case Op::kUbfe: return Ubfe(a, b, c);
+    case Op::kCountBits: return static_cast<uint32_t>(std::popcount(a));
+    default: return 0;
+  }
+}
+
+// Sources per op, taken from the table once: asked at every lane.
+inline int Sources(isa::Op op) {
+  static const std::array<int8_t, isa::kOpCount> kSources = [] {
+    std::array<int8_t, isa::kOpCount> n{};
+    for (int i = 0; i < isa::kOpCount; ++i) {
+      const isa::Op o = static_cast<isa::Op>(i);
+      n[static_cast<size_t>(i)] = static_cast<int8_t>(
+          isa::Info(o).operand_count() -
+          (o == isa::Op::kIMul || o == isa::Op::kUMul ? 2 : 1));
+    }
+    return n;
+  }();
+  return kSources[static_cast<size_t>(op)];
+}
+
+}  // namespace alu_internal
 
 // One lane of an ALU op. `src` holds the lane's source values in operand
 // order (up to 4). imul/umul return the high half in `hi` and the low half as
 // the result; other ops leave `hi` alone.
-Value EvalAlu(isa::Op op, const std::array<Value, 4>& src, Value* hi);
+ABSL_ATTRIBUTE_ALWAYS_INLINE inline Value EvalAlu(isa::Op op, const std::array<Value, 4>& src,
+                                                  Value* hi) {
+  if (op == isa::Op::kMovc) {
+    // The condition picks a source; only the picked one needs to be defined.
+    if (!src[0].defined) return Value::Undefined();
+    return src[0].bits != 0 ? src[1] : src[2];
+  }
+  // A fixed count of 4, so that the loop unrolls; the op's own sources
+  // decide.
+  const int n = alu_internal::Sources(op);
+  bool defined = true;
+  for (int i = 0; i < 4; ++i) defined &= i >= n || src[static_cast<size_t>(i)].defined;
+  uint32_t high = 0;
+  const uint32_t r = alu_internal::Compute(op, src[0].bits, src[1].bits, src[2].bits,
+                                           src[3].bits, &high);
+  if (hi != nullptr) *hi = {high, defined};
+  return {r, defined};
+}
 
 }  // namespace atomfuzz::oracle
 

@@ -27,6 +27,16 @@ Execution::Execution(const isa::Case& c, const ControlMap& map,
   log_.Reserve(known.WordCount());
 }
 
+namespace {
+
+// The component a write mask names when it names exactly one, else -1.
+// A table: std::has_single_bit, or mask & (mask - 1), compiles to a
+// software popcount on baseline x86-64.
+constexpr std::array<int8_t, 16> kOnlyLane = {-1, 0, 1, -1, 2, -1, -1, -1,
+                                              3, -1, -1, -1, -1, -1, -1, -1};
+
+}  // namespace
+
 absl::Status Execution::Setup() {
   const auto& code = program_.instructions;
   decoded_.assign(code.size(), Decoded{});
@@ -35,6 +45,15 @@ absl::Status Execution::Setup() {
     decoded_[i].family = inst.info().family;
     if (leading_decls_ == i && decoded_[i].family == isa::Family::kDecl) ++leading_decls_;
     if (inst.info().is_atomic()) decoded_[i].atomic_ordinal = atomic_count_++;
+    if (decoded_[i].family == isa::Family::kAlu) {
+      const bool two_dst = inst.op == Op::kIMul || inst.op == Op::kUMul;
+      const size_t dsts = two_dst ? 2 : 1;
+      decoded_[i].alu_sources = static_cast<uint8_t>(
+          std::min<size_t>(inst.operands.size() - std::min(dsts, inst.operands.size()), 4));
+      if (!two_dst && !inst.operands.empty()) {
+        decoded_[i].alu_lane = kOnlyLane[inst.operands[0].mask & 0xFu];
+      }
+    }
     const auto& ops = inst.operands;
     switch (inst.op) {
       case Op::kDclTemps: temps_ = ops[0].index; break;
@@ -201,9 +220,7 @@ absl::Status Execution::RunCanonical() {
         if (t.pc < leading_decls_) {
           if (absl::Status s = SkipLeadingDecls(t); !s.ok()) return s;
         }
-        while (!t.done && !t.waiting) {
-          if (absl::Status s = Step(t); !s.ok()) return s;
-        }
+        if (absl::Status s = RunThread(t); !s.ok()) return s;
         all_done = all_done && t.done;
       }
       if (all_done) break;
@@ -267,21 +284,13 @@ bool Execution::MaybeReleaseBarrier(uint32_t g) {
   return true;
 }
 
-absl::Status Execution::Step(Thread& t) {
-  const auto& code = program_.instructions;
-  if (t.pc >= code.size()) {
-    t.done = true;
-    return absl::OkStatus();
-  }
-  if (++t.steps > options_.max_steps_per_thread ||
-      ++total_steps_ > options_.max_total_steps) {
-    return OverBudget();
-  }
+// Inlined into Step and RunThread: the dispatch is most of a step.
+ABSL_ATTRIBUTE_ALWAYS_INLINE inline absl::Status Execution::Execute(
+    Thread& t, const isa::Instruction& inst, const Decoded& d) {
   const uint32_t index = t.pc;
-  const isa::Instruction& inst = code[index];
-  switch (decoded_[index].family) {
+  switch (d.family) {
     case isa::Family::kDecl: ++t.pc; break;
-    case isa::Family::kAlu: ExecAlu(t, inst); ++t.pc; break;
+    case isa::Family::kAlu: ExecAlu(t, inst, d); ++t.pc; break;
     case isa::Family::kControl: ExecControl(t, inst); break;
     case isa::Family::kSync:
       ++t.pc;
@@ -289,13 +298,67 @@ absl::Status Execution::Step(Thread& t) {
       break;
     case isa::Family::kLoad: ExecLoad(t, inst); ++t.pc; break;
     case isa::Family::kStore: ExecStore(t, inst); ++t.pc; break;
+    // Only atomics count against the trace cap, so only they are checked.
     case isa::Family::kAtomic:
-    case isa::Family::kImmAtomic: ExecAtomic(t, index, inst); ++t.pc; break;
-    case isa::Family::kCounter: ExecCounter(t, index, inst); ++t.pc; break;
+    case isa::Family::kImmAtomic:
+      ExecAtomic(t, index, inst);
+      ++t.pc;
+      if (atomics_run_ > options_.max_trace_events) return OverTraceCap();
+      break;
+    case isa::Family::kCounter:
+      ExecCounter(t, index, inst);
+      ++t.pc;
+      if (atomics_run_ > options_.max_trace_events) return OverTraceCap();
+      break;
   }
-  if (t.pc >= code.size()) t.done = true;
-  if (atomics_run_ > options_.max_trace_events) return OverTraceCap();
   return absl::OkStatus();
+}
+
+absl::Status Execution::Step(Thread& t) {
+  const size_t size = program_.instructions.size();
+  if (t.pc >= size) {
+    t.done = true;
+    return absl::OkStatus();
+  }
+  if (++t.steps > options_.max_steps_per_thread ||
+      ++total_steps_ > options_.max_total_steps) {
+    return OverBudget();
+  }
+  const absl::Status s = Execute(t, program_.instructions[t.pc], decoded_[t.pc]);
+  if (!s.ok()) return s;
+  if (t.pc >= size) t.done = true;
+  return absl::OkStatus();
+}
+
+absl::Status Execution::RunThread(Thread& t) {
+  // Read once: no step reallocates them.
+  const isa::Instruction* const code = program_.instructions.data();
+  const Decoded* const decoded = decoded_.data();
+  const size_t size = program_.instructions.size();
+  if (t.pc >= size) {
+    t.done = true;
+    return absl::OkStatus();
+  }
+  // Both counts are within their limits here (a step past one ends the
+  // run), so this is how many steps the thread may take before the first
+  // of them would cross its limit: Step's checks, counted down.
+  const uint64_t allowed = std::min(options_.max_steps_per_thread - t.steps,
+                                    options_.max_total_steps - total_steps_);
+  uint64_t taken = 0;
+  absl::Status status;
+  while (!t.done && !t.waiting) {
+    if (taken == allowed) {
+      status = OverBudget();
+      break;
+    }
+    ++taken;
+    status = Execute(t, code[t.pc], decoded[t.pc]);
+    if (!status.ok()) break;
+    if (t.pc >= size) t.done = true;
+  }
+  t.steps += taken;
+  total_steps_ += taken;
+  return status;
 }
 
 // A declaration is a step like any other for the budget (InterpretOptions:
@@ -392,24 +455,26 @@ bool Execution::Condition(const Thread& t, const Operand& op) {
   return v.bits != 0;
 }
 
-void Execution::ExecAlu(Thread& t, const isa::Instruction& inst) {
+void Execution::ExecAlu(Thread& t, const isa::Instruction& inst, const Decoded& d) {
+  const size_t sources = d.alu_sources;
+  // One lane into one destination, as most instructions: nothing to stage.
+  if (const int c = d.alu_lane; c >= 0) {
+    const Operand* src_ops = inst.operands.data() + 1;
+    std::array<Value, 4> src{};
+    for (size_t k = 0; k < sources; ++k) src[k] = Read(t, src_ops[k], c);
+    Write(t, inst.operands[0], c, EvalAlu(inst.op, src, nullptr));
+    return;
+  }
+  ExecAluLanes(t, inst, d);
+}
+
+void Execution::ExecAluLanes(Thread& t, const isa::Instruction& inst, const Decoded& d) {
+  const size_t sources = d.alu_sources;
   const bool two_dst = inst.op == Op::kIMul || inst.op == Op::kUMul;
-  const size_t first_src = two_dst ? 2 : 1;
+  const Operand* src_ops = inst.operands.data() + (two_dst ? 2 : 1);
   const Operand& lo = inst.operands[two_dst ? 1 : 0];
   const Operand* hi = two_dst ? &inst.operands[0] : nullptr;
   const unsigned mask = (lo.mask | (hi ? hi->mask : 0u)) & 0xFu;
-  const size_t sources =
-      std::min<size_t>(inst.operands.size() - std::min(first_src, inst.operands.size()), 4);
-  const Operand* src_ops = inst.operands.data() + first_src;
-  // One lane into one destination, as most instructions: nothing to stage.
-  // (Not std::has_single_bit: without -mpopcnt it is a software popcount.)
-  if (hi == nullptr && mask != 0 && (mask & (mask - 1)) == 0) {
-    const int c = std::countr_zero(mask);
-    std::array<Value, 4> src{};
-    for (size_t k = 0; k < sources; ++k) src[k] = Read(t, src_ops[k], c);
-    Write(t, lo, c, EvalAlu(inst.op, src, nullptr));
-    return;
-  }
   // Every source is read before any destination is written (dst may alias).
   // Lanes are visited by their mask bits.
   std::array<Value, 4> result{}, high{};

@@ -73,12 +73,33 @@ class Execution {
   bool chaos() const { return chaos_; }
 
  private:
+  // Per instruction, what a step needs at every execution, worked out once
+  // per pass: the opcode table is a dependent load from a large table, and
+  // the operand count a division.
+  struct Decoded {
+    isa::Family family = isa::Family::kDecl;
+    // ALU: the source operands, after the destinations (at most 4).
+    uint8_t alu_sources = 0;
+    // ALU: the one component it writes, or -1 (several, or two
+    // destinations).
+    int8_t alu_lane = -1;
+    uint32_t atomic_ordinal = UINT32_MAX;  // index into Thread::occurrences
+  };
+
   // execution.cc: setup, scheduling, control flow, registers, ALU.
   absl::Status Setup();
   void StartGroup(uint32_t g);
   absl::Status RunCanonical();
   absl::Status RunRandom();
+  // The random schedule's unit: one instruction of `t`.
   absl::Status Step(Thread& t);
+  // The canonical schedule's unit: `t` until it finishes or waits at a
+  // barrier. The same steps as Step in a loop, with the budget kept in a
+  // local count.
+  absl::Status RunThread(Thread& t);
+  // The instruction at t.pc (`inst`, decoded as `d`), dispatched on its
+  // family; what Step and RunThread share.
+  absl::Status Execute(Thread& t, const isa::Instruction& inst, const Decoded& d);
   // The canonical schedule's shortcut past the program's leading
   // declarations; see its definition.
   absl::Status SkipLeadingDecls(Thread& t);
@@ -90,7 +111,8 @@ class Execution {
   // Temps and immediates are most reads and writes: those paths are here,
   // to inline into the instruction loops; the other files in ReadOther and
   // WriteOther.
-  Value Read(const Thread& t, const isa::Operand& op, int lane) const {
+  ABSL_ATTRIBUTE_ALWAYS_INLINE Value Read(const Thread& t, const isa::Operand& op,
+                                         int lane) const {
     if (op.file == isa::RegFile::kTemp) {
       const size_t k = size_t{op.index} * 4 + op.Component(lane);
       return k < t.regs.size() ? t.regs[k] : Value{};
@@ -100,7 +122,8 @@ class Execution {
     }
     return ReadOther(t, op, lane);
   }
-  void Write(Thread& t, const isa::Operand& dst, int component, Value v) {
+  ABSL_ATTRIBUTE_ALWAYS_INLINE void Write(Thread& t, const isa::Operand& dst,
+                                          int component, Value v) {
     if (dst.file == isa::RegFile::kTemp) {
       const size_t k = size_t{dst.index} * 4 + static_cast<size_t>(component & 3);
       if (k < t.regs.size()) t.regs[k] = v;
@@ -111,7 +134,11 @@ class Execution {
   Value ReadOther(const Thread& t, const isa::Operand& op, int lane) const;
   void WriteOther(Thread& t, const isa::Operand& dst, int component, Value v);
   bool Condition(const Thread& t, const isa::Operand& op);
-  void ExecAlu(Thread& t, const isa::Instruction& inst);
+  void ExecAlu(Thread& t, const isa::Instruction& inst, const Decoded& d);
+  // ExecAlu's general case (several lanes, or two destinations), out of
+  // line: its staging would weigh on the common case's registers.
+  ABSL_ATTRIBUTE_NOINLINE void ExecAluLanes(Thread& t, const isa::Instruction& inst,
+                                            const Decoded& d);
   void ExecControl(Thread& t, const isa::Instruction& inst);
 
   // memory_ops.cc: loads, stores, atomics, with races and poison.
@@ -127,11 +154,13 @@ class Execution {
   void StoreWord(Thread& t, const isa::Operand& target, uint32_t word, Value v);
   void Poison(Thread& t, const isa::Operand& target);
   AtomicSite SiteOf(const Thread& t, uint32_t index, bool tgsm) const;
-  // Counts an atomic against the trace cap and records it, except for the
-  // judge: it reads returns from Replay, and the trace would go unread.
-  void Trace(const isa::AtomicEvent& e) {
+  // Counts an atomic against the trace cap and records the event `make`
+  // builds, except for the judge: it reads returns from Replay, and the
+  // trace would go unread (so the event is not even built).
+  template <typename MakeEvent>
+  void Trace(const MakeEvent& make) {
     ++atomics_run_;
-    if (replay_ == nullptr) outcome_.trace.push_back(e);
+    if (replay_ == nullptr) outcome_.trace.push_back(make());
   }
   // The components an address takes for `layout` (spec 1.2); false if any
   // is undefined.
@@ -149,12 +178,6 @@ class Execution {
 
   uint32_t temps_ = 0;
   std::vector<uint32_t> xsizes_;            // x# -> elements (0 = undeclared)
-  // Per instruction, what Step needs at every step: its own compact copy,
-  // as the opcode table is a dependent load from a large table.
-  struct Decoded {
-    isa::Family family = isa::Family::kDecl;
-    uint32_t atomic_ordinal = UINT32_MAX;  // index into Thread::occurrences
-  };
   std::vector<Decoded> decoded_;            // by instruction index
   uint32_t leading_decls_ = 0;  // declarations before the first other instruction
   uint32_t atomic_count_ = 0;

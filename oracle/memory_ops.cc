@@ -20,25 +20,40 @@ namespace {
 constexpr uint8_t kWrites =
     AccessLog::Bit(Access::kStore) | AccessLog::Bit(Access::kAtomic);
 
-// The operand with `role`. OpcodeInfo::operand_with_role scans the row's
-// operand list, and a memory op asks for three or four roles at every
-// step: the answers are read from the table once, as alu.cc does.
-const Operand& OperandWith(const isa::Instruction& inst, Role role) {
-  constexpr size_t kRoles = static_cast<size_t>(Role::kCount);
-  static const auto kIndex = [] {
-    std::array<std::array<int8_t, kRoles>, isa::kOpCount> index{};
-    for (int op = 0; op < isa::kOpCount; ++op) {
-      const isa::OpcodeInfo& row = isa::Info(static_cast<Op>(op));
+// An instruction's operands by role. OpcodeInfo::operand_with_role scans
+// the row's operand list, and a memory op asks for three or four roles at
+// every step: the answers are read from the table once, as alu.h does, and
+// a step finds its op's row once.
+class OperandsByRole {
+ public:
+  explicit OperandsByRole(const isa::Instruction& inst)
+      : operands_(inst.operands.data()), index_(IndexOf(inst.op)) {}
+  const Operand& operator[](Role role) const {
+    return operands_[static_cast<size_t>(index_[static_cast<size_t>(role)])];
+  }
+
+ private:
+  static constexpr size_t kRoles = static_cast<size_t>(Role::kCount);
+  using Row = std::array<int8_t, kRoles>;
+  static const Row& IndexOf(Op op) {
+    static const std::array<Row, isa::kOpCount> kIndex = BuildIndex();
+    return kIndex[static_cast<size_t>(op)];
+  }
+  ABSL_ATTRIBUTE_NOINLINE static std::array<Row, isa::kOpCount> BuildIndex() {
+    std::array<Row, isa::kOpCount> index{};
+    for (int o = 0; o < isa::kOpCount; ++o) {
+      const isa::OpcodeInfo& row = isa::Info(static_cast<Op>(o));
       for (size_t r = 0; r < kRoles; ++r) {
-        index[static_cast<size_t>(op)][r] =
+        index[static_cast<size_t>(o)][r] =
             static_cast<int8_t>(row.operand_with_role(static_cast<Role>(r)));
       }
     }
     return index;
-  }();
-  const int8_t k = kIndex[static_cast<size_t>(inst.op)][static_cast<size_t>(role)];
-  return inst.operands[static_cast<size_t>(k)];
-}
+  }
+
+  const Operand* operands_;
+  const Row& index_;
+};
 
 // Highest window component (0..3) a load's resource swizzle reads for the
 // destination's mask.
@@ -111,7 +126,8 @@ bool Execution::ReadAddress(const Thread& t, const Operand& addr,
                             const Layout& layout,
                             std::array<uint32_t, 3>& coords) const {
   bool defined = true;
-  for (int k = 0; k < layout.AddressWidth(); ++k) {
+  const int width = layout.AddressWidth();
+  for (int k = 0; k < width; ++k) {
     const Value v = Read(t, addr, k);
     defined = defined && v.defined;
     coords[static_cast<size_t>(k)] = v.bits;
@@ -143,15 +159,16 @@ void Execution::Poison(Thread& t, const Operand& target) {
 }
 
 void Execution::ExecLoad(Thread& t, const isa::Instruction& inst) {
+  const OperandsByRole operand(inst);
   const Operand& dst = inst.operands[0];
-  const Operand& mem = OperandWith(inst, Role::kTarget);
+  const Operand& mem = operand[Role::kTarget];
   const Layout* layout = LayoutOf(t, mem);
   const bool uav = mem.file == RegFile::kUav;
   std::array<Value, 4> window{};  // what the 4-word window holds
   if (layout == nullptr) {
     // Undeclared: the validator rejects it; nothing to read.
   } else if (inst.op == Op::kLdUavTyped) {
-    const Operand& addr = OperandWith(inst, Role::kAddress);
+    const Operand& addr = operand[Role::kAddress];
     std::array<uint32_t, 3> coords{};
     const bool defined = ReadAddress(t, addr, *layout, coords);
     // Spec 1.7: like ld, the format's component (x) then the defaults
@@ -168,8 +185,8 @@ void Execution::ExecLoad(Thread& t, const isa::Instruction& inst) {
   } else {
     const bool structured = inst.op == Op::kLdStructured;
     const Value index =
-        structured ? Read(t, OperandWith(inst, Role::kStructIndex), 0) : Value::Of(0);
-    const Value offset = Read(t, OperandWith(inst, Role::kByteOffset), 0);
+        structured ? Read(t, operand[Role::kStructIndex], 0) : Value::Of(0);
+    const Value offset = Read(t, operand[Role::kByteOffset], 0);
     const int count = HighestRead(dst, mem) + 1;
     const WordRange r = ResolveRange(*layout, index.bits, offset.bits, count);
     // Spec 1.7: misaligned reads and offsets past the structure are
@@ -199,9 +216,10 @@ void Execution::ExecStore(Thread& t, const isa::Instruction& inst) {
   const Layout* layout = LayoutOf(t, mem);
   if (layout == nullptr) return;
   const bool uav = mem.file == RegFile::kUav;
-  const Operand& src = OperandWith(inst, Role::kValue);
+  const OperandsByRole operand(inst);
+  const Operand& src = operand[Role::kValue];
   if (inst.op == Op::kStoreUavTyped) {
-    const Operand& addr = OperandWith(inst, Role::kAddress);
+    const Operand& addr = operand[Role::kAddress];
     std::array<uint32_t, 3> coords{};
     const bool defined = ReadAddress(t, addr, *layout, coords);
     if (!defined) return Poison(t, mem);  // spec 6.0: could land anywhere
@@ -211,8 +229,8 @@ void Execution::ExecStore(Thread& t, const isa::Instruction& inst) {
   }
   const bool structured = inst.op == Op::kStoreStructured;
   const Value index =
-      structured ? Read(t, OperandWith(inst, Role::kStructIndex), 0) : Value::Of(0);
-  const Value offset = Read(t, OperandWith(inst, Role::kByteOffset), 0);
+      structured ? Read(t, operand[Role::kStructIndex], 0) : Value::Of(0);
+  const Value offset = Read(t, operand[Role::kByteOffset], 0);
   const int count = std::bit_width(static_cast<unsigned>(mem.mask));
   std::array<Value, 4> values{};
   for (int c = 0; c < count; ++c) values[static_cast<size_t>(c)] = Read(t, src, c);
@@ -234,33 +252,24 @@ void Execution::ExecStore(Thread& t, const isa::Instruction& inst) {
 void Execution::ExecAtomic(Thread& t, uint32_t index,
                            const isa::Instruction& inst) {
   const isa::OpcodeInfo& row = inst.info();
-  const Operand& mem = OperandWith(inst, Role::kTarget);
-  const Operand& addr = OperandWith(inst, Role::kAddress);
+  const OperandsByRole operand(inst);
+  const Operand& mem = operand[Role::kTarget];
+  const Operand& addr = operand[Role::kAddress];
   const Layout* layout = LayoutOf(t, mem);
   // Spec 1.4/1.5: for cmp forms src0 is the comparand and src1 the value.
   const bool cmp = row.rmw == isa::Rmw::kCmpExch;
-  const Value src0 = Read(t, OperandWith(inst, cmp ? Role::kComparand : Role::kValue), 0);
-  const Value src1 = cmp ? Read(t, OperandWith(inst, Role::kValue), 0) : Value{};
+  const Value src0 = Read(t, operand[cmp ? Role::kComparand : Role::kValue], 0);
+  const Value src1 = cmp ? Read(t, operand[Role::kValue], 0) : Value{};
 
   const AtomicSite site = SiteOf(t, index, mem.file == RegFile::kTgsm);
-  isa::AtomicEvent e;
-  e.group = t.gid;
-  e.thread = t.tid;
-  e.instruction = index;
-  e.occurrence = t.occurrences[decoded_[index].atomic_ordinal]++;
-  e.file = mem.file;
-  e.slot = mem.index;
-  e.src0 = src0.bits;
-  e.src1 = src1.bits;
+  const uint32_t occurrence = t.occurrences[decoded_[index].atomic_ordinal]++;
 
+  Resolved r;  // where it lands (the event's kInBounds, word 0 without memory)
   Value old{};  // what dst0 receives: undefined unless the access happens
   if (layout != nullptr) {
     std::array<uint32_t, 3> coords{};
     const bool defined = ReadAddress(t, addr, *layout, coords);
-    const Resolved r = defined ? ResolveAtomic(*layout, coords)
-                               : Resolved{AddressClass::kUndefined, 0};
-    e.address = r.cls;
-    e.word = r.word;
+    r = defined ? ResolveAtomic(*layout, coords) : Resolved{AddressClass::kUndefined, 0};
     switch (r.cls) {
       case AddressClass::kInBounds: {
         const MemoryId id = IdOf(t, mem);
@@ -306,9 +315,22 @@ void Execution::ExecAtomic(Thread& t, uint32_t index,
       if (dst0.mask & (1u << c)) Write(t, dst0, c, old);
     }
   }
-  // The old value, also for atomic_* (see isa::AtomicEvent::returned).
-  if (old.defined) e.returned = old.bits;
-  Trace(e);
+  Trace([&] {
+    isa::AtomicEvent e;
+    e.group = t.gid;
+    e.thread = t.tid;
+    e.instruction = index;
+    e.occurrence = occurrence;
+    e.file = mem.file;
+    e.slot = mem.index;
+    e.address = r.cls;
+    e.word = r.word;
+    e.src0 = src0.bits;
+    e.src1 = src1.bits;
+    // The old value, also for atomic_* (see isa::AtomicEvent::returned).
+    if (old.defined) e.returned = old.bits;
+    return e;
+  });
 }
 
 void Execution::ExecCounter(Thread& t, uint32_t index,
@@ -316,14 +338,19 @@ void Execution::ExecCounter(Thread& t, uint32_t index,
   const Operand& dst0 = inst.operands[0];
   const Operand& uav = inst.operands[1];
   const AtomicSite site = SiteOf(t, index, false);
-  isa::AtomicEvent e;
-  e.group = t.gid;
-  e.thread = t.tid;
-  e.instruction = index;
-  e.occurrence = t.occurrences[decoded_[index].atomic_ordinal]++;
-  e.file = RegFile::kUav;
-  e.slot = uav.index;
+  const uint32_t occurrence = t.occurrences[decoded_[index].atomic_ordinal]++;
   Value returned{};
+  auto event = [&] {
+    isa::AtomicEvent e;
+    e.group = t.gid;
+    e.thread = t.tid;
+    e.instruction = index;
+    e.occurrence = occurrence;
+    e.file = RegFile::kUav;
+    e.slot = uav.index;
+    e.returned = returned.defined ? std::optional<uint32_t>(returned.bits) : std::nullopt;
+    return e;
+  };
   if (uav.index < uavs_.size() && uavs_[uav.index] && uavs_[uav.index]->counter) {
     Value& counter = *uavs_[uav.index]->counter;
     // The counter is one more word, shared by every thread (spec 1.6).
@@ -340,8 +367,7 @@ void Execution::ExecCounter(Thread& t, uint32_t index,
       for (int c = 0; c < 4; ++c) {
         if (dst0.mask & (1u << c)) Write(t, dst0, c, returned);
       }
-      e.returned = returned.defined ? std::optional<uint32_t>(returned.bits) : std::nullopt;
-      Trace(e);
+      Trace(event);
       return;
     }
     const CounterStep step = inst.op == Op::kImmAtomicAlloc ? Alloc(counter.bits)
@@ -354,8 +380,7 @@ void Execution::ExecCounter(Thread& t, uint32_t index,
   for (int c = 0; c < 4; ++c) {
     if (dst0.mask & (1u << c)) Write(t, dst0, c, returned);
   }
-  e.returned = returned.defined ? std::optional<uint32_t>(returned.bits) : std::nullopt;
-  Trace(e);
+  Trace(event);
 }
 
 }  // namespace atomfuzz::oracle
