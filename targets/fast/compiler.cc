@@ -177,6 +177,12 @@ class Compiler {
       slots.fill(SourceSlot(o, 0, scratch_index));
       return;
     }
+    if (o.file == RegFile::kTemp) {  // the usual swizzle: no call per lane
+      for (int lane = 0; lane < 4; ++lane) {
+        slots[static_cast<size_t>(lane)] = TempSlot(o.index, o.Component(lane));
+      }
+      return;
+    }
     for (int lane = 0; lane < 4; ++lane) {
       slots[static_cast<size_t>(lane)] = SourceSlot(o, lane, scratch_index);
     }
@@ -188,10 +194,8 @@ class Compiler {
     switch (o.file) {
       case RegFile::kImmediate:
         return Constant(o.values[o.value_count == 1 ? 0 : static_cast<size_t>(lane & 3)]);
-      case RegFile::kTemp: {
-        const uint64_t slot = uint64_t{o.index} * 4 + static_cast<uint64_t>(c);
-        return slot < out_.temp_slots ? static_cast<uint32_t>(slot) : out_.sv_zero;
-      }
+      case RegFile::kTemp:
+        return TempSlot(o.index, c);
       case RegFile::kIndexableTemp:
         return scratch_ + static_cast<uint32_t>(scratch_index * 4) + static_cast<uint32_t>(c);
       case RegFile::kThreadID:
@@ -206,11 +210,13 @@ class Compiler {
         return out_.sv_zero;
     }
   }
+  // r<index>.<c>; a register beyond dcl_temps reads the zero slot.
+  uint32_t TempSlot(uint32_t index, int c) const {
+    const uint64_t slot = uint64_t{index} * 4 + static_cast<uint64_t>(c);
+    return slot < out_.temp_slots ? static_cast<uint32_t>(slot) : out_.sv_zero;
+  }
   uint32_t DestSlot(const Operand& o, int c, size_t scratch_index) {
-    if (o.file == RegFile::kTemp) {
-      const uint64_t slot = uint64_t{o.index} * 4 + static_cast<uint64_t>(c);
-      return slot < out_.temp_slots ? static_cast<uint32_t>(slot) : out_.sv_zero;
-    }
+    if (o.file == RegFile::kTemp) return TempSlot(o.index, c);
     if (o.file == RegFile::kIndexableTemp) {
       return scratch_ + static_cast<uint32_t>(scratch_index * 4) + static_cast<uint32_t>(c);
     }
@@ -244,7 +250,8 @@ class Compiler {
     const isa::OpcodeInfo& row = inst.info();
     if (row.family == isa::Family::kDecl) return absl::OkStatus();
     const int operands = row.operand_count();
-    XAccesses(inst, /*scatter=*/false);
+    const bool indexable = UsesIndexableTemp(inst, operands);
+    if (indexable) XAccesses(inst, /*scatter=*/false);
     tables_.compiled_of[index] = static_cast<uint32_t>(out_.code.size());
     // Built in place: the entries are 140 bytes.
     Decoded& d = out_.code.emplace_back();
@@ -312,8 +319,18 @@ class Compiler {
         break;
       }
     }
-    XAccesses(inst, /*scatter=*/true);  // `d` is not used past here
+    if (indexable) XAccesses(inst, /*scatter=*/true);  // `d` is not used past here
     return absl::OkStatus();
+  }
+
+  // Whether any operand is x#: most instructions have none, and
+  // XAccesses costs a pass over the operand specs.
+  static bool UsesIndexableTemp(const isa::Instruction& inst, int operands) {
+    bool any = false;
+    for (int k = 0; k < operands; ++k) {
+      any |= inst.operands[static_cast<size_t>(k)].file == RegFile::kIndexableTemp;
+    }
+    return any;
   }
 
   // x# sources are gathered into scratch slots before the instruction
@@ -329,15 +346,20 @@ class Compiler {
     }
   }
 
-  // Whether writing component c could clobber a slot a later component reads.
+  // Whether writing component c could clobber a slot that a component
+  // computed after it (a later one in the masks) still reads. Components
+  // outside the masks read nothing: `iadd r1.x, r1.x, l(1)` needs no buffer.
   static bool Aliased(const Decoded& d, size_t sources) {
+    const uint32_t written = d.mask | d.hi_mask;
     for (int c = 0; c < 4; ++c) {
-      if (!((d.mask | d.hi_mask) & (1u << c))) continue;
-      for (int later = 0; later < 4; ++later) {
-        if (later == c) continue;
+      if (!(written & (1u << c))) continue;
+      const bool hi = (d.hi_mask & (1u << c)) != 0;
+      for (int later = c + 1; later < 4; ++later) {
+        if (!(written & (1u << later))) continue;
         for (size_t k = 0; k < sources; ++k) {
-          if (d.src[k][static_cast<size_t>(later)] == d.dst[static_cast<size_t>(c)] ||
-              ((d.hi_mask & (1u << c)) && d.src[k][static_cast<size_t>(later)] == d.dst_hi[static_cast<size_t>(c)])) {
+          const uint32_t read = d.src[k][static_cast<size_t>(later)];
+          if (read == d.dst[static_cast<size_t>(c)] ||
+              (hi && read == d.dst_hi[static_cast<size_t>(c)])) {
             return true;
           }
         }

@@ -57,7 +57,7 @@ void EndLoop(Wave& w, const Decoded& d) {
     w.iterations[l] += w.active[l] & 1u;
     most = std::max(most, w.iterations[l]);
   }
-  if (most > w.max_iterations) w.over_budget = true;
+  if (most > w.max_iterations) w.over_budget = w.stop = true;
   if (any) {
     w.pc = d.target + 1;  // the body, after the loop instruction
     return;
@@ -121,7 +121,7 @@ void Ret(Wave& w, const Decoded& d) {
     w.active[l] &= ~lanes;
     all_returned &= w.returned[l] != 0;
   }
-  if (all_returned) w.done = true;
+  if (all_returned) w.done = w.stop = true;
 }
 
 void Switch(Wave& w, const Decoded& d) {

@@ -57,6 +57,12 @@ void Record(Wave& w, const Decoded& d, uint32_t l, const Memory& m, bool hit,
   ++occurrence;
 }
 
+// After a handler that records: a full trace ends the wave (Execute tests
+// one flag per instruction, not the trace).
+void StopIfTraceFull(Wave& w) {
+  if (w.TraceFull()) w.stop = true;
+}
+
 enum class Variant { kNormal, kReturnNew, kTwoPhase };
 
 // A UAV atomic with the trace off, the common case when fuzzing without a
@@ -154,6 +160,7 @@ void Atomic(Wave& w, const Decoded& d) {
     // executor saw (isa::AtomicEvent::returned).
     Record(w, d, l, m, at.hit, at.word, a, b, d.returns ? ret : old);
   }
+  StopIfTraceFull(w);
 }
 
 template <bool kConsume, bool kPreDecrement>
@@ -172,6 +179,7 @@ void Counter(Wave& w, const Decoded& d) {
     WriteDst0(w, d, l, ret);
     Record(w, d, l, m, true, 0, 0, 0, ret);
   }
+  StopIfTraceFull(w);
 }
 
 // ld_raw / ld_structured: a 4-word window, then the resource swizzle

@@ -52,6 +52,7 @@ bool RunWave(Wave& w, uint64_t first, uint64_t max_steps) {
   w.depth = 0;
   w.pc = 0;
   w.done = false;
+  w.stop = false;
   w.over_budget = false;
   w.iterations.assign(L, 0);
   w.lane_gid.resize(L);
@@ -120,13 +121,14 @@ void FillLanes(Wave& w, uint64_t first, uint64_t per_group) {
 
 bool Execute(Wave& w, uint64_t max_steps) {
   const CompiledCase& cc = *w.cc;
+  const Decoded* const code = cc.code.data();
   const uint32_t n = static_cast<uint32_t>(cc.code.size());
   uint64_t steps = 0;
-  while (w.pc < n && !w.done) {
-    const Decoded& d = cc.code[w.pc++];
+  while (w.pc < n) {
+    const Decoded& d = code[w.pc++];
     d.fn(w, d);
-    if (++steps > max_steps || w.over_budget) return false;
-    if (w.trace != nullptr && w.trace->size() > w.max_trace) return false;
+    if (++steps > max_steps) return false;
+    if (w.stop) return !w.over_budget && !w.TraceFull();
   }
   return true;
 }
