@@ -27,7 +27,7 @@ class Compiler {
       : case_(c), tables_(tables), out_(out) {
     out_.Clear();
     out_.inject = inject;
-    tables_.constants.clear();
+    tables_.constants.Clear();
     tables_.uavs.clear();
     tables_.tgsm.clear();
   }
@@ -162,18 +162,24 @@ class Compiler {
   uint32_t Constant(uint32_t value) {
     // A scalar immediate asks four times in a row (once per lane).
     if (last_constant_ && last_constant_->first == value) return last_constant_->second;
-    auto [it, added] = tables_.constants.try_emplace(value, next_slot_);
+    const auto [slot, added] = tables_.constants.FindOrAdd(value, next_slot_);
     if (added) out_.constants.emplace_back(Reserve(1), value);
-    last_constant_ = {value, it->second};
-    return it->second;
+    last_constant_ = {value, slot};
+    return slot;
   }
 
   // The slot each source lane reads. A scalar (l(v), or one component
   // selected) reads one slot in every lane: looked up once.
   void SourceSlots(const Operand& o, size_t scratch_index, std::array<uint32_t, 4>& slots) {
-    const bool scalar = o.file == RegFile::kImmediate ? o.value_count == 1
-                                                      : o.selection == isa::Selection::kSelect1;
-    if (scalar) {
+    if (o.file == RegFile::kImmediate) {  // l(v) or l(a, b, c, d)
+      if (o.value_count == 1) {
+        slots.fill(Constant(o.values[0]));
+      } else {
+        for (size_t lane = 0; lane < 4; ++lane) slots[lane] = Constant(o.values[lane]);
+      }
+      return;
+    }
+    if (o.selection == isa::Selection::kSelect1) {
       slots.fill(SourceSlot(o, 0, scratch_index));
       return;
     }
