@@ -66,6 +66,20 @@ std::vector<WavePlan> PlanWaves(const CompiledCase& cc) {
 // group records 2^20 steps x 1024 lanes = 2^29 events (32 GiB) per wave.
 constexpr size_t kMaxTraceEvents = size_t{1} << 22;
 
+// Room for the trace of a run without loops, each atomic once per thread,
+// so that it is not grown event by event (half its copies and a fifth of
+// its allocations); capped at 64 KiB, as atomics in untaken branches or
+// in loops make it a guess.
+size_t ExpectedEvents(const CompiledCase& cc) {
+  constexpr uint64_t kMaxReserved = 1024;
+  const auto& gs = cc.group_size;
+  uint64_t events = cc.atomics;
+  for (uint64_t n : {gs[0], gs[1], gs[2], cc.groups[0], cc.groups[1], cc.groups[2]}) {
+    events = std::min(events * n, kMaxReserved);
+  }
+  return static_cast<size_t>(events);
+}
+
 // A compiled case and the tables that made it.
 struct Compilation {
   CompileTables tables;
@@ -106,6 +120,7 @@ class FastTarget : public Target {
                      : options_.threads > 0  ? static_cast<size_t>(options_.threads)
                                              : cores);
     std::vector<std::vector<isa::AtomicEvent>> traces(std::max<size_t>(workers, 1));
+    if (options_.trace && traces.size() == 1) traces[0].reserve(ExpectedEvents(*cc));
     std::atomic<size_t> next{0};
     std::atomic<bool> budget_exceeded{false}, thread_over{false};
     auto work = [&](size_t worker) {

@@ -48,7 +48,7 @@ bool RunWave(Wave& w, uint64_t first, uint64_t max_steps) {
   w.regs.assign(size_t{cc.slots} * L, 0);
   w.active.assign(L, ~0u);
   w.returned.assign(L, 0);
-  w.scratch.assign(size_t{8} * L, 0);
+  w.scratch.resize(size_t{8} * L);  // written before read: not cleared
   w.depth = 0;
   w.pc = 0;
   w.done = false;
