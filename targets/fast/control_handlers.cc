@@ -50,14 +50,26 @@ void Loop(Wave& w, const Decoded&) { w.Push(Frame::Kind::kLoop); }
 void EndLoop(Wave& w, const Decoded& d) {
   Frame& f = w.Top();
   // Lanes that continued rejoin for the next iteration; broken ones wait.
-  bool any = false;
+  // The vectors' data in locals (stores could otherwise alias w and f, and
+  // each lane reloaded both), in a plain loop: vectorized, its alias checks
+  // cost more than a small group's lanes.
+  const uint32_t lanes = w.lanes;
+  uint32_t* const active = w.active.data();
+  uint32_t* const continued = f.continued.data();
+  const uint32_t* const entered = f.parent.data();
+  const uint32_t* const broken = f.broken.data();
+  const uint32_t* const returned = w.returned.data();
+  uint64_t* const iterations = w.iterations.data();
+  uint32_t any = 0;
   uint64_t most = 0;
-  for (uint32_t l = 0; l < w.lanes; ++l) {
-    f.continued[l] = 0;
-    w.active[l] = f.parent[l] & ~f.broken[l] & ~w.returned[l];
-    any |= w.active[l] != 0;
-    w.iterations[l] += w.active[l] & 1u;
-    most = std::max(most, w.iterations[l]);
+#pragma clang loop vectorize(disable)
+  for (uint32_t l = 0; l < lanes; ++l) {
+    const uint32_t on = entered[l] & ~broken[l] & ~returned[l];
+    continued[l] = 0;
+    active[l] = on;
+    any |= on;
+    iterations[l] += on & 1u;
+    most = std::max(most, iterations[l]);
   }
   if (most > w.max_iterations) w.over_budget = w.stop = true;
   if (any) {
