@@ -303,7 +303,7 @@ class Compiler {
     }
     switch (row.family) {
       case isa::Family::kAlu:
-        d.fn = AluHandler(inst.op, Aliased(d, src));
+        d.fn = AluHandler(inst.op, d.mask, Aliased(d, src));
         break;
       case isa::Family::kControl:
         d.fn = ControlHandler(inst.op);
