@@ -8,10 +8,18 @@ Frame& Wave::Push(Frame::Kind kind) {
   if (depth == frames.size()) frames.emplace_back();
   Frame& f = frames[depth++];
   f.kind = kind;
-  f.parent.assign(active.begin(), active.end());
-  f.broken.assign(lanes, 0);
-  f.continued.assign(lanes, 0);
-  f.taken.assign(lanes, 0);
+  // One pass over the four masks, not four assign calls: each call cost
+  // more than a small group's lanes.
+  for (Mask* m : {&f.parent, &f.broken, &f.continued, &f.taken}) m->resize(lanes);
+  const uint32_t* const entering = active.data();
+  uint32_t* const parent = f.parent.data();
+  uint32_t* const broken = f.broken.data();
+  uint32_t* const continued = f.continued.data();
+  uint32_t* const taken = f.taken.data();
+  for (uint32_t l = 0; l < lanes; ++l) {
+    parent[l] = entering[l];
+    broken[l] = continued[l] = taken[l] = 0;
+  }
   return f;
 }
 
