@@ -143,7 +143,8 @@ void Mul(Wave& w, const Decoded& d) {
 
 template <class F>
 Handler Pick(uint8_t mask, bool aliased) {
-  if (std::popcount(mask) == 1) return &AluOne<F>;  // never aliased
+  // One bit set (no std::popcount: baseline x86-64 has no POPCNT).
+  if (mask != 0 && (mask & (mask - 1)) == 0) return &AluOne<F>;  // never aliased
   return aliased ? &AluBuffered<F> : &Alu<F>;
 }
 

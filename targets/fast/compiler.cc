@@ -57,7 +57,10 @@ class Compiler {
         return absl::InvalidArgumentError("too many registers for the fast target");
       }
     }
-    if (absl::Status s = ResolveJumps(); !s.ok()) return s;
+    // Without control flow there is nothing to resolve or to find unbalanced.
+    if (control_flow_) {
+      if (absl::Status s = ResolveJumps(); !s.ok()) return s;
+    }
     out_.slots = next_slot_;
     return absl::OkStatus();
   }
@@ -180,7 +183,8 @@ class Compiler {
       return;
     }
     if (o.selection == isa::Selection::kSelect1) {
-      slots.fill(SourceSlot(o, 0, scratch_index));
+      slots.fill(o.file == RegFile::kTemp ? TempSlot(o.index, o.Component(0))
+                                          : SourceSlot(o, 0, scratch_index));
       return;
     }
     if (o.file == RegFile::kTemp) {  // the usual swizzle: no call per lane
@@ -307,6 +311,7 @@ class Compiler {
         break;
       case isa::Family::kControl:
         d.fn = ControlHandler(inst.op);
+        control_flow_ = true;
         break;
       case isa::Family::kSync:
         d.fn = SyncHandler();
@@ -462,6 +467,7 @@ class Compiler {
   CompiledCase& out_;
   uint32_t next_slot_ = 0;
   uint32_t scratch_ = 0;
+  bool control_flow_ = false;  // any if/loop/switch/... (jumps to resolve)
   std::optional<std::pair<uint32_t, uint32_t>> last_constant_;  // value, slot
 };
 
