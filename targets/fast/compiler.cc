@@ -225,12 +225,22 @@ class Compiler {
     const uint64_t slot = uint64_t{index} * 4 + static_cast<uint64_t>(c);
     return slot < out_.temp_slots ? static_cast<uint32_t>(slot) : out_.sv_zero;
   }
-  uint32_t DestSlot(const Operand& o, int c, size_t scratch_index) {
-    if (o.file == RegFile::kTemp) return TempSlot(o.index, c);
-    if (o.file == RegFile::kIndexableTemp) {
-      return scratch_ + static_cast<uint32_t>(scratch_index * 4) + static_cast<uint32_t>(c);
+  // The slot each destination component writes, the file tested once.
+  void DestSlots(const Operand& o, size_t scratch_index, std::array<uint32_t, 4>& slots) {
+    for (int c = 0; c < 4; ++c) {
+      uint32_t& slot = slots[static_cast<size_t>(c)];
+      switch (o.file) {
+        case RegFile::kTemp:
+          slot = TempSlot(o.index, c);
+          break;
+        case RegFile::kIndexableTemp:
+          slot = scratch_ + static_cast<uint32_t>(scratch_index * 4) + static_cast<uint32_t>(c);
+          break;
+        default:
+          slot = out_.sv_zero;  // null: written and never read (zero is refilled)
+          break;
+      }
     }
-    return out_.sv_zero;  // null: written and never read (zero is refilled)
   }
 
   // A gather (before) or scatter (after) of one x# operand.
@@ -277,9 +287,7 @@ class Compiler {
       const size_t scratch_index = static_cast<size_t>(k);
       if (spec.kind == isa::OperandKind::kDst) {
         const bool hi = spec.role == isa::Role::kDest && (inst.op == Op::kIMul || inst.op == Op::kUMul) && k == 0;
-        for (int c = 0; c < 4; ++c) {
-          (hi ? d.dst_hi : d.dst)[static_cast<size_t>(c)] = DestSlot(o, c, scratch_index);
-        }
+        DestSlots(o, scratch_index, hi ? d.dst_hi : d.dst);
         (hi ? d.hi_mask : d.mask) = o.file == RegFile::kNull ? 0 : o.mask;
         if (o.file == RegFile::kNull && row.returns_old()) d.mask = 0;
       } else if (spec.kind == isa::OperandKind::kSrc) {

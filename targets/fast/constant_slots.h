@@ -26,8 +26,8 @@ class ConstantSlots {
 
   // The slot of `value`, and whether it was added now with `new_slot`.
   std::pair<uint32_t, bool> FindOrAdd(uint32_t value, uint32_t new_slot) {
-    if ((size_ + 1) * 2 > table_.size()) Grow();
-    for (size_t i = Home(value);; i = (i + 1) & (table_.size() - 1)) {
+    if (size_ >= limit_) Grow();
+    for (uint32_t i = Home(value);; i = (i + 1) & mask_) {
       Entry& e = table_[i];
       if (e.generation != generation_) {
         e = {value, new_slot, generation_};
@@ -44,7 +44,7 @@ class ConstantSlots {
   };
 
   // Fibonacci hashing: the top bits of value * 2^32/phi.
-  size_t Home(uint32_t value) const { return (value * 0x9E3779B1u) >> shift_; }
+  uint32_t Home(uint32_t value) const { return (value * 0x9E3779B1u) >> shift_; }
 
   // Doubles the table (at least 64 entries), keeping this case's entries.
   void Grow() {
@@ -52,6 +52,8 @@ class ConstantSlots {
     old.swap(table_);
     const size_t size = old.empty() ? 64 : old.size() * 2;
     table_.assign(size, Entry{});
+    mask_ = static_cast<uint32_t>(size - 1);
+    limit_ = static_cast<uint32_t>(size / 2);
     shift_ = 32;
     for (size_t s = size; s > 1; s >>= 1) --shift_;
     const uint32_t generation = generation_;
@@ -63,9 +65,11 @@ class ConstantSlots {
   }
 
   std::vector<Entry> table_;  // a power of two entries, at most half full
+  uint32_t mask_ = 0;         // table_.size() - 1
+  uint32_t limit_ = 0;        // entries before it grows: half the table
   uint32_t shift_ = 32;       // 32 - log2(table_.size())
   uint32_t generation_ = 1;
-  size_t size_ = 0;           // entries of this generation
+  uint32_t size_ = 0;         // entries of this generation
 };
 
 }  // namespace atomfuzz::targets::fast
