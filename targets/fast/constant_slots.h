@@ -2,8 +2,9 @@
 // has tens of immediates, looked up once per operand lane: an open-
 // addressing table whose entries carry the generation (case) that wrote
 // them, so clearing it for the next case is one increment, and a lookup
-// is a multiply and a compare or two (absl::flat_hash_map cost a tenth of
-// the compile, in hashing and in growing afresh each case).
+// is a multiply and a compare or two (an absl::flat_hash_map, hashed per
+// lane and regrown each case, was most of the 15% of the compile this
+// table and the direct path for l(...) saved).
 #ifndef ATOMFUZZ_TARGETS_FAST_CONSTANT_SLOTS_H_
 #define ATOMFUZZ_TARGETS_FAST_CONSTANT_SLOTS_H_
 

@@ -67,9 +67,9 @@ void PlanWaves(const CompiledCase& cc, std::vector<WavePlan>& plan) {
 constexpr size_t kMaxTraceEvents = size_t{1} << 22;
 
 // Room for the trace of a run without loops, each atomic once per thread,
-// so that it is not grown event by event (half its copies and a fifth of
-// its allocations); capped at 64 KiB, as atomics in untaken branches or
-// in loops make it a guess.
+// so that it is not grown from empty by doubling (a copy and an allocation
+// each time); capped at 64 KiB, as atomics in untaken branches or in loops
+// make it a guess.
 size_t ExpectedEvents(const CompiledCase& cc) {
   constexpr uint64_t kMaxReserved = 1024;
   const auto& gs = cc.group_size;
