@@ -370,6 +370,7 @@ class Compiler {
   // outside the masks read nothing: `iadd r1.x, r1.x, l(1)` needs no buffer.
   static bool Aliased(const Decoded& d, size_t sources) {
     const uint32_t written = d.mask | d.hi_mask;
+    if ((written & (written - 1)) == 0) return d.hi_mask != 0;  // one component
     for (int c = 0; c < 4; ++c) {
       if (!(written & (1u << c))) continue;
       const bool hi = (d.hi_mask & (1u << c)) != 0;

@@ -87,43 +87,70 @@ std::array<uint32_t, 3> GroupId(const CompiledCase& cc, uint64_t g) {
           static_cast<uint32_t>(g / cc.groups[0] / cc.groups[1])};
 }
 
-// Lane l is thread `tid` (flattened `flat`) of the group with id `gid`.
-void SetLane(Wave& w, uint32_t l, const std::array<uint32_t, 3>& gid,
-             const std::array<uint32_t, 3>& tid, uint32_t flat) {
-  const CompiledCase& cc = *w.cc;
-  w.lane_gid[l] = gid;
-  w.lane_tid[l] = tid;
-  for (int c = 0; c < 3; ++c) {
-    w.Slot(cc.sv_thread_id + c)[l] = gid[c] * cc.group_size[c] + tid[c];
-    w.Slot(cc.sv_group_id + c)[l] = gid[c];
-    w.Slot(cc.sv_thread_in_group + c)[l] = tid[c];
+// Where a wave's system values live, resolved once per wave: a store
+// through uint32_t* may alias the case's slot numbers, and setting each
+// lane reloaded and multiplied them all.
+struct SystemValues {
+  uint32_t* thread_id[3];
+  uint32_t* group_id[3];
+  uint32_t* thread_in_group[3];
+  uint32_t* flattened;
+  std::array<uint32_t, 3> group_size;
+  std::array<uint32_t, 3>* lane_gid;
+  std::array<uint32_t, 3>* lane_tid;
+
+  explicit SystemValues(Wave& w) {
+    const CompiledCase& cc = *w.cc;
+    for (uint32_t c = 0; c < 3; ++c) {
+      thread_id[c] = w.Slot(cc.sv_thread_id + c);
+      group_id[c] = w.Slot(cc.sv_group_id + c);
+      thread_in_group[c] = w.Slot(cc.sv_thread_in_group + c);
+    }
+    flattened = w.Slot(cc.sv_flattened);
+    group_size = cc.group_size;
+    lane_gid = w.lane_gid.data();
+    lane_tid = w.lane_tid.data();
   }
-  w.Slot(cc.sv_flattened)[l] = flat;
-}
+
+  // Lane l is thread `tid` (flattened `flat`) of the group with id `gid`.
+  void SetLane(uint32_t l, const std::array<uint32_t, 3>& gid,
+               const std::array<uint32_t, 3>& tid, uint32_t flat) const {
+    lane_gid[l] = gid;
+    lane_tid[l] = tid;
+    for (size_t c = 0; c < 3; ++c) {
+      thread_id[c][l] = gid[c] * group_size[c] + tid[c];
+      group_id[c][l] = gid[c];
+      thread_in_group[c][l] = tid[c];
+    }
+    flattened[l] = flat;
+  }
+};
 
 // The usual wave is one whole group: its ids by counting, no division per
 // lane (the divisions were half of a small case's setup).
 void FillWholeGroup(Wave& w, uint64_t g) {
-  const auto& gs = w.cc->group_size;
+  const SystemValues sv(w);
+  const auto& gs = sv.group_size;
   const std::array<uint32_t, 3> gid = GroupId(*w.cc, g);
   uint32_t l = 0;
   for (uint32_t z = 0; z < gs[2]; ++z) {
     for (uint32_t y = 0; y < gs[1]; ++y) {
-      for (uint32_t x = 0; x < gs[0]; ++x, ++l) SetLane(w, l, gid, {x, y, z}, l);
+      for (uint32_t x = 0; x < gs[0]; ++x, ++l) sv.SetLane(l, gid, {x, y, z}, l);
     }
   }
 }
 
 // Any run of consecutive threads (the injected timing bugs' waves).
 void FillLanes(Wave& w, uint64_t first, uint64_t per_group) {
-  const auto& gs = w.cc->group_size;
+  const SystemValues sv(w);
+  const auto& gs = sv.group_size;
   for (uint32_t l = 0; l < w.lanes; ++l) {
     const uint64_t t = first + l;
     const uint64_t g = t / per_group, k = t % per_group;
     const std::array<uint32_t, 3> tid = {static_cast<uint32_t>(k % gs[0]),
                                          static_cast<uint32_t>(k / gs[0] % gs[1]),
                                          static_cast<uint32_t>(k / gs[0] / gs[1])};
-    SetLane(w, l, GroupId(*w.cc, g), tid, static_cast<uint32_t>(k));
+    sv.SetLane(l, GroupId(*w.cc, g), tid, static_cast<uint32_t>(k));
   }
 }
 
