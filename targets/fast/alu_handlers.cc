@@ -58,9 +58,20 @@ struct Bfi {
 };
 
 // One component: d = f(a, b, c, e) where active, else unchanged.
+// Four lanes or more: vectorized, after run-time checks that d overlaps
+// no source. Apart, so that the few-lane path needs few registers.
+template <class F>
+[[gnu::noinline]] void WideLanes(uint32_t* d, const uint32_t* a, const uint32_t* b,
+                                 const uint32_t* c, const uint32_t* e, const uint32_t* m,
+                                 uint32_t n) {
+  for (uint32_t l = 0; l < n; ++l) d[l] = Select(m[l], F::F(a[l], b[l], c[l], e[l]), d[l]);
+}
+
 template <class F>
 inline void Lanes(uint32_t* d, const uint32_t* a, const uint32_t* b, const uint32_t* c,
                   const uint32_t* e, const uint32_t* m, uint32_t n) {
+  if (n >= 4) return WideLanes<F>(d, a, b, c, e, m, n);
+#pragma clang loop vectorize(disable) unroll(disable)
   for (uint32_t l = 0; l < n; ++l) d[l] = Select(m[l], F::F(a[l], b[l], c[l], e[l]), d[l]);
 }
 
