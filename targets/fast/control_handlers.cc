@@ -36,7 +36,10 @@ void Else(Wave& w, const Decoded& d) {
   if (!w.Any(w.active)) w.pc = d.target;  // straight to endif
 }
 
-void EndIfSafe(Wave& w, const Decoded&) {
+// The innermost block ends: its frame goes and its lanes come back, less
+// those that enclosing frames hold out. Not inlined, so that EndLoop's
+// usual path (another iteration) needs few registers.
+[[gnu::noinline]] void EndFrame(Wave& w) {
   Frame& f = w.Top();
   Mask parent;
   parent.swap(f.parent);
@@ -44,6 +47,8 @@ void EndIfSafe(Wave& w, const Decoded&) {
   w.Restore(parent);
   f.parent.swap(parent);  // keep the allocation for the next push
 }
+
+void EndIfSafe(Wave& w, const Decoded&) { EndFrame(w); }
 
 void Loop(Wave& w, const Decoded&) { w.Push(Frame::Kind::kLoop); }
 
@@ -76,11 +81,7 @@ void EndLoop(Wave& w, const Decoded& d) {
     w.pc = d.target + 1;  // the body, after the loop instruction
     return;
   }
-  Mask parent;
-  parent.swap(f.parent);
-  w.Pop();
-  w.Restore(parent);
-  f.parent.swap(parent);
+  EndFrame(w);
 }
 
 // The innermost frame that `break` (any breakable) or `continue` (loops)
@@ -169,14 +170,7 @@ void Default(Wave& w, const Decoded&) {
   w.Restore(f.taken);
 }
 
-void EndSwitch(Wave& w, const Decoded&) {
-  Frame& f = w.Top();
-  Mask parent;
-  parent.swap(f.parent);
-  w.Pop();
-  w.Restore(parent);
-  f.parent.swap(parent);
-}
+void EndSwitch(Wave& w, const Decoded&) { EndFrame(w); }
 
 // In lockstep every live lane reaches the barrier together: nothing to do.
 void Sync(Wave&, const Decoded&) {}
