@@ -46,6 +46,14 @@ void Wave::Restore(const Mask& parent) {
 
 namespace {
 void FillWholeGroup(Wave& w, uint64_t group);
+
+// v = n copies of value, inline: assign's out-of-line call cost more than
+// a small group's lanes.
+template <class T>
+void Refill(std::vector<T>& v, size_t n, T value) {
+  v.resize(n);
+  std::fill_n(v.data(), n, value);
+}
 void FillLanes(Wave& w, uint64_t first, uint64_t per_group);
 bool Execute(Wave& w, uint64_t max_steps);
 }  // namespace
@@ -54,15 +62,15 @@ bool RunWave(Wave& w, uint64_t first, uint64_t max_steps) {
   const CompiledCase& cc = *w.cc;
   const uint32_t L = w.lanes;
   w.regs.assign(size_t{cc.slots} * L, 0);
-  w.active.assign(L, ~0u);
-  w.returned.assign(L, 0);
+  Refill(w.active, L, ~0u);
+  Refill(w.returned, L, 0u);
   w.scratch.resize(size_t{8} * L);  // written before read: not cleared
   w.depth = 0;
   w.pc = 0;
   w.done = false;
   w.stop = false;
   w.over_budget = false;
-  w.iterations.assign(L, 0);
+  Refill(w.iterations, L, uint64_t{0});
   w.lane_gid.resize(L);
   w.lane_tid.resize(L);
   if (w.trace != nullptr) w.occurrences.assign(size_t{cc.atomics} * L, 0);
