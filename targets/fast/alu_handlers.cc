@@ -58,9 +58,20 @@ struct Bfi {
 };
 
 // One component: d = f(a, b, c, e) where active, else unchanged.
+// Four lanes or more: vectorized, after run-time checks that d overlaps
+// no source. Apart, so that the few-lane path needs few registers.
+template <class F>
+[[gnu::noinline]] void WideLanes(uint32_t* d, const uint32_t* a, const uint32_t* b,
+                                 const uint32_t* c, const uint32_t* e, const uint32_t* m,
+                                 uint32_t n) {
+  for (uint32_t l = 0; l < n; ++l) d[l] = Select(m[l], F::F(a[l], b[l], c[l], e[l]), d[l]);
+}
+
 template <class F>
 inline void Lanes(uint32_t* d, const uint32_t* a, const uint32_t* b, const uint32_t* c,
                   const uint32_t* e, const uint32_t* m, uint32_t n) {
+  if (n >= 4) return WideLanes<F>(d, a, b, c, e, m, n);
+#pragma clang loop vectorize(disable) unroll(disable)
   for (uint32_t l = 0; l < n; ++l) d[l] = Select(m[l], F::F(a[l], b[l], c[l], e[l]), d[l]);
 }
 
@@ -73,6 +84,15 @@ void Alu(Wave& w, const Decoded& d) {
     Lanes<F>(w.Slot(d.dst[k]), w.Slot(d.src[0][k]), w.Slot(d.src[1][k]), w.Slot(d.src[2][k]),
              w.Slot(d.src[3][k]), w.active.data(), n);
   }
+}
+
+// The usual ALU instruction writes one component (r1.x): no loop over the
+// mask, whose tests and pointer set-up cost as much as a few lanes.
+template <class F>
+void AluOne(Wave& w, const Decoded& d) {
+  const size_t k = static_cast<size_t>(std::countr_zero(d.mask));
+  Lanes<F>(w.Slot(d.dst[k]), w.Slot(d.src[0][k]), w.Slot(d.src[1][k]), w.Slot(d.src[2][k]),
+           w.Slot(d.src[3][k]), w.active.data(), w.lanes);
 }
 
 // Destinations that later components read: compute all, then write (E-8).
@@ -133,42 +153,44 @@ void Mul(Wave& w, const Decoded& d) {
 }
 
 template <class F>
-Handler Pick(bool aliased) {
+Handler Pick(uint8_t mask, bool aliased) {
+  // One bit set (no std::popcount: baseline x86-64 has no POPCNT).
+  if (mask != 0 && (mask & (mask - 1)) == 0) return &AluOne<F>;  // never aliased
   return aliased ? &AluBuffered<F> : &Alu<F>;
 }
 
 }  // namespace
 
-Handler AluHandler(Op op, bool aliased) {
+Handler AluHandler(Op op, uint8_t mask, bool aliased) {
   switch (op) {
-    case Op::kMov: return Pick<Mov>(aliased);
-    case Op::kMovc: return Pick<Movc>(aliased);
-    case Op::kIAdd: return Pick<IAdd>(aliased);
-    case Op::kINeg: return Pick<INeg>(aliased);
+    case Op::kMov: return Pick<Mov>(mask, aliased);
+    case Op::kMovc: return Pick<Movc>(mask, aliased);
+    case Op::kIAdd: return Pick<IAdd>(mask, aliased);
+    case Op::kINeg: return Pick<INeg>(mask, aliased);
     case Op::kIMul: return &Mul<true>;
     case Op::kUMul: return &Mul<false>;
-    case Op::kIMad: case Op::kUMad: return Pick<Mad>(aliased);
-    case Op::kIShl: return Pick<IShl>(aliased);
-    case Op::kIShr: return Pick<IShr>(aliased);
-    case Op::kUShr: return Pick<UShr>(aliased);
-    case Op::kAnd: return Pick<And>(aliased);
-    case Op::kOr: return Pick<Or>(aliased);
-    case Op::kXor: return Pick<Xor>(aliased);
-    case Op::kNot: return Pick<Not>(aliased);
-    case Op::kIEq: return Pick<IEq>(aliased);
-    case Op::kINe: return Pick<INe>(aliased);
-    case Op::kILt: return Pick<ILt>(aliased);
-    case Op::kIGe: return Pick<IGe>(aliased);
-    case Op::kULt: return Pick<ULt>(aliased);
-    case Op::kUGe: return Pick<UGe>(aliased);
-    case Op::kIMax: return Pick<IMax>(aliased);
-    case Op::kIMin: return Pick<IMin>(aliased);
-    case Op::kUMax: return Pick<UMax>(aliased);
-    case Op::kUMin: return Pick<UMin>(aliased);
-    case Op::kBfi: return Pick<Bfi>(aliased);
-    case Op::kUbfe: return Pick<Ubfe>(aliased);
-    case Op::kCountBits: return Pick<CountBits>(aliased);
-    default: return Pick<Mov>(aliased);
+    case Op::kIMad: case Op::kUMad: return Pick<Mad>(mask, aliased);
+    case Op::kIShl: return Pick<IShl>(mask, aliased);
+    case Op::kIShr: return Pick<IShr>(mask, aliased);
+    case Op::kUShr: return Pick<UShr>(mask, aliased);
+    case Op::kAnd: return Pick<And>(mask, aliased);
+    case Op::kOr: return Pick<Or>(mask, aliased);
+    case Op::kXor: return Pick<Xor>(mask, aliased);
+    case Op::kNot: return Pick<Not>(mask, aliased);
+    case Op::kIEq: return Pick<IEq>(mask, aliased);
+    case Op::kINe: return Pick<INe>(mask, aliased);
+    case Op::kILt: return Pick<ILt>(mask, aliased);
+    case Op::kIGe: return Pick<IGe>(mask, aliased);
+    case Op::kULt: return Pick<ULt>(mask, aliased);
+    case Op::kUGe: return Pick<UGe>(mask, aliased);
+    case Op::kIMax: return Pick<IMax>(mask, aliased);
+    case Op::kIMin: return Pick<IMin>(mask, aliased);
+    case Op::kUMax: return Pick<UMax>(mask, aliased);
+    case Op::kUMin: return Pick<UMin>(mask, aliased);
+    case Op::kBfi: return Pick<Bfi>(mask, aliased);
+    case Op::kUbfe: return Pick<Ubfe>(mask, aliased);
+    case Op::kCountBits: return Pick<CountBits>(mask, aliased);
+    default: return Pick<Mov>(mask, aliased);
   }
 }
 

@@ -13,6 +13,7 @@
 #include "absl/status/status.h"
 #include "isa/case_file.h"
 #include "isa/opcode_table.h"
+#include "targets/fast/constant_slots.h"
 #include "targets/fast/injection.h"
 
 namespace atomfuzz::targets::fast {
@@ -86,7 +87,7 @@ struct CompiledCase {
 // a campaign compiles case after case, and allocating them afresh each
 // time was a fifth of the compile.
 struct CompileTables {
-  absl::flat_hash_map<uint32_t, uint32_t> constants;  // value -> slot
+  ConstantSlots constants;                             // value -> slot
   absl::flat_hash_map<uint32_t, int> uavs, tgsm;      // slot -> memory
   std::vector<uint32_t> compiled_of;   // program index -> code index
   std::vector<uint32_t> open_blocks;   // program indices of open blocks

@@ -27,7 +27,7 @@ class Compiler {
       : case_(c), tables_(tables), out_(out) {
     out_.Clear();
     out_.inject = inject;
-    tables_.constants.clear();
+    tables_.constants.Clear();
     tables_.uavs.clear();
     tables_.tgsm.clear();
   }
@@ -57,7 +57,10 @@ class Compiler {
         return absl::InvalidArgumentError("too many registers for the fast target");
       }
     }
-    if (absl::Status s = ResolveJumps(); !s.ok()) return s;
+    // Without control flow there is nothing to resolve or to find unbalanced.
+    if (control_flow_) {
+      if (absl::Status s = ResolveJumps(); !s.ok()) return s;
+    }
     out_.slots = next_slot_;
     return absl::OkStatus();
   }
@@ -162,19 +165,32 @@ class Compiler {
   uint32_t Constant(uint32_t value) {
     // A scalar immediate asks four times in a row (once per lane).
     if (last_constant_ && last_constant_->first == value) return last_constant_->second;
-    auto [it, added] = tables_.constants.try_emplace(value, next_slot_);
+    const auto [slot, added] = tables_.constants.FindOrAdd(value, next_slot_);
     if (added) out_.constants.emplace_back(Reserve(1), value);
-    last_constant_ = {value, it->second};
-    return it->second;
+    last_constant_ = {value, slot};
+    return slot;
   }
 
   // The slot each source lane reads. A scalar (l(v), or one component
   // selected) reads one slot in every lane: looked up once.
   void SourceSlots(const Operand& o, size_t scratch_index, std::array<uint32_t, 4>& slots) {
-    const bool scalar = o.file == RegFile::kImmediate ? o.value_count == 1
-                                                      : o.selection == isa::Selection::kSelect1;
-    if (scalar) {
-      slots.fill(SourceSlot(o, 0, scratch_index));
+    if (o.file == RegFile::kImmediate) {  // l(v) or l(a, b, c, d)
+      if (o.value_count == 1) {
+        slots.fill(Constant(o.values[0]));
+      } else {
+        for (size_t lane = 0; lane < 4; ++lane) slots[lane] = Constant(o.values[lane]);
+      }
+      return;
+    }
+    if (o.selection == isa::Selection::kSelect1) {
+      slots.fill(o.file == RegFile::kTemp ? TempSlot(o.index, o.Component(0))
+                                          : SourceSlot(o, 0, scratch_index));
+      return;
+    }
+    if (o.file == RegFile::kTemp) {  // the usual swizzle: no call per lane
+      for (int lane = 0; lane < 4; ++lane) {
+        slots[static_cast<size_t>(lane)] = TempSlot(o.index, o.Component(lane));
+      }
       return;
     }
     for (int lane = 0; lane < 4; ++lane) {
@@ -188,10 +204,8 @@ class Compiler {
     switch (o.file) {
       case RegFile::kImmediate:
         return Constant(o.values[o.value_count == 1 ? 0 : static_cast<size_t>(lane & 3)]);
-      case RegFile::kTemp: {
-        const uint64_t slot = uint64_t{o.index} * 4 + static_cast<uint64_t>(c);
-        return slot < out_.temp_slots ? static_cast<uint32_t>(slot) : out_.sv_zero;
-      }
+      case RegFile::kTemp:
+        return TempSlot(o.index, c);
       case RegFile::kIndexableTemp:
         return scratch_ + static_cast<uint32_t>(scratch_index * 4) + static_cast<uint32_t>(c);
       case RegFile::kThreadID:
@@ -206,15 +220,27 @@ class Compiler {
         return out_.sv_zero;
     }
   }
-  uint32_t DestSlot(const Operand& o, int c, size_t scratch_index) {
-    if (o.file == RegFile::kTemp) {
-      const uint64_t slot = uint64_t{o.index} * 4 + static_cast<uint64_t>(c);
-      return slot < out_.temp_slots ? static_cast<uint32_t>(slot) : out_.sv_zero;
+  // r<index>.<c>; a register beyond dcl_temps reads the zero slot.
+  uint32_t TempSlot(uint32_t index, int c) const {
+    const uint64_t slot = uint64_t{index} * 4 + static_cast<uint64_t>(c);
+    return slot < out_.temp_slots ? static_cast<uint32_t>(slot) : out_.sv_zero;
+  }
+  // The slot each destination component writes, the file tested once.
+  void DestSlots(const Operand& o, size_t scratch_index, std::array<uint32_t, 4>& slots) {
+    for (int c = 0; c < 4; ++c) {
+      uint32_t& slot = slots[static_cast<size_t>(c)];
+      switch (o.file) {
+        case RegFile::kTemp:
+          slot = TempSlot(o.index, c);
+          break;
+        case RegFile::kIndexableTemp:
+          slot = scratch_ + static_cast<uint32_t>(scratch_index * 4) + static_cast<uint32_t>(c);
+          break;
+        default:
+          slot = out_.sv_zero;  // null: written and never read (zero is refilled)
+          break;
+      }
     }
-    if (o.file == RegFile::kIndexableTemp) {
-      return scratch_ + static_cast<uint32_t>(scratch_index * 4) + static_cast<uint32_t>(c);
-    }
-    return out_.sv_zero;  // null: written and never read (zero is refilled)
   }
 
   // A gather (before) or scatter (after) of one x# operand.
@@ -244,7 +270,8 @@ class Compiler {
     const isa::OpcodeInfo& row = inst.info();
     if (row.family == isa::Family::kDecl) return absl::OkStatus();
     const int operands = row.operand_count();
-    XAccesses(inst, /*scatter=*/false);
+    const bool indexable = UsesIndexableTemp(inst, operands);
+    if (indexable) XAccesses(inst, /*scatter=*/false);
     tables_.compiled_of[index] = static_cast<uint32_t>(out_.code.size());
     // Built in place: the entries are 140 bytes.
     Decoded& d = out_.code.emplace_back();
@@ -260,9 +287,7 @@ class Compiler {
       const size_t scratch_index = static_cast<size_t>(k);
       if (spec.kind == isa::OperandKind::kDst) {
         const bool hi = spec.role == isa::Role::kDest && (inst.op == Op::kIMul || inst.op == Op::kUMul) && k == 0;
-        for (int c = 0; c < 4; ++c) {
-          (hi ? d.dst_hi : d.dst)[static_cast<size_t>(c)] = DestSlot(o, c, scratch_index);
-        }
+        DestSlots(o, scratch_index, hi ? d.dst_hi : d.dst);
         (hi ? d.hi_mask : d.mask) = o.file == RegFile::kNull ? 0 : o.mask;
         if (o.file == RegFile::kNull && row.returns_old()) d.mask = 0;
       } else if (spec.kind == isa::OperandKind::kSrc) {
@@ -290,10 +315,11 @@ class Compiler {
     }
     switch (row.family) {
       case isa::Family::kAlu:
-        d.fn = AluHandler(inst.op, Aliased(d, src));
+        d.fn = AluHandler(inst.op, d.mask, Aliased(d, src));
         break;
       case isa::Family::kControl:
         d.fn = ControlHandler(inst.op);
+        control_flow_ = true;
         break;
       case isa::Family::kSync:
         d.fn = SyncHandler();
@@ -312,8 +338,18 @@ class Compiler {
         break;
       }
     }
-    XAccesses(inst, /*scatter=*/true);  // `d` is not used past here
+    if (indexable) XAccesses(inst, /*scatter=*/true);  // `d` is not used past here
     return absl::OkStatus();
+  }
+
+  // Whether any operand is x#: most instructions have none, and
+  // XAccesses costs a pass over the operand specs.
+  static bool UsesIndexableTemp(const isa::Instruction& inst, int operands) {
+    bool any = false;
+    for (int k = 0; k < operands; ++k) {
+      any |= inst.operands[static_cast<size_t>(k)].file == RegFile::kIndexableTemp;
+    }
+    return any;
   }
 
   // x# sources are gathered into scratch slots before the instruction
@@ -329,15 +365,21 @@ class Compiler {
     }
   }
 
-  // Whether writing component c could clobber a slot a later component reads.
+  // Whether writing component c could clobber a slot that a component
+  // computed after it (a later one in the masks) still reads. Components
+  // outside the masks read nothing: `iadd r1.x, r1.x, l(1)` needs no buffer.
   static bool Aliased(const Decoded& d, size_t sources) {
+    const uint32_t written = d.mask | d.hi_mask;
+    if ((written & (written - 1)) == 0) return d.hi_mask != 0;  // one component
     for (int c = 0; c < 4; ++c) {
-      if (!((d.mask | d.hi_mask) & (1u << c))) continue;
-      for (int later = 0; later < 4; ++later) {
-        if (later == c) continue;
+      if (!(written & (1u << c))) continue;
+      const bool hi = (d.hi_mask & (1u << c)) != 0;
+      for (int later = c + 1; later < 4; ++later) {
+        if (!(written & (1u << later))) continue;
         for (size_t k = 0; k < sources; ++k) {
-          if (d.src[k][static_cast<size_t>(later)] == d.dst[static_cast<size_t>(c)] ||
-              ((d.hi_mask & (1u << c)) && d.src[k][static_cast<size_t>(later)] == d.dst_hi[static_cast<size_t>(c)])) {
+          const uint32_t read = d.src[k][static_cast<size_t>(later)];
+          if (read == d.dst[static_cast<size_t>(c)] ||
+              (hi && read == d.dst_hi[static_cast<size_t>(c)])) {
             return true;
           }
         }
@@ -434,6 +476,7 @@ class Compiler {
   CompiledCase& out_;
   uint32_t next_slot_ = 0;
   uint32_t scratch_ = 0;
+  bool control_flow_ = false;  // any if/loop/switch/... (jumps to resolve)
   std::optional<std::pair<uint32_t, uint32_t>> last_constant_;  // value, slot
 };
 

@@ -11,21 +11,23 @@ namespace {
 
 using isa::Op;
 
-// Lanes of `active` whose source lane 0 component is (non)zero.
-void Test(Wave& w, const Decoded& d, bool nonzero, Mask& out) {
-  const uint32_t* v = w.Slot(d.src[0][0]);
-  for (uint32_t l = 0; l < w.lanes; ++l) {
-    const uint32_t hit = (v[l] != 0) == nonzero ? ~0u : 0u;
-    out[l] = w.active[l] & hit;
-  }
-}
-
+// Lanes whose source lane 0 component is (non)zero stay active, and are
+// the frame's taken lanes.
 template <bool kNonzero>
 void If(Wave& w, const Decoded& d) {
   Frame& f = w.Push(Frame::Kind::kIf);
-  Test(w, d, kNonzero, f.taken);
-  w.active = f.taken;
-  if (!w.Any(w.active)) w.pc = d.target;  // straight to else/endif
+  const uint32_t lanes = w.lanes;
+  const uint32_t* const v = w.Slot(d.src[0][0]);
+  uint32_t* const active = w.active.data();
+  uint32_t* const taken = f.taken.data();
+  uint32_t any = 0;
+  for (uint32_t l = 0; l < lanes; ++l) {
+    const uint32_t hit = (v[l] != 0) == kNonzero ? ~0u : 0u;
+    taken[l] = active[l] & hit;
+    active[l] = taken[l];
+    any |= taken[l];
+  }
+  if (any == 0) w.pc = d.target;  // straight to else/endif
 }
 
 void Else(Wave& w, const Decoded& d) {
@@ -34,7 +36,10 @@ void Else(Wave& w, const Decoded& d) {
   if (!w.Any(w.active)) w.pc = d.target;  // straight to endif
 }
 
-void EndIfSafe(Wave& w, const Decoded&) {
+// The innermost block ends: its frame goes and its lanes come back, less
+// those that enclosing frames hold out. Not inlined, so that EndLoop's
+// usual path (another iteration) needs few registers.
+[[gnu::noinline]] void EndFrame(Wave& w) {
   Frame& f = w.Top();
   Mask parent;
   parent.swap(f.parent);
@@ -43,30 +48,40 @@ void EndIfSafe(Wave& w, const Decoded&) {
   f.parent.swap(parent);  // keep the allocation for the next push
 }
 
+void EndIfSafe(Wave& w, const Decoded&) { EndFrame(w); }
+
 void Loop(Wave& w, const Decoded&) { w.Push(Frame::Kind::kLoop); }
 
 void EndLoop(Wave& w, const Decoded& d) {
   Frame& f = w.Top();
   // Lanes that continued rejoin for the next iteration; broken ones wait.
-  bool any = false;
+  // The vectors' data in locals (stores could otherwise alias w and f, and
+  // each lane reloaded both), in a plain loop: vectorized, its alias checks
+  // cost more than a small group's lanes.
+  const uint32_t lanes = w.lanes;
+  uint32_t* const active = w.active.data();
+  uint32_t* const continued = f.continued.data();
+  const uint32_t* const entered = f.parent.data();
+  const uint32_t* const broken = f.broken.data();
+  const uint32_t* const returned = w.returned.data();
+  uint64_t* const iterations = w.iterations.data();
+  uint32_t any = 0;
   uint64_t most = 0;
-  for (uint32_t l = 0; l < w.lanes; ++l) {
-    f.continued[l] = 0;
-    w.active[l] = f.parent[l] & ~f.broken[l] & ~w.returned[l];
-    any |= w.active[l] != 0;
-    w.iterations[l] += w.active[l] & 1u;
-    most = std::max(most, w.iterations[l]);
+#pragma clang loop vectorize(disable)
+  for (uint32_t l = 0; l < lanes; ++l) {
+    const uint32_t on = entered[l] & ~broken[l] & ~returned[l];
+    continued[l] = 0;
+    active[l] = on;
+    any |= on;
+    iterations[l] += on & 1u;
+    most = std::max(most, iterations[l]);
   }
-  if (most > w.max_iterations) w.over_budget = true;
+  if (most > w.max_iterations) w.over_budget = w.stop = true;
   if (any) {
     w.pc = d.target + 1;  // the body, after the loop instruction
     return;
   }
-  Mask parent;
-  parent.swap(f.parent);
-  w.Pop();
-  w.Restore(parent);
-  f.parent.swap(parent);
+  EndFrame(w);
 }
 
 // The innermost frame that `break` (any breakable) or `continue` (loops)
@@ -81,47 +96,49 @@ Frame* Innermost(Wave& w, bool loops_only) {
   return nullptr;
 }
 
-// Whether active lane l takes a break/continue/ret: kTest 0 always, 1 if
-// its condition is zero (_z), 2 if nonzero (_nz).
+// Whether an active lane takes a break/continue/ret: kTest 0 always, 1 if
+// its condition is zero (_z), 2 if nonzero (_nz). `active` is its mask.
 template <int kTest>
-uint32_t Takes(Wave& w, const Decoded& d, uint32_t l) {
-  if constexpr (kTest == 0) return w.active[l];
-  const bool nonzero = w.Slot(d.src[0][0])[l] != 0;
-  return nonzero == (kTest == 2) ? w.active[l] : 0u;
+inline uint32_t Takes(uint32_t active, uint32_t condition) {
+  if constexpr (kTest == 0) return active;
+  return (condition != 0) == (kTest == 2) ? active : 0u;
+}
+
+// Moves the lanes that take it from the active mask to `into` (a frame's
+// broken or continued lanes, or the returned ones).
+template <int kTest>
+void Leave(Wave& w, const Decoded& d, uint32_t* into) {
+  const uint32_t lanes = w.lanes;
+  uint32_t* const active = w.active.data();
+  const uint32_t* const condition = w.Slot(d.src[0][0]);
+  for (uint32_t l = 0; l < lanes; ++l) {
+    const uint32_t taken = Takes<kTest>(active[l], condition[l]);
+    into[l] |= taken;
+    active[l] &= ~taken;
+  }
 }
 
 template <int kTest>
 void Break(Wave& w, const Decoded& d) {
   Frame* f = Innermost(w, false);
   if (f == nullptr) return;  // the validator rejects it; be safe anyway
-  for (uint32_t l = 0; l < w.lanes; ++l) {
-    const uint32_t lanes = Takes<kTest>(w, d, l);
-    f->broken[l] |= lanes;
-    w.active[l] &= ~lanes;
-  }
+  Leave<kTest>(w, d, f->broken.data());
 }
 
 template <int kTest>
 void Continue(Wave& w, const Decoded& d) {
   Frame* f = Innermost(w, true);
   if (f == nullptr) return;
-  for (uint32_t l = 0; l < w.lanes; ++l) {
-    const uint32_t lanes = Takes<kTest>(w, d, l);
-    f->continued[l] |= lanes;
-    w.active[l] &= ~lanes;
-  }
+  Leave<kTest>(w, d, f->continued.data());
 }
 
 template <int kTest>
 void Ret(Wave& w, const Decoded& d) {
+  Leave<kTest>(w, d, w.returned.data());
+  const uint32_t* const returned = w.returned.data();
   bool all_returned = true;
-  for (uint32_t l = 0; l < w.lanes; ++l) {
-    const uint32_t lanes = Takes<kTest>(w, d, l);
-    w.returned[l] |= lanes;
-    w.active[l] &= ~lanes;
-    all_returned &= w.returned[l] != 0;
-  }
-  if (all_returned) w.done = true;
+  for (uint32_t l = 0; l < w.lanes; ++l) all_returned &= returned[l] != 0;
+  if (all_returned) w.done = w.stop = true;
 }
 
 void Switch(Wave& w, const Decoded& d) {
@@ -153,14 +170,7 @@ void Default(Wave& w, const Decoded&) {
   w.Restore(f.taken);
 }
 
-void EndSwitch(Wave& w, const Decoded&) {
-  Frame& f = w.Top();
-  Mask parent;
-  parent.swap(f.parent);
-  w.Pop();
-  w.Restore(parent);
-  f.parent.swap(parent);
-}
+void EndSwitch(Wave& w, const Decoded&) { EndFrame(w); }
 
 // In lockstep every live lane reaches the barrier together: nothing to do.
 void Sync(Wave&, const Decoded&) {}

@@ -38,15 +38,16 @@ struct WavePlan {
 // sync-no-wait runs each group as two halves, the upper half first to the
 // end, so barriers do not wait; tgsm-shared runs the whole dispatch as one
 // wave with one TGSM.
-std::vector<WavePlan> PlanWaves(const CompiledCase& cc) {
+// Fills `plan`, reusing its storage.
+void PlanWaves(const CompiledCase& cc, std::vector<WavePlan>& plan) {
   const auto& gs = cc.group_size;
   const uint32_t per_group = gs[0] * gs[1] * gs[2];
   const uint64_t groups = uint64_t{cc.groups[0]} * cc.groups[1] * cc.groups[2];
-  std::vector<WavePlan> plan;
+  plan.clear();
   constexpr uint64_t kMaxSharedLanes = 1u << 16;
   if (cc.inject == Inject::kTgsmShared && groups * per_group <= kMaxSharedLanes) {
     if (groups > 0) plan.push_back(WavePlan({0, static_cast<uint32_t>(groups * per_group)}));
-    return plan;
+    return;
   }
   plan.reserve(groups);
   for (uint64_t g = 0; g < groups; ++g) {
@@ -58,7 +59,6 @@ std::vector<WavePlan> PlanWaves(const CompiledCase& cc) {
       plan.push_back(WavePlan({first, per_group}));
     }
   }
-  return plan;
 }
 
 // Trace events one run may record (64 bytes each: 256 MiB), shared out
@@ -66,10 +66,29 @@ std::vector<WavePlan> PlanWaves(const CompiledCase& cc) {
 // group records 2^20 steps x 1024 lanes = 2^29 events (32 GiB) per wave.
 constexpr size_t kMaxTraceEvents = size_t{1} << 22;
 
-// A compiled case and the tables that made it.
+// Room for the trace of a run without loops, each atomic once per thread,
+// so that it is not grown from empty by doubling (a copy and an allocation
+// each time); capped at 64 KiB, as atomics in untaken branches or in loops
+// make it a guess.
+size_t ExpectedEvents(const CompiledCase& cc) {
+  constexpr uint64_t kMaxReserved = 1024;
+  const auto& gs = cc.group_size;
+  uint64_t events = cc.atomics;
+  for (uint64_t n : {gs[0], gs[1], gs[2], cc.groups[0], cc.groups[1], cc.groups[2]}) {
+    events = std::min(events * n, kMaxReserved);
+  }
+  return static_cast<size_t>(events);
+}
+
+// A compiled case and the tables that made it, with the run's plan, memory
+// and traces: kept between runs so their vectors' storage serves the next
+// case (the UAV words and trace events themselves go to the outcome).
 struct Compilation {
   CompileTables tables;
   CompiledCase compiled;
+  std::vector<WavePlan> plan;
+  RunMemory memory;
+  std::vector<std::vector<isa::AtomicEvent>> traces;  // per worker
 };
 
 class FastTarget : public Target {
@@ -90,22 +109,26 @@ class FastTarget : public Target {
       spare_compilation_.GiveBack(std::move(compilation));
       return outcome;
     }
-    RunMemory memory;
-    memory.uavs.reserve(cc->uav_slots.size());
-    memory.counters.reserve(cc->uav_slots.size());
+    RunMemory& memory = compilation->memory;
+    memory.uavs.clear();
+    memory.counters.clear();
     for (uint32_t slot : cc->uav_slots) {
       const isa::Resource* r = c.FindResource(slot);
       memory.uavs.push_back(r->init);
       memory.counters.push_back(r->counter.value_or(0));
     }
-    const std::vector<WavePlan> plan = PlanWaves(*cc);
+    std::vector<WavePlan>& plan = compilation->plan;
+    PlanWaves(*cc, plan);
     // glibc reads /sys on every call (about 7 us here): ask once.
     static const unsigned cores = std::max(1u, std::thread::hardware_concurrency());
     const size_t workers = std::min<size_t>(
         plan.size(), options_.deterministic ? 1
                      : options_.threads > 0  ? static_cast<size_t>(options_.threads)
                                              : cores);
-    std::vector<std::vector<isa::AtomicEvent>> traces(std::max<size_t>(workers, 1));
+    std::vector<std::vector<isa::AtomicEvent>>& traces = compilation->traces;
+    traces.clear();
+    traces.resize(std::max<size_t>(workers, 1));
+    if (options_.trace && traces.size() == 1) traces[0].reserve(ExpectedEvents(*cc));
     std::atomic<size_t> next{0};
     std::atomic<bool> budget_exceeded{false}, thread_over{false};
     auto work = [&](size_t worker) {
@@ -162,7 +185,7 @@ class FastTarget : public Target {
         u.words = std::move(memory.uavs[i]);
         if (r.counter) u.counter = memory.counters[i];
       }
-      u.defined.assign(u.words.size(), true);
+      u.defined = std::vector<bool>(u.words.size(), true);
       outcome.uavs.push_back(std::move(u));
     }
     outcome.has_trace = options_.trace;
@@ -173,6 +196,10 @@ class FastTarget : public Target {
         outcome.trace.insert(outcome.trace.end(), t.begin(), t.end());
       }
     }
+    // Kept for the next case only while small: a dispatch of 2^24 groups
+    // plans 640 MiB, and several workers' traces may hold 256 MiB.
+    if (plan.capacity() > 4096) std::vector<WavePlan>().swap(plan);
+    traces.clear();
     spare_compilation_.GiveBack(std::move(compilation));
     return outcome;
   }

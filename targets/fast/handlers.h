@@ -9,9 +9,10 @@
 
 namespace atomfuzz::targets::fast {
 
-// `aliased`: a destination slot is also read by a later component, so the
-// results must be buffered before any is written (E-8 for ALU ops).
-Handler AluHandler(isa::Op op, bool aliased);
+// `mask`: the components written. `aliased`: a destination slot is also
+// read by a later component, so the results must be buffered before any is
+// written (E-8 for ALU ops).
+Handler AluHandler(isa::Op op, uint8_t mask, bool aliased);
 Handler ControlHandler(isa::Op op);
 Handler SyncHandler();
 Handler MemoryHandler(const isa::Instruction& inst, const Memory& m, Inject inject);

@@ -57,6 +57,12 @@ void Record(Wave& w, const Decoded& d, uint32_t l, const Memory& m, bool hit,
   ++occurrence;
 }
 
+// After a handler that records: a full trace ends the wave (Execute tests
+// one flag per instruction, not the trace).
+void StopIfTraceFull(Wave& w) {
+  if (w.TraceFull()) w.stop = true;
+}
+
 enum class Variant { kNormal, kReturnNew, kTwoPhase };
 
 // A UAV atomic with the trace off, the common case when fuzzing without a
@@ -154,6 +160,7 @@ void Atomic(Wave& w, const Decoded& d) {
     // executor saw (isa::AtomicEvent::returned).
     Record(w, d, l, m, at.hit, at.word, a, b, d.returns ? ret : old);
   }
+  StopIfTraceFull(w);
 }
 
 template <bool kConsume, bool kPreDecrement>
@@ -172,6 +179,7 @@ void Counter(Wave& w, const Decoded& d) {
     WriteDst0(w, d, l, ret);
     Record(w, d, l, m, true, 0, 0, 0, ret);
   }
+  StopIfTraceFull(w);
 }
 
 // ld_raw / ld_structured: a 4-word window, then the resource swizzle
@@ -229,14 +237,23 @@ void LoadTyped(Wave& w, const Decoded& d) {
 // bounds words are skipped (spec 1.7).
 template <bool kStructured, bool kTgsm>
 void StoreWindow(Wave& w, const Decoded& d) {
-  const Memory& m = MemOf(w, d);
-  uint32_t* words = kTgsm ? w.tgsm.data() + m.tgsm_base : UavWords(w, m);
-  const int count = std::bit_width(static_cast<unsigned>(d.mask));
+  // Everything read through w, d and m in locals: each store through a
+  // uint32_t* may alias them, and the lane loop reloaded them all.
+  const Memory m = MemOf(w, d);
+  uint32_t* const words = kTgsm ? w.tgsm.data() + m.tgsm_base : UavWords(w, m);
+  const uint32_t mask = d.mask;
+  const int count = std::bit_width(mask);
   const size_t value = kStructured ? 2 : 1;
-  for (uint32_t l = 0; l < w.lanes; ++l) {
-    if (!w.active[l]) continue;
-    const uint32_t index = kStructured ? w.Slot(d.src[0][0])[l] : 0;
-    const uint32_t offset = w.Slot(d.src[kStructured ? 1 : 0][0])[l];
+  const uint32_t lanes = w.lanes;
+  const uint32_t* const active = w.active.data();
+  const uint32_t* const index_of = w.Slot(d.src[0][0]);
+  const uint32_t* const offset_of = w.Slot(d.src[kStructured ? 1 : 0][0]);
+  const uint32_t* values[4];
+  for (size_t c = 0; c < 4; ++c) values[c] = w.Slot(d.src[value][c]);
+  for (uint32_t l = 0; l < lanes; ++l) {
+    if (!active[l]) continue;
+    const uint32_t index = kStructured ? index_of[l] : 0;
+    const uint32_t offset = offset_of[l];
     if (offset % 4 != 0) continue;
     if (kStructured && (uint64_t{offset} + 4ull * static_cast<uint64_t>(count) > m.stride ||
                         index >= m.elements)) {
@@ -245,8 +262,8 @@ void StoreWindow(Wave& w, const Decoded& d) {
     const uint64_t base = (kStructured ? uint64_t{index} * m.stride : 0) + offset;
     for (int c = 0; c < count; ++c) {
       const uint64_t byte = base + 4ull * static_cast<uint64_t>(c);
-      if (!(d.mask & (1u << c)) || byte + 4 > m.words * 4) continue;
-      const uint32_t v = w.Slot(d.src[value][static_cast<size_t>(c)])[l];
+      if (!(mask & (1u << c)) || byte + 4 > m.words * 4) continue;
+      const uint32_t v = values[c][l];
       if (kTgsm) {
         words[byte / 4] = v;
       } else {

@@ -8,10 +8,18 @@ Frame& Wave::Push(Frame::Kind kind) {
   if (depth == frames.size()) frames.emplace_back();
   Frame& f = frames[depth++];
   f.kind = kind;
-  f.parent.assign(active.begin(), active.end());
-  f.broken.assign(lanes, 0);
-  f.continued.assign(lanes, 0);
-  f.taken.assign(lanes, 0);
+  // One pass over the four masks, not four assign calls: each call cost
+  // more than a small group's lanes.
+  for (Mask* m : {&f.parent, &f.broken, &f.continued, &f.taken}) m->resize(lanes);
+  const uint32_t* const entering = active.data();
+  uint32_t* const parent = f.parent.data();
+  uint32_t* const broken = f.broken.data();
+  uint32_t* const continued = f.continued.data();
+  uint32_t* const taken = f.taken.data();
+  for (uint32_t l = 0; l < lanes; ++l) {
+    parent[l] = entering[l];
+    broken[l] = continued[l] = taken[l] = 0;
+  }
   return f;
 }
 
@@ -38,6 +46,14 @@ void Wave::Restore(const Mask& parent) {
 
 namespace {
 void FillWholeGroup(Wave& w, uint64_t group);
+
+// v = n copies of value, inline: assign's out-of-line call cost more than
+// a small group's lanes.
+template <class T>
+void Refill(std::vector<T>& v, size_t n, T value) {
+  v.resize(n);
+  std::fill_n(v.data(), n, value);
+}
 void FillLanes(Wave& w, uint64_t first, uint64_t per_group);
 bool Execute(Wave& w, uint64_t max_steps);
 }  // namespace
@@ -46,14 +62,15 @@ bool RunWave(Wave& w, uint64_t first, uint64_t max_steps) {
   const CompiledCase& cc = *w.cc;
   const uint32_t L = w.lanes;
   w.regs.assign(size_t{cc.slots} * L, 0);
-  w.active.assign(L, ~0u);
-  w.returned.assign(L, 0);
-  w.scratch.assign(size_t{8} * L, 0);
+  Refill(w.active, L, ~0u);
+  Refill(w.returned, L, 0u);
+  w.scratch.resize(size_t{8} * L);  // written before read: not cleared
   w.depth = 0;
   w.pc = 0;
   w.done = false;
+  w.stop = false;
   w.over_budget = false;
-  w.iterations.assign(L, 0);
+  Refill(w.iterations, L, uint64_t{0});
   w.lane_gid.resize(L);
   w.lane_tid.resize(L);
   if (w.trace != nullptr) w.occurrences.assign(size_t{cc.atomics} * L, 0);
@@ -78,55 +95,83 @@ std::array<uint32_t, 3> GroupId(const CompiledCase& cc, uint64_t g) {
           static_cast<uint32_t>(g / cc.groups[0] / cc.groups[1])};
 }
 
-// Lane l is thread `tid` (flattened `flat`) of the group with id `gid`.
-void SetLane(Wave& w, uint32_t l, const std::array<uint32_t, 3>& gid,
-             const std::array<uint32_t, 3>& tid, uint32_t flat) {
-  const CompiledCase& cc = *w.cc;
-  w.lane_gid[l] = gid;
-  w.lane_tid[l] = tid;
-  for (int c = 0; c < 3; ++c) {
-    w.Slot(cc.sv_thread_id + c)[l] = gid[c] * cc.group_size[c] + tid[c];
-    w.Slot(cc.sv_group_id + c)[l] = gid[c];
-    w.Slot(cc.sv_thread_in_group + c)[l] = tid[c];
+// Where a wave's system values live, resolved once per wave: a store
+// through uint32_t* may alias the case's slot numbers, and setting each
+// lane reloaded and multiplied them all.
+struct SystemValues {
+  uint32_t* thread_id[3];
+  uint32_t* group_id[3];
+  uint32_t* thread_in_group[3];
+  uint32_t* flattened;
+  std::array<uint32_t, 3> group_size;
+  std::array<uint32_t, 3>* lane_gid;
+  std::array<uint32_t, 3>* lane_tid;
+
+  explicit SystemValues(Wave& w) {
+    const CompiledCase& cc = *w.cc;
+    for (uint32_t c = 0; c < 3; ++c) {
+      thread_id[c] = w.Slot(cc.sv_thread_id + c);
+      group_id[c] = w.Slot(cc.sv_group_id + c);
+      thread_in_group[c] = w.Slot(cc.sv_thread_in_group + c);
+    }
+    flattened = w.Slot(cc.sv_flattened);
+    group_size = cc.group_size;
+    lane_gid = w.lane_gid.data();
+    lane_tid = w.lane_tid.data();
   }
-  w.Slot(cc.sv_flattened)[l] = flat;
-}
+
+  // Lane l is thread `tid` (flattened `flat`) of the group with id `gid`.
+  void SetLane(uint32_t l, const std::array<uint32_t, 3>& gid,
+               const std::array<uint32_t, 3>& tid, uint32_t flat) const {
+    lane_gid[l] = gid;
+    lane_tid[l] = tid;
+    for (size_t c = 0; c < 3; ++c) {
+      thread_id[c][l] = gid[c] * group_size[c] + tid[c];
+      group_id[c][l] = gid[c];
+      thread_in_group[c][l] = tid[c];
+    }
+    flattened[l] = flat;
+  }
+};
 
 // The usual wave is one whole group: its ids by counting, no division per
 // lane (the divisions were half of a small case's setup).
 void FillWholeGroup(Wave& w, uint64_t g) {
-  const auto& gs = w.cc->group_size;
+  const SystemValues sv(w);
+  const auto& gs = sv.group_size;
   const std::array<uint32_t, 3> gid = GroupId(*w.cc, g);
   uint32_t l = 0;
   for (uint32_t z = 0; z < gs[2]; ++z) {
     for (uint32_t y = 0; y < gs[1]; ++y) {
-      for (uint32_t x = 0; x < gs[0]; ++x, ++l) SetLane(w, l, gid, {x, y, z}, l);
+      for (uint32_t x = 0; x < gs[0]; ++x, ++l) sv.SetLane(l, gid, {x, y, z}, l);
     }
   }
 }
 
 // Any run of consecutive threads (the injected timing bugs' waves).
 void FillLanes(Wave& w, uint64_t first, uint64_t per_group) {
-  const auto& gs = w.cc->group_size;
+  const SystemValues sv(w);
+  const auto& gs = sv.group_size;
   for (uint32_t l = 0; l < w.lanes; ++l) {
     const uint64_t t = first + l;
     const uint64_t g = t / per_group, k = t % per_group;
     const std::array<uint32_t, 3> tid = {static_cast<uint32_t>(k % gs[0]),
                                          static_cast<uint32_t>(k / gs[0] % gs[1]),
                                          static_cast<uint32_t>(k / gs[0] / gs[1])};
-    SetLane(w, l, GroupId(*w.cc, g), tid, static_cast<uint32_t>(k));
+    sv.SetLane(l, GroupId(*w.cc, g), tid, static_cast<uint32_t>(k));
   }
 }
 
 bool Execute(Wave& w, uint64_t max_steps) {
   const CompiledCase& cc = *w.cc;
+  const Decoded* const code = cc.code.data();
   const uint32_t n = static_cast<uint32_t>(cc.code.size());
   uint64_t steps = 0;
-  while (w.pc < n && !w.done) {
-    const Decoded& d = cc.code[w.pc++];
+  while (w.pc < n) {
+    const Decoded& d = code[w.pc++];
     d.fn(w, d);
-    if (++steps > max_steps || w.over_budget) return false;
-    if (w.trace != nullptr && w.trace->size() > w.max_trace) return false;
+    if (++steps > max_steps) return false;
+    if (w.stop) return !w.over_budget && !w.TraceFull();
   }
   return true;
 }

@@ -47,6 +47,9 @@ struct Wave {
   std::vector<uint32_t> scratch;  // ALU buffering (8 * lanes: imul/umul)
   uint32_t pc = 0;
   bool done = false;
+  // Set with done, over_budget or a full trace: the one flag the dispatch
+  // loop tests after each instruction.
+  bool stop = false;
   // Per lane: vThreadGroupID and vThreadIDInGroup (for the trace).
   std::vector<std::array<uint32_t, 3>> lane_gid, lane_tid;
   std::vector<uint32_t> occurrences;  // atomic ordinal * lanes + lane
@@ -60,6 +63,7 @@ struct Wave {
   // endless loop of atomics records an event per lane per step.
   size_t max_trace = SIZE_MAX;
 
+  bool TraceFull() const { return trace != nullptr && trace->size() > max_trace; }
   uint32_t* Slot(uint32_t s) { return regs.data() + size_t{s} * lanes; }
   bool Any(const Mask& m) const {
     uint32_t any = 0;
