@@ -3,41 +3,20 @@
 #include <cassert>
 #include <cstdlib>
 
-#include "absl/container/flat_hash_map.h"
-
 namespace atomfuzz::oracle {
 
-RemainingTrail::RemainingTrail(absl::Span<const SerialOp> ops,
-                               std::optional<uint32_t> final_value)
-    : has_final_(final_value.has_value()) {
-  absl::flat_hash_map<uint32_t, uint32_t> id;
-  id.reserve(2 * ops.size());
-  auto id_of = [&](uint32_t value) {
-    return id.try_emplace(value, static_cast<uint32_t>(id.size())).first->second;
-  };
-  before_.resize(ops.size());
-  after_.resize(ops.size());
-  for (size_t i = 0; i < ops.size(); ++i) {
-    const SerialOp& o = ops[i];
-    // Invert SerialReturn: consume returns old - 1.
-    const uint32_t before = o.rmw == isa::Rmw::kConsume ? *o.returned + 1 : *o.returned;
-    before_[i] = id_of(before);
-    after_[i] = id_of(SerialApply(o, before));
-  }
-  if (final_value) {
-    auto it = id.find(*final_value);
-    if (it != id.end()) final_ = it->second;
-  }
-  balance_.assign(id.size(), 0);
-  parent_.resize(id.size());
-  ops_left_.resize(ops.size());
-  slot_.resize(ops.size());
-  for (uint32_t i = 0; i < ops.size(); ++i) {
+RemainingTrail::RemainingTrail(absl::Span<const Edge> edges, size_t values, uint32_t end)
+    : edges_(edges.begin(), edges.end()), end_(end) {
+  balance_.assign(values, 0);
+  parent_.resize(values);
+  ops_left_.resize(edges.size());
+  slot_.resize(edges.size());
+  for (uint32_t i = 0; i < edges.size(); ++i) {
     ops_left_[i] = slot_[i] = i;
-    --balance_[before_[i]];
-    ++balance_[after_[i]];
+    --balance_[edges[i].before];
+    ++balance_[edges[i].after];
   }
-  remaining_ = static_cast<uint32_t>(ops.size());
+  remaining_ = static_cast<uint32_t>(edges.size());
   for (int32_t b : balance_) imbalance_ += static_cast<uint32_t>(std::abs(b));
 }
 
@@ -49,16 +28,16 @@ void RemainingTrail::Place(size_t op) {
   ops_left_[remaining_ - 1] = static_cast<uint32_t>(op);
   slot_[op] = remaining_ - 1;
   --remaining_;
-  Shift(before_[op], +1);
-  Shift(after_[op], -1);
+  Shift(edges_[op].before, +1);
+  Shift(edges_[op].after, -1);
 }
 
 void RemainingTrail::Unplace(size_t op) {
   // The last placed sits just past the prefix.
   assert(slot_[op] == remaining_);
   ++remaining_;
-  Shift(before_[op], -1);
-  Shift(after_[op], +1);
+  Shift(edges_[op].before, -1);
+  Shift(edges_[op].after, +1);
 }
 
 void RemainingTrail::Shift(uint32_t value, int32_t by) {
@@ -76,29 +55,27 @@ uint32_t RemainingTrail::Find(uint32_t n) {
 }
 
 bool RemainingTrail::PossibleAfter(size_t last) {
-  const uint32_t at = after_[last];
+  const uint32_t at = edges_[last].after;
   // Balance (see value_graph.cc): all balanced, and the trail ends at `at`;
   // or `at` one short and one other value one over, where it ends.
   const bool balanced = imbalance_ == 0;
   if (!balanced && !(imbalance_ == 2 && balance_[at] == -1)) return false;
-  if (has_final_) {
-    if (final_ == kNone) return false;
-    if (balanced ? final_ != at : balance_[final_] != 1) return false;
-  }
+  if (end_ == kNoEnd) return false;
+  if (end_ != kAnyEnd && (balanced ? end_ != at : balance_[end_] != 1)) return false;
   // Connectivity: every remaining op reachable from `at`.
   parent_[at] = at;
   for (uint32_t k = 0; k < remaining_; ++k) {
-    const uint32_t op = ops_left_[k];
-    parent_[before_[op]] = before_[op];
-    parent_[after_[op]] = after_[op];
+    const Edge& e = edges_[ops_left_[k]];
+    parent_[e.before] = e.before;
+    parent_[e.after] = e.after;
   }
   for (uint32_t k = 0; k < remaining_; ++k) {
-    const uint32_t op = ops_left_[k];
-    parent_[Find(before_[op])] = Find(after_[op]);
+    const Edge& e = edges_[ops_left_[k]];
+    parent_[Find(e.before)] = Find(e.after);
   }
   const uint32_t root = Find(at);
   for (uint32_t k = 0; k < remaining_; ++k) {
-    if (Find(before_[ops_left_[k]]) != root) return false;
+    if (Find(edges_[ops_left_[k]].before) != root) return false;
   }
   return true;
 }

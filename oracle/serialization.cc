@@ -82,13 +82,12 @@ class Search {
     for (auto& k : keys_) k = {Mix(x += 0x9E3779B97F4A7C15ull), Mix(x += 0x9E3779B97F4A7C15ull)};
     tail_.assign(order_.size() + 1, 0);
     tail_ready_.assign(chains_, false);
-    FileByRequiredValue();
+    blind_ops_ = static_cast<size_t>(std::count_if(
+        ops_.begin(), ops_.end(), [](const SerialOp& o) { return !o.returned.has_value(); }));
+    NumberValues();
     for (size_t c = 0; c < chains_; ++c) AddHead(c);
     stack_.reserve(ops.size() + 1);
     pool_.reserve(ops.size() + chains_);
-    blind_ops_ = static_cast<size_t>(std::count_if(
-        ops_.begin(), ops_.end(), [](const SerialOp& o) { return !o.returned.has_value(); }));
-    if (blind_ops_ == 0) trail_.emplace(ops_, final_);
   }
 
   SerialResult Run() {
@@ -127,22 +126,38 @@ class Search {
   size_t Head(size_t c) const { return order_[chain_begin_[c] + pos_[c]]; }
 
   // Dense numbers for the values ops require (their known returns, before
-  // them), and for the group barrier intervals; no map changes per step.
-  void FileByRequiredValue() {
-    value_ids_.reserve(ops_.size());
+  // them): chains wait under them. With every return known, also for the
+  // values ops leave, for the remaining ops' value graph.
+  void NumberValues() {
+    const bool trail = blind_ops_ == 0;
+    value_ids_.reserve(trail ? 2 * ops_.size() : ops_.size());
+    auto id = [&](uint32_t value) {
+      return value_ids_.try_emplace(value, static_cast<uint32_t>(value_ids_.size()))
+          .first->second;
+    };
     required_.resize(ops_.size());
+    std::vector<RemainingTrail::Edge> edges(trail ? ops_.size() : 0);
     for (size_t i = 0; i < ops_.size(); ++i) {
       const SerialOp& o = ops_[i];
       if (!o.returned) continue;
       // Invert SerialReturn: consume returns old - 1.
       const uint32_t before = o.rmw == isa::Rmw::kConsume ? *o.returned + 1 : *o.returned;
-      required_[i] = value_ids_.try_emplace(before, value_ids_.size()).first->second;
+      required_[i] = id(before);
+      if (trail) edges[i] = {required_[i], id(SerialApply(o, before))};
     }
     blind_bucket_ = static_cast<uint32_t>(value_ids_.size());
     for (size_t i = 0; i < ops_.size(); ++i) {
       if (!ops_[i].returned) required_[i] = blind_bucket_;
     }
     heads_.emplace(value_ids_.size() + 1, chains_);
+    if (trail) {
+      uint32_t end = RemainingTrail::kAnyEnd;
+      if (final_) {
+        auto it = value_ids_.find(*final_);
+        end = it == value_ids_.end() ? RemainingTrail::kNoEnd : it->second;
+      }
+      trail_.emplace(edges, value_ids_.size(), end);
+    }
   }
   void CountIntervals(size_t groups) {
     // Per group its distinct intervals, ascending, as one slice of

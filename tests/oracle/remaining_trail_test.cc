@@ -2,6 +2,8 @@
 // search places and takes back ops (last placed first).
 #include "oracle/remaining_trail.h"
 
+#include <map>
+#include <optional>
 #include <vector>
 
 #include "gtest/gtest.h"
@@ -30,30 +32,48 @@ bool Reference(uint32_t at, const std::vector<SerialOp>& ops, const std::vector<
   return CheckTrail(at, left, final_value).ok;
 }
 
-uint32_t After(const SerialOp& o) {
-  const uint32_t before = o.rmw == Rmw::kConsume ? *o.returned + 1 : *o.returned;
-  return SerialApply(o, before);
+uint32_t Before(const SerialOp& o) {
+  return o.rmw == Rmw::kConsume ? *o.returned + 1 : *o.returned;
+}
+uint32_t After(const SerialOp& o) { return SerialApply(o, Before(o)); }
+
+// The graph of `ops` as the search numbers it: values by first sight.
+RemainingTrail Trail(const std::vector<SerialOp>& ops, std::optional<uint32_t> final_value) {
+  std::map<uint32_t, uint32_t> ids;
+  auto id = [&](uint32_t v) {
+    return ids.try_emplace(v, static_cast<uint32_t>(ids.size())).first->second;
+  };
+  std::vector<RemainingTrail::Edge> edges;
+  for (const SerialOp& o : ops) {
+    const uint32_t before = id(Before(o));
+    edges.push_back({before, id(After(o))});
+  }
+  uint32_t end = RemainingTrail::kAnyEnd;
+  if (final_value) {
+    end = ids.count(*final_value) ? ids[*final_value] : RemainingTrail::kNoEnd;
+  }
+  return RemainingTrail(edges, ids.size(), end);
 }
 
 TEST(RemainingTrail, ExchangeChain) {
   // 0 -> 5 -> 7 -> 9 by exchanges.
   std::vector<SerialOp> ops = {Op(Rmw::kExch, 5, 0), Op(Rmw::kExch, 7, 5),
                                Op(Rmw::kExch, 9, 7)};
-  RemainingTrail t(ops, 9);
+  RemainingTrail t = Trail(ops, 9);
   t.Place(0);
   EXPECT_TRUE(t.PossibleAfter(0));
   t.Unplace(0);
   t.Place(1);  // 5 -> 7 first: 0 -> 5 is left behind
   EXPECT_FALSE(t.PossibleAfter(1));
   t.Unplace(1);
-  RemainingTrail other_end(ops, 7);
+  RemainingTrail other_end = Trail(ops, 7);
   other_end.Place(0);
   EXPECT_FALSE(other_end.PossibleAfter(0));
 }
 
 TEST(RemainingTrail, AConsumeSawOneMoreThanItReturns) {
   std::vector<SerialOp> ops = {Op(Rmw::kConsume, 0, 1), Op(Rmw::kConsume, 0, 0)};
-  RemainingTrail t(ops, 0);
+  RemainingTrail t = Trail(ops, 0);
   t.Place(0);  // 2 -> 1
   EXPECT_TRUE(t.PossibleAfter(0));
 }
@@ -72,7 +92,7 @@ TEST(RemainingTrail, AgreesWithCheckTrailOnRandomWalks) {
     }
     std::optional<uint32_t> final_value;
     if (prng.Chance(1, 2)) final_value = static_cast<uint32_t>(prng.Below(6));
-    RemainingTrail t(ops, final_value);
+    RemainingTrail t = Trail(ops, final_value);
     std::vector<bool> placed(n, false);
     std::vector<size_t> stack;
     for (int step = 0; step < 40; ++step) {
