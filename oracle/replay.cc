@@ -154,8 +154,9 @@ void Replay::CloseWhere(Pick pick) {
   }
   std::sort(closing_.begin(), closing_.end(), CellLess);
   for (const Cell& c : closing_) {
-    Close(c, open_.at(c), std::nullopt);
-    open_.erase(c);
+    auto it = open_.find(c);
+    Close(c, it->second, std::nullopt);
+    open_.erase(it);
   }
 }
 
