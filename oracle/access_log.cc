@@ -48,7 +48,7 @@ uint64_t AccessLog::Key(const MemoryId& m, uint32_t word) {
 
 void AccessLog::Record(const MemoryId& m, uint32_t word, Access kind,
                        const Accessor& a) {
-  last_poison_ = kNoQuery;  // answers may change
+  last_poison_.kinds = 0;  // answers may change
   const auto [n, added] = index_.Add(Key(m, word));
   if (added) words_.emplace_back();
   Word& w = words_[n];
@@ -72,17 +72,15 @@ bool AccessLog::ConcurrentPoison(const MemoryId& m, const Accessor& a) const {
   // it is, the same question from the same place has the same answer, and
   // one copy among the remembered questions is enough for LearnFrom.
   const uint64_t key = Key(PoisonKey(m), kPoisonWord);
-  if (last_poison_ < asked_.size()) {
-    const Query& last = asked_[last_poison_];
-    if (last.key == key && last.a.thread == a.thread && last.a.group == a.group &&
-        last.a.interval == a.interval) {
-      return last.answer != 0;
-    }
+  const Query& last = last_poison_;
+  if (last.kinds != 0 && last.key == key && last.a.thread == a.thread &&
+      last.a.group == a.group && last.a.interval == a.interval) {
+    return last.answer != 0;
   }
-  last_poison_ = asked_.size();
   Query& q = Remember({key, a, Bit(Access::kStore), 0});
   // Without poison, the answer Answer() would give, without the lookup.
   if (poisoned_) q.answer = Answer(q);
+  last_poison_ = q;
   return q.answer != 0;
 }
 
@@ -145,12 +143,12 @@ bool AccessLog::LearnFrom(AccessLog&& seen) {
     changed = Answer(asked_[i]) != asked_[i].answer;
   }
   asked_.clear();
-  last_poison_ = kNoQuery;
+  last_poison_.kinds = 0;
   return changed;
 }
 
 bool AccessLog::Merge(const AccessLog& other) {
-  last_poison_ = kNoQuery;  // answers may change
+  last_poison_.kinds = 0;  // answers may change
   bool changed = false;
   poisoned_ = poisoned_ || other.poisoned_;
   for (uint32_t t = 0; t < other.words_.size(); ++t) {

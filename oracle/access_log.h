@@ -129,10 +129,10 @@ class AccessLog {
   // the first, instead of growing one doubling at a time.
   static constexpr size_t kInitialQueries = 128;
   mutable std::vector<Query> asked_;
-  // The last poison question remembered, an index into asked_: a thread
-  // asks the same one at each access until its barrier interval ends.
-  static constexpr size_t kNoQuery = SIZE_MAX;
-  mutable size_t last_poison_ = kNoQuery;
+  // The last poison question remembered, and its answer: a thread asks the
+  // same one at each access until its barrier interval ends. Forgotten
+  // (kinds 0) whenever the log changes.
+  mutable Query last_poison_{};
   // Word keys (Key()) numbered in the order first seen; words_ by number.
   DenseIndex index_;
   std::vector<Word> words_;
