@@ -48,7 +48,10 @@ uint64_t AccessLog::Key(const MemoryId& m, uint32_t word) {
 
 void AccessLog::Record(const MemoryId& m, uint32_t word, Access kind,
                        const Accessor& a) {
-  Word& w = words_[Key(m, word)];
+  last_poison_.kinds = 0;  // answers may change
+  const auto [n, added] = index_.Add(Key(m, word));
+  if (added) words_.emplace_back();
+  Word& w = words_[n];
   const size_t k = static_cast<size_t>(kind);
   w.groups[k].Add(a.group);
   w.FindOrAdd(a.group, a.interval).threads[k].Add(a.thread);
@@ -65,11 +68,20 @@ AccessLog::Query& AccessLog::Remember(const Query& q) const {
 }
 
 bool AccessLog::ConcurrentPoison(const MemoryId& m, const Accessor& a) const {
-  if (!poisoned_) {  // the answer Answer() would give, without the lookup
-    Remember({Key(PoisonKey(m), kPoisonWord), a, Bit(Access::kStore), 0});
-    return false;
+  // A thread asks this at each access to a memory: while the log stays as
+  // it is, the same question from the same place has the same answer, and
+  // one copy among the remembered questions is enough for LearnFrom.
+  const uint64_t key = Key(PoisonKey(m), kPoisonWord);
+  const Query& last = last_poison_;
+  if (last.kinds != 0 && last.key == key && last.a.thread == a.thread &&
+      last.a.group == a.group && last.a.interval == a.interval) {
+    return last.answer != 0;
   }
-  return Concurrent(PoisonKey(m), kPoisonWord, Access::kStore, a);
+  Query& q = Remember({key, a, Bit(Access::kStore), 0});
+  // Without poison, the answer Answer() would give, without the lookup.
+  if (poisoned_) q.answer = Answer(q);
+  last_poison_ = q;
+  return q.answer != 0;
 }
 
 uint8_t AccessLog::ConcurrentKinds(const MemoryId& m, uint32_t word, uint8_t kinds,
@@ -91,16 +103,16 @@ uint8_t AccessLog::Answer(const Query& q) const {
   // A first pass asks an empty log: the answers of a word never seen,
   // without hashing the key.
   if (words_.empty()) return q.kinds == 0 ? 1 : 0;
-  auto it = words_.find(q.key);
+  const uint32_t n = index_.Find(q.key);
   if (q.kinds == 0) {  // OnlyGroupWrites
-    if (it == words_.end()) return 1;
+    if (n == DenseIndex::kAbsent) return 1;
     for (Access kind : {Access::kStore, Access::kAtomic}) {
-      if (it->second.groups[static_cast<size_t>(kind)].HasOtherThan(q.a.group)) return 0;
+      if (words_[n].groups[static_cast<size_t>(kind)].HasOtherThan(q.a.group)) return 0;
     }
     return 1;
   }
-  if (it == words_.end()) return 0;
-  const Word& w = it->second;
+  if (n == DenseIndex::kAbsent) return 0;
+  const Word& w = words_[n];
   const Interval* same = w.Find(q.a.group, q.a.interval);
   uint8_t answer = 0;
   for (size_t k = 0; k < kKinds; ++k) {
@@ -119,6 +131,7 @@ bool AccessLog::LearnFrom(AccessLog&& seen) {
   bool learned;
   if (words_.empty()) {  // the first pass: everything seen is new
     learned = !seen.words_.empty();
+    index_ = std::move(seen.index_);
     words_ = std::move(seen.words_);
     poisoned_ = seen.poisoned_;
   } else {
@@ -130,14 +143,19 @@ bool AccessLog::LearnFrom(AccessLog&& seen) {
     changed = Answer(asked_[i]) != asked_[i].answer;
   }
   asked_.clear();
+  last_poison_.kinds = 0;
   return changed;
 }
 
 bool AccessLog::Merge(const AccessLog& other) {
+  last_poison_.kinds = 0;  // answers may change
   bool changed = false;
   poisoned_ = poisoned_ || other.poisoned_;
-  for (const auto& [key, theirs] : other.words_) {
-    Word& mine = words_[key];
+  for (uint32_t t = 0; t < other.words_.size(); ++t) {
+    const Word& theirs = other.words_[t];
+    const auto [n, added] = index_.Add(other.index_.key(t));
+    if (added) words_.emplace_back();
+    Word& mine = words_[n];
     for (size_t k = 0; k < kKinds; ++k) changed |= mine.groups[k].Add(theirs.groups[k]);
     for (const Interval& i : theirs.intervals) {
       Interval& m = mine.FindOrAdd(i.group, i.interval);

@@ -15,8 +15,8 @@
 #include <cstdint>
 #include <vector>
 
-#include "absl/container/flat_hash_map.h"
 #include "absl/container/inlined_vector.h"
+#include "oracle/dense_index.h"
 
 namespace atomfuzz::oracle {
 
@@ -74,7 +74,11 @@ class AccessLog {
   // `seen` is consumed: into an empty log it moves, not copies.
   bool LearnFrom(AccessLog&& seen);
   // Room for `words` words, e.g. as many as the previous pass touched.
-  void Reserve(size_t words) { words_.reserve(std::max<size_t>(words, kInitialWords)); }
+  void Reserve(size_t words) {
+    words = std::max<size_t>(words, kInitialWords);
+    index_.Reserve(words);
+    words_.reserve(words);
+  }
   size_t WordCount() const { return words_.size(); }
 
   // A first pass's room: small cases fit, larger ones skip the first few
@@ -125,7 +129,13 @@ class AccessLog {
   // the first, instead of growing one doubling at a time.
   static constexpr size_t kInitialQueries = 128;
   mutable std::vector<Query> asked_;
-  absl::flat_hash_map<uint64_t, Word> words_;
+  // The last poison question remembered, and its answer: a thread asks the
+  // same one at each access until its barrier interval ends. Forgotten
+  // (kinds 0) whenever the log changes.
+  mutable Query last_poison_{};
+  // Word keys (Key()) numbered in the order first seen; words_ by number.
+  DenseIndex index_;
+  std::vector<Word> words_;
   // Whether words_ holds any poison: most cases have none, and then a
   // poison query needs no lookup.
   bool poisoned_ = false;

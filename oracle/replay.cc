@@ -154,8 +154,9 @@ void Replay::CloseWhere(Pick pick) {
   }
   std::sort(closing_.begin(), closing_.end(), CellLess);
   for (const Cell& c : closing_) {
-    Close(c, open_.at(c), std::nullopt);
-    open_.erase(c);
+    auto it = open_.find(c);
+    Close(c, it->second, std::nullopt);
+    open_.erase(it);
   }
 }
 
@@ -224,6 +225,16 @@ void Replay::Finish() {
   }
 }
 
+std::vector<std::string> Replay::TakeUnjudged() {
+  std::vector<std::string> notes;
+  notes.reserve(unjudged_.size());
+  for (const Unjudged& u : unjudged_) {
+    notes.push_back(absl::StrCat(Describe(u.cell), ": ", u.why, u.involved));
+  }
+  unjudged_.clear();
+  return notes;
+}
+
 std::string Replay::Describe(const Cell& c) const {
   if (c.word == UINT32_MAX) return absl::StrCat("u", c.m.slot, " counter");
   if (c.m.tgsm) return absl::StrCat("g", c.m.slot, "[", c.word, "] of group ", c.m.group);
@@ -244,7 +255,7 @@ std::string Replay::Involved(const History& h) const {
 
 void Replay::Close(const Cell& c, History& h, std::optional<uint32_t> final_value) {
   if (!h.judgeable) {
-    unjudged_.push_back(absl::StrCat(Describe(c), ": ", h.why_not));
+    unjudged_.push_back({c, h.why_not, {}});
     *h.cell = Value{};
     return;
   }
@@ -254,9 +265,9 @@ void Replay::Close(const Cell& c, History& h, std::optional<uint32_t> final_valu
     const SerialResult r = CheckSerialization(h.start.bits, h.ops, std::nullopt, 0);
     const bool known = r.kind == SerialResult::Kind::kAllowed && r.end;
     if (!known) {
-      unjudged_.push_back(absl::StrCat(
-          Describe(c), ": without returned values its final value depends on the "
-                       "order of ", Involved(h)));
+      unjudged_.push_back(
+          {c, "without returned values its final value depends on the order of ",
+           Involved(h)});
     }
     *h.cell = known ? Value::Of(*r.end) : Value{};
     return;

@@ -92,7 +92,7 @@ class Replay {
   std::vector<Finding> TakeFindings() { return std::move(findings_); }
   std::vector<std::string> TakeUnknowns() { return std::move(unknowns_); }
   // Words whose atomics could not be judged, and why.
-  std::vector<std::string> TakeUnjudged() { return std::move(unjudged_); }
+  std::vector<std::string> TakeUnjudged();
   bool has_trace() const { return observed_.has_trace; }
 
  private:
@@ -139,7 +139,14 @@ class Replay {
   std::vector<Cell> closing_;  // CloseWhere's and Finish's, kept for its room
   std::vector<Finding> findings_;
   std::vector<std::string> unknowns_;
-  std::vector<std::string> unjudged_;
+  // Kept as parts and written out by TakeUnjudged: most passes but the
+  // last are thrown away, and with them their notes.
+  struct Unjudged {
+    Cell cell;
+    absl::string_view why;  // one of a few fixed reasons
+    std::string involved;   // without a trace: the atomics whose order decides
+  };
+  std::vector<Unjudged> unjudged_;
 };
 
 }  // namespace atomfuzz::oracle

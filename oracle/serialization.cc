@@ -1,13 +1,14 @@
 #include "oracle/serialization.h"
 
 #include <algorithm>
-#include <map>
 
 #include "absl/container/flat_hash_map.h"
 #include "absl/container/flat_hash_set.h"
 #include "absl/container/inlined_vector.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
+#include "oracle/bucket_lists.h"
+#include "oracle/remaining_trail.h"
 #include "oracle/rmw.h"
 #include "oracle/value_graph.h"
 
@@ -67,12 +68,9 @@ class Search {
       chain_of[i] = chain_index.emplace(ops[i].chain, chain_index.size()).first->second;
       group_of_[i] = group_index.emplace(ops[i].group, group_index.size()).first->second;
     }
-    intervals_.resize(group_index.size());
     std::vector<size_t> count(chain_index.size() + 1, 0);
-    for (size_t i = 0; i < ops.size(); ++i) {
-      ++count[chain_of[i] + 1];
-      ++intervals_[group_of_[i]][ops[i].interval];
-    }
+    for (size_t i = 0; i < ops.size(); ++i) ++count[chain_of[i] + 1];
+    CountIntervals(group_index.size());
     for (size_t c = 1; c < count.size(); ++c) count[c] += count[c - 1];
     chain_begin_ = count;
     order_.resize(ops.size());
@@ -82,28 +80,14 @@ class Search {
     keys_.resize(ops.size());
     uint64_t x = 0x243F6A8885A308D3ull;
     for (auto& k : keys_) k = {Mix(x += 0x9E3779B97F4A7C15ull), Mix(x += 0x9E3779B97F4A7C15ull)};
-    // Signature of each chain's remaining ops from each position: chains
-    // whose remaining ops are identical are interchangeable (symmetry).
     tail_.assign(order_.size() + 1, 0);
-    for (size_t c = 0; c < chains_; ++c) {
-      uint64_t sig = 0x6A09E667F3BCC909ull;
-      for (size_t k = chain_begin_[c + 1]; k-- > chain_begin_[c];) {
-        const SerialOp& o = ops_[order_[k]];
-        // One field per mixing round: packing several into one word let
-        // distinct ops collide (src0 0x10000 in group 1 looked like src0
-        // 0x20000 in group 2) and pruned a legal order.
-        for (uint64_t field :
-             {uint64_t{static_cast<uint8_t>(o.rmw)}, uint64_t{o.src0}, uint64_t{o.src1},
-              uint64_t{o.group}, uint64_t{o.interval},
-              o.returned ? (uint64_t{*o.returned} << 1) | 1 : 0}) {
-          sig = Mix(sig ^ field) + 0x9E3779B97F4A7C15ull;
-        }
-        tail_[k] = sig;
-      }
-    }
-    for (size_t c = 0; c < chains_; ++c) AddHead(c);
+    tail_ready_.assign(chains_, false);
     blind_ops_ = static_cast<size_t>(std::count_if(
         ops_.begin(), ops_.end(), [](const SerialOp& o) { return !o.returned.has_value(); }));
+    NumberValues();
+    for (size_t c = 0; c < chains_; ++c) AddHead(c);
+    stack_.reserve(ops.size() + 1);
+    pool_.reserve(ops.size() + chains_);
   }
 
   SerialResult Run() {
@@ -141,37 +125,74 @@ class Search {
   bool Done(size_t c) const { return chain_begin_[c] + pos_[c] >= chain_begin_[c + 1]; }
   size_t Head(size_t c) const { return order_[chain_begin_[c] + pos_[c]]; }
 
-  // The value the head op of chain c requires before it, if it has one.
-  std::optional<uint32_t> Requires(size_t c) const {
-    const SerialOp& o = ops_[Head(c)];
-    if (!o.returned) return std::nullopt;
-    // Invert SerialReturn: consume returns old - 1.
-    return o.rmw == isa::Rmw::kConsume ? *o.returned + 1 : *o.returned;
+  // Dense numbers for the values ops require (their known returns, before
+  // them): chains wait under them. With every return known, also for the
+  // values ops leave, for the remaining ops' value graph.
+  void NumberValues() {
+    const bool trail = blind_ops_ == 0;
+    value_ids_.reserve(trail ? 2 * ops_.size() : ops_.size());
+    auto id = [&](uint32_t value) {
+      return value_ids_.try_emplace(value, static_cast<uint32_t>(value_ids_.size()))
+          .first->second;
+    };
+    required_.resize(ops_.size());
+    std::vector<RemainingTrail::Edge> edges(trail ? ops_.size() : 0);
+    for (size_t i = 0; i < ops_.size(); ++i) {
+      const SerialOp& o = ops_[i];
+      if (!o.returned) continue;
+      // Invert SerialReturn: consume returns old - 1.
+      const uint32_t before = o.rmw == isa::Rmw::kConsume ? *o.returned + 1 : *o.returned;
+      required_[i] = id(before);
+      if (trail) edges[i] = {required_[i], id(SerialApply(o, before))};
+    }
+    blind_bucket_ = static_cast<uint32_t>(value_ids_.size());
+    for (size_t i = 0; i < ops_.size(); ++i) {
+      if (!ops_[i].returned) required_[i] = blind_bucket_;
+    }
+    heads_.emplace(value_ids_.size() + 1, chains_);
+    if (trail) {
+      uint32_t end = RemainingTrail::kAnyEnd;
+      if (final_) {
+        auto it = value_ids_.find(*final_);
+        end = it == value_ids_.end() ? RemainingTrail::kNoEnd : it->second;
+      }
+      trail_.emplace(edges, value_ids_.size(), end);
+    }
   }
+  void CountIntervals(size_t groups) {
+    // Per group its distinct intervals, ascending, as one slice of
+    // interval_left_; lowest_[g] is the first slice entry with ops left.
+    std::vector<std::pair<uint32_t, uint32_t>> keys;  // (group, interval)
+    keys.reserve(ops_.size());
+    for (size_t i = 0; i < ops_.size(); ++i) keys.emplace_back(group_of_[i], ops_[i].interval);
+    std::sort(keys.begin(), keys.end());
+    keys.erase(std::unique(keys.begin(), keys.end()), keys.end());
+    interval_left_.assign(keys.size(), 0);
+    lowest_.assign(groups, 0);
+    group_end_.assign(groups, 0);
+    for (size_t k = keys.size(); k-- > 0;) lowest_[keys[k].first] = static_cast<uint32_t>(k);
+    for (size_t k = 0; k < keys.size(); ++k) group_end_[keys[k].first] = static_cast<uint32_t>(k + 1);
+    interval_of_.resize(ops_.size());
+    for (size_t i = 0; i < ops_.size(); ++i) {
+      const auto it = std::lower_bound(keys.begin(), keys.end(),
+                                       std::make_pair(group_of_[i], ops_[i].interval));
+      interval_of_[i] = static_cast<uint32_t>(it - keys.begin());
+      ++interval_left_[interval_of_[i]];
+    }
+  }
+
   void AddHead(size_t c) {
     if (Done(c)) return;
-    if (auto req = Requires(c)) {
-      by_value_[*req].push_back(c);
-    } else {
-      blind_.push_back(c);
-    }
+    heads_->Join(required_[Head(c)], static_cast<uint32_t>(c));
   }
   void RemoveHead(size_t c) {
     if (Done(c)) return;
-    const std::optional<uint32_t> req = Requires(c);
-    if (!req) {
-      blind_.erase(std::find(blind_.begin(), blind_.end(), c));
-      return;
-    }
-    auto it = by_value_.find(*req);
-    auto& v = it->second;
-    v.erase(std::find(v.begin(), v.end(), c));
-    if (v.empty()) by_value_.erase(it);
+    heads_->Leave(static_cast<uint32_t>(c));
   }
   bool Enabled(size_t c) const {
     const size_t op = Head(c);
     // Every op of the same group in an earlier interval must be done.
-    return intervals_[group_of_[op]].begin()->first == ops_[op].interval;
+    return interval_of_[op] == lowest_[group_of_[op]];
   }
   void Advance(size_t c) {
     const size_t op = Head(c);
@@ -179,8 +200,12 @@ class Search {
     RemoveHead(c);
     value_ = SerialApply(o, value_);
     Toggle(op);
-    auto& per_group = intervals_[group_of_[op]];
-    if (--per_group[o.interval] == 0) per_group.erase(o.interval);
+    if (trail_) trail_->Place(op);
+    // An enabled op is of its group's lowest interval with ops left.
+    const uint32_t g = group_of_[op];
+    if (--interval_left_[interval_of_[op]] == 0) {
+      while (lowest_[g] < group_end_[g] && interval_left_[lowest_[g]] == 0) ++lowest_[g];
+    }
     ++pos_[c];
     ++placed_;
     AddHead(c);
@@ -190,11 +215,36 @@ class Search {
     --pos_[c];
     --placed_;
     const size_t op = Head(c);
-    ++intervals_[group_of_[op]][ops_[op].interval];
+    ++interval_left_[interval_of_[op]];
+    lowest_[group_of_[op]] = std::min(lowest_[group_of_[op]], interval_of_[op]);
     Toggle(op);
+    if (trail_) trail_->Unplace(op);
     value_ = value_before;
     AddHead(c);
   }
+  // Signature of chain c's remaining ops: chains whose remaining ops are
+  // identical are interchangeable (symmetry).
+  uint64_t Tail(size_t c) {
+    if (!tail_ready_[c]) {
+      tail_ready_[c] = true;
+      uint64_t sig = 0x6A09E667F3BCC909ull;
+      for (size_t k = chain_begin_[c + 1]; k-- > chain_begin_[c];) {
+        const SerialOp& o = ops_[order_[k]];
+        // One field per mixing round: packing several into one word let
+        // distinct ops collide (src0 0x10000 in group 1 looked like src0
+        // 0x20000 in group 2) and pruned a legal order.
+        for (uint64_t field :
+             {uint64_t{static_cast<uint8_t>(o.rmw)}, uint64_t{o.src0}, uint64_t{o.src1},
+              uint64_t{o.group}, uint64_t{o.interval},
+              o.returned ? (uint64_t{*o.returned} << 1) | 1 : 0}) {
+          sig = Mix(sig ^ field) + 0x9E3779B97F4A7C15ull;
+        }
+        tail_[k] = sig;
+      }
+    }
+    return tail_[chain_begin_[c] + pos_[c]];
+  }
+
   void Toggle(size_t op) {
     hash_.first ^= keys_[op].first;
     hash_.second ^= keys_[op].second;
@@ -215,31 +265,34 @@ class Search {
   void Enter(size_t applied_chain, uint32_t value_before) {
     const size_t begin = pool_.size();
     if (placed_ < ops_.size() && !failed_.contains(StateKey())) {
-      auto it = by_value_.find(value_);
-      if (it != by_value_.end()) {
-        for (size_t c : it->second) {
-          if (!Enabled(c)) continue;
-          if (SerialApply(ops_[Head(c)], value_) == value_) {
-            pool_.resize(begin);
-            pool_.push_back(c);
-            break;
-          }
+      // The chains whose next op saw the current value, in the order they got there.
+      auto it = value_ids_.find(value_);
+      const uint32_t first =
+          it == value_ids_.end() ? BucketLists::kEnd : heads_->First(it->second);
+      for (uint32_t c = first; c != BucketLists::kEnd; c = heads_->Next(c)) {
+        if (!Enabled(c)) continue;
+        if (SerialApply(ops_[Head(c)], value_) == value_) {
+          pool_.resize(begin);
           pool_.push_back(c);
+          break;
         }
+        pool_.push_back(c);
       }
       const bool forced = pool_.size() == begin + 1 &&
                           ops_[Head(pool_[begin])].returned &&
                           SerialApply(ops_[Head(pool_[begin])], value_) == value_;
       if (!forced) {
-        for (size_t c : blind_) {
+        for (uint32_t c = heads_->First(blind_bucket_); c != BucketLists::kEnd;
+             c = heads_->Next(c)) {
           if (Enabled(c)) pool_.push_back(c);
         }
       }
       // At a branch, keep only the candidates after which the remaining ops
-      // can still form a trail (value_graph.h): Fleury's rule of not burning
-      // bridges. Without per-thread chains it never backtracks. The trail
-      // needs every remaining return: an atomic_* deeper in a chain (not
-      // only a blind head) has none, and pruning on it rejected legal orders.
+      // can still form a trail (value_graph.h, kept in remaining_trail.h):
+      // Fleury's rule of not burning bridges. Without per-thread chains it
+      // never backtracks. The trail needs every remaining return: an
+      // atomic_* deeper in a chain (not only a blind head) has none, and
+      // pruning on it rejected legal orders.
       if (pool_.size() > begin + 1 && blind_ops_ == 0) {
         size_t kept = begin;
         for (size_t k = begin; k < pool_.size(); ++k) {
@@ -250,8 +303,9 @@ class Search {
           bool possible = true;
           if (steps_ <= budget_) {
             const uint32_t before = value_;
+            const size_t op = Head(c);
             Advance(c);
-            possible = TrailPossible();
+            possible = trail_->PossibleAfter(op);
             Retreat(c, before);
           }
           if (possible) pool_[kept++] = c;
@@ -264,7 +318,7 @@ class Search {
         size_t kept = begin;
         for (size_t k = begin; k < pool_.size(); ++k) {
           const size_t c = pool_[k];
-          if (seen_tails_.insert(tail_[chain_begin_[c] + pos_[c]]).second) pool_[kept++] = c;
+          if (seen_tails_.insert(Tail(c)).second) pool_[kept++] = c;
         }
         pool_.resize(kept);
       }
@@ -298,16 +352,6 @@ class Search {
       if (chain != SIZE_MAX) Retreat(chain, before);
     }
     return false;
-  }
-
-  bool TrailPossible() {
-    remaining_.clear();
-    for (size_t c = 0; c < chains_; ++c) {
-      for (size_t k = chain_begin_[c] + pos_[c]; k < chain_begin_[c + 1]; ++k) {
-        remaining_.push_back(&ops_[order_[k]]);
-      }
-    }
-    return CheckTrail(value_, remaining_, final_).ok;
   }
 
   void Note(std::string why, std::optional<uint32_t> culprit = {}) {
@@ -345,17 +389,28 @@ class Search {
   std::vector<size_t> pos_;
   size_t placed_ = 0;
   // dense group -> interval -> ops not yet placed
-  std::vector<std::map<uint32_t, size_t>> intervals_;
-  absl::flat_hash_map<uint32_t, std::vector<size_t>> by_value_;
-  std::vector<size_t> blind_;
+  // Per (group, interval), in order: ops not yet placed; per op its entry;
+  // per group, its lowest entry with ops left (the interval it runs) and
+  // the end of its entries.
+  std::vector<uint32_t> interval_left_, interval_of_, lowest_, group_end_;
+  // Chains with ops left, filed by the dense id of the value their next op
+  // needs (required_), or under blind_bucket_ when it has no known return.
+  absl::flat_hash_map<uint32_t, uint32_t> value_ids_;
+  std::vector<uint32_t> required_;
+  uint32_t blind_bucket_ = 0;
+  std::optional<BucketLists> heads_;
   size_t blind_ops_ = 0;  // ops without a return, placed or not
   std::vector<std::pair<uint64_t, uint64_t>> keys_;
   std::pair<uint64_t, uint64_t> hash_ = {0, 0};
   absl::flat_hash_set<std::pair<uint64_t, uint64_t>> failed_;
   std::vector<Frame> stack_;
   std::vector<size_t> pool_;
-  std::vector<const SerialOp*> remaining_;
-  std::vector<uint64_t> tail_;  // by position in order_: remaining-ops signature
+  // With every return known: the graph of the ops not yet placed.
+  std::optional<RemainingTrail> trail_;
+  // By position in order_: the signature of the chain's ops from there on,
+  // computed for a whole chain the first time it is asked for.
+  std::vector<uint64_t> tail_;
+  std::vector<bool> tail_ready_;
   absl::flat_hash_set<uint64_t> seen_tails_;
   uint64_t steps_ = 0;
   size_t deepest_ = 0;

@@ -77,10 +77,12 @@ TrailCheck CheckTrail(uint32_t start, absl::Span<const SerialOp* const> ops,
   TrailCheck r;
   Graph g(ops.size());
   const uint32_t s = g.Id(start);
-  for (const SerialOp* op : ops) {
+  absl::InlinedVector<uint32_t, 16> saw(ops.size());  // per op, the value it saw
+  for (size_t i = 0; i < ops.size(); ++i) {
+    const SerialOp* op = ops[i];
     const uint32_t before =
         op->rmw == isa::Rmw::kConsume ? *op->returned + 1 : *op->returned;
-    const uint32_t a = g.Id(before), b = g.Id(SerialApply(*op, before));
+    const uint32_t a = saw[i] = g.Id(before), b = g.Id(SerialApply(*op, before));
     ++g.node(a).seen;
     ++g.node(b).left;
     if (!g.node(a).some_op) g.node(a).some_op = op->id;
@@ -112,10 +114,9 @@ TrailCheck CheckTrail(uint32_t start, absl::Span<const SerialOp* const> ops,
     return r;
   }
   // Every op must be reachable from the start.
-  for (const SerialOp* op : ops) {
-    const uint32_t before =
-        op->rmw == isa::Rmw::kConsume ? *op->returned + 1 : *op->returned;
-    if (g.Find(g.Id(before)) != g.Find(s)) {
+  for (size_t i = 0; i < ops.size(); ++i) {
+    const SerialOp* op = ops[i];
+    if (g.Find(saw[i]) != g.Find(s)) {
       r.culprit = op->id;
       r.why = absl::StrCat("an atomic returned ", Hex(*op->returned),
                            ", a value no order of these atomics reaches from ",

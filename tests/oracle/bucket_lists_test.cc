@@ -1,0 +1,40 @@
+// BucketLists keeps each bucket's members in the order they joined.
+#include "oracle/bucket_lists.h"
+
+#include <vector>
+
+#include "gtest/gtest.h"
+
+namespace atomfuzz::oracle {
+namespace {
+
+std::vector<uint32_t> Members(const BucketLists& b, uint32_t bucket) {
+  std::vector<uint32_t> out;
+  for (uint32_t m = b.First(bucket); m != BucketLists::kEnd; m = b.Next(m)) out.push_back(m);
+  return out;
+}
+
+TEST(BucketLists, KeepsJoiningOrderAcrossLeaves) {
+  BucketLists b(3, 5);
+  EXPECT_TRUE(Members(b, 0).empty());
+  b.Join(0, 3);
+  b.Join(0, 1);
+  b.Join(1, 4);
+  b.Join(0, 2);
+  EXPECT_EQ(Members(b, 0), (std::vector<uint32_t>{3, 1, 2}));
+  b.Leave(1);  // the middle
+  EXPECT_EQ(Members(b, 0), (std::vector<uint32_t>{3, 2}));
+  b.Leave(3);  // the first
+  b.Join(0, 3);
+  EXPECT_EQ(Members(b, 0), (std::vector<uint32_t>{2, 3}));
+  b.Leave(3);  // the last
+  b.Leave(2);
+  EXPECT_TRUE(Members(b, 0).empty());
+  b.Join(0, 1);
+  EXPECT_EQ(Members(b, 0), (std::vector<uint32_t>{1}));
+  EXPECT_EQ(Members(b, 1), (std::vector<uint32_t>{4}));
+  EXPECT_TRUE(Members(b, 2).empty());
+}
+
+}  // namespace
+}  // namespace atomfuzz::oracle
