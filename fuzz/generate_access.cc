@@ -38,8 +38,8 @@ struct RoleOperands {
   Operand dest, target, address, index, offset, comparand, value;
 };
 
-std::vector<Operand> ByRole(const OpcodeInfo& row, const RoleOperands& r) {
-  std::vector<Operand> ops;
+isa::OperandList ByRole(const OpcodeInfo& row, const RoleOperands& r) {
+  isa::OperandList ops;
   ops.reserve(static_cast<size_t>(row.operand_count()));
   for (int k = 0; k < row.operand_count(); ++k) {
     switch (row.operands[static_cast<size_t>(k)].role) {
@@ -277,7 +277,7 @@ void Builder::Alu() {
   }
   const OpcodeInfo& row =
       isa::Info(alu[c_.Weighted(absl::MakeConstSpan(w.data(), alu.size()))]);
-  std::vector<Operand> ops;
+  isa::OperandList ops;
   ops.reserve(static_cast<size_t>(row.operand_count()));
   std::vector<int> written;
   for (int k = 0; k < row.operand_count(); ++k) {

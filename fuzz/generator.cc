@@ -47,7 +47,7 @@ uint8_t Target::memory_bit() const {
   }
 }
 
-void Builder::Emit(Op op, std::vector<Operand> operands, uint8_t sync_flags) {
+void Builder::Emit(Op op, isa::OperandList operands, uint8_t sync_flags) {
   Instruction inst;
   inst.op = op;
   inst.operands = std::move(operands);
@@ -105,7 +105,7 @@ std::vector<Instruction> Builder::Declarations() const {
   std::vector<Instruction> out;
   // Room for every declaration and the program Build appends after them.
   out.reserve(7 + case_.resources.size() + targets_.size() + code_.size());
-  auto add = [&](Op op, std::vector<Operand> operands) -> Instruction& {
+  auto add = [&](Op op, isa::OperandList operands) -> Instruction& {
     Instruction inst;
     inst.op = op;
     inst.operands = std::move(operands);

@@ -151,7 +151,7 @@ class Builder {
   // *copy_base on, each thread a share or thread 0 all of it.
   void WordLoop(const Target& t, bool one_thread,
                 std::optional<uint32_t> copy_base);
-  std::vector<isa::Operand> WordOperands(const Target& t, uint32_t k);
+  isa::OperandList WordOperands(const Target& t, uint32_t k);
   void FillWord(const Target& t, uint32_t k);
   void CopyWord(const Target& t, uint32_t k, uint32_t base);
 
@@ -191,7 +191,7 @@ class Builder {
                          const ValueOperand& v, ComparandClass cls);
 
   // ---- helpers (generator.cc) ----
-  void Emit(isa::Op op, std::vector<isa::Operand> operands,
+  void Emit(isa::Op op, isa::OperandList operands,
             uint8_t sync_flags = 0);
   bool Chance(uint32_t per_mille) { return c_.PerMille(per_mille); }
   template <size_t N>

@@ -46,16 +46,18 @@ struct RelativeIndex {
   bool operator==(const RelativeIndex&) const = default;
 };
 
+// Laid out small (44 bytes, no padding gaps): instructions keep their
+// operands inline (program.h), so every byte here is copied with each case.
 struct Operand {
   RegFile file = RegFile::kNull;
-  uint32_t index = 0;  // register number, or the number itself for kNumber
-  std::optional<RelativeIndex> relative;  // only with a bracketed index
-  // x#[N] in dcl_indexableTemp, and the immediate part of x#[r1.x + N].
-  uint32_t offset = 0;
   Selection selection = Selection::kNone;
   uint8_t mask = 0;                        // bit 0 = x ... bit 3 = w
-  std::array<uint8_t, 4> swizzle = {0, 1, 2, 3};  // kSwizzle; [0] for kSelect1
   uint8_t value_count = 0;                 // immediates: 1 or 4
+  std::array<uint8_t, 4> swizzle = {0, 1, 2, 3};  // kSwizzle; [0] for kSelect1
+  uint32_t index = 0;  // register number, or the number itself for kNumber
+  // x#[N] in dcl_indexableTemp, and the immediate part of x#[r1.x + N].
+  uint32_t offset = 0;
+  std::optional<RelativeIndex> relative;  // only with a bracketed index
   std::array<uint32_t, 4> values = {0, 0, 0, 0};
 
   bool operator==(const Operand&) const = default;
@@ -71,6 +73,7 @@ struct Operand {
     return swizzle[static_cast<size_t>(lane & 3)];
   }
 };
+static_assert(sizeof(Operand) == 44, "keep Operand packed: see above");
 
 // Convenience constructors (tests, generator, reducer).
 Operand Temp(uint32_t n, Selection sel, uint8_t mask_or_component);

@@ -522,7 +522,7 @@ void CheckReturnThread(const ReturnExpectation& e, const Case& c,
   };
   inside("group", e.group, c.groups, "dispatch ");
   if (const Instruction* tg = d.thread_group) {  // else reported already
-    const std::vector<Operand>& o = tg->operands;
+    const OperandList& o = tg->operands;
     inside("thread", e.thread, {o[0].index, o[1].index, o[2].index}, "group ");
   }
 }
