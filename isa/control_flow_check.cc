@@ -8,9 +8,11 @@
 // vThreadID.x early on and a uniform loop counter later. A write in uniform
 // flow from uniform sources makes its components uniform again.
 #include <algorithm>
+#include <bit>
 #include <optional>
 #include <vector>
 
+#include "absl/container/inlined_vector.h"
 #include "absl/strings/str_cat.h"
 #include "isa/printer.h"
 #include "isa/temp_bits.h"
@@ -24,12 +26,15 @@ enum class Block : uint8_t { kIf, kElse, kLoop, kSwitch };
 // Returns whether the blocks balance; reports every place where they do not.
 bool CheckBalance(const Program& p, DiagnosticSink& sink) {
   bool ok = true;
-  std::vector<std::pair<Block, int>> stack;  // block, line it opened
+  // Inline: programs nest a few levels and switch a few labels, and this
+  // runs on every case the fuzzer builds.
+  absl::InlinedVector<std::pair<Block, int>, 16> stack;  // block, its line
   // Per open switch, its labels so far (nullopt: default). fxc never emits
   // a label twice, the spec does not say which one a repeat would pick, and
   // translators differ (vkd3d's SPIR-V takes the last): such a case is not
   // a program to judge.
-  std::vector<std::vector<std::optional<uint32_t>>> labels;
+  absl::InlinedVector<absl::InlinedVector<std::optional<uint32_t>, 8>, 4>
+      labels;
   auto inside = [&](Block b) {
     for (const auto& [blk, line] : stack) {
       if (blk == b) return true;
@@ -316,12 +321,14 @@ void UniformityPass::Walk() {
   };
   for (const Instruction& i : p_.instructions) {
     const OpcodeInfo& row = i.info();
-    // Only control flow has a condition; the role lookup is skipped for the rest.
+    const OperandLayout& layout = Layout(i.op);
+    const Operand* ops = i.operands.data();
+    // Only control flow has a condition to follow (movc's is data).
     const int cond = row.family == Family::kControl
-                         ? row.operand_with_role(Role::kCondition)
+                         ? layout.with_role(Role::kCondition)
                          : -1;
     const bool cond_varying =
-        cond >= 0 && Varying(state, i.operands[static_cast<size_t>(cond)]);
+        cond >= 0 && Varying(state, ops[static_cast<size_t>(cond)]);
     if (stack.size() > kMaxDepth && !everything_varying_) {
       gave_up_ = true;
       return;
@@ -390,16 +397,11 @@ void UniformityPass::Walk() {
     // Results of memory reads and atomics are varying, as is anything
     // written where only some threads run; ALU results follow their sources.
     bool varying = divergent_here() || row.family != Family::kAlu;
-    const int operands = row.operand_count();
-    for (int k = 0; !varying && k < operands; ++k) {
-      if (row.operands[static_cast<size_t>(k)].kind == OperandKind::kSrc) {
-        varying = Varying(state, i.operands[static_cast<size_t>(k)]);
-      }
+    for (unsigned m = layout.src_mask; !varying && m != 0; m &= m - 1) {
+      varying = Varying(state, ops[std::countr_zero(m)]);
     }
-    for (int k = 0; k < operands; ++k) {
-      if (row.operands[static_cast<size_t>(k)].kind == OperandKind::kDst) {
-        Write(state, i.operands[static_cast<size_t>(k)], varying);
-      }
+    for (unsigned m = layout.dst_mask; m != 0; m &= m - 1) {
+      Write(state, ops[std::countr_zero(m)], varying);
     }
   }
 }
