@@ -99,18 +99,22 @@ Target* Builder::PickTarget(uint8_t memory_bits,
 // with 0 for the rest, at a fifth of the work (seeds must keep their cases).
 std::optional<Op> Builder::PickAtomicOp() {
   const std::vector<Op>& ops = AtomicOps();
+  // Every memory kind some target is, gathered once: only counters, which
+  // also need that target's counter op, look at the targets one by one.
+  uint8_t memories = 0;
+  for (const Target& t : targets_) memories |= t.memory_bit();
   std::array<uint32_t, isa::kOpCount> w{};
   bool any = false;
   for (size_t k = 0; k < ops.size(); ++k) {
     const OpcodeInfo& row = isa::Info(ops[k]);
-    const std::optional<isa::Rmw> counter =
-        row.family == Family::kCounter ? std::optional(row.rmw) : std::nullopt;
-    for (const Target& t : targets_) {
-      if (!Legal(row, t, counter)) continue;
-      w[k] = p_.op_weights[static_cast<size_t>(row.op)];
-      any = any || w[k] != 0;
-      break;
-    }
+    const bool legal =
+        row.family == Family::kCounter
+            ? std::any_of(targets_.begin(), targets_.end(),
+                          [&](const Target& t) { return Legal(row, t, row.rmw); })
+            : (row.memories & memories) != 0;
+    if (!legal) continue;
+    w[k] = p_.op_weights[static_cast<size_t>(row.op)];
+    any = any || w[k] != 0;
   }
   if (!any) return std::nullopt;
   return ops[c_.Weighted(absl::MakeConstSpan(w.data(), ops.size()))];

@@ -24,6 +24,7 @@
 #include <optional>
 #include <vector>
 
+#include "absl/types/span.h"
 #include "fuzz/choices.h"
 #include "fuzz/policy.h"
 #include "isa/case_file.h"
@@ -71,7 +72,20 @@ struct Target {
   }
   bool typed() const { return byte_coord < 0; }
   uint32_t stride_words() const { return structured() ? extent[1] : 1; }
-  uint8_t memory_bit() const;  // isa::MemoryBit
+  uint8_t memory_bit() const {  // isa::MemoryBit
+    switch (kind) {
+      case isa::TargetKind::kUavRaw:
+        return isa::kUavRaw;
+      case isa::TargetKind::kUavStructured:
+        return isa::kUavStructured;
+      case isa::TargetKind::kTgsmRaw:
+        return isa::kTgsmRaw;
+      case isa::TargetKind::kTgsmStructured:
+        return isa::kTgsmStructured;
+      default:
+        return isa::kUavTyped;
+    }
+  }
 };
 
 // A value kept in a result register, stored to the output UAV at the end.
@@ -191,7 +205,7 @@ class Builder {
                          const ValueOperand& v, ComparandClass cls);
 
   // ---- helpers (generator.cc) ----
-  void Emit(isa::Op op, isa::OperandList operands,
+  void Emit(isa::Op op, absl::Span<const isa::Operand> operands,
             uint8_t sync_flags = 0);
   bool Chance(uint32_t per_mille) { return c_.PerMille(per_mille); }
   template <size_t N>
