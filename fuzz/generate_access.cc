@@ -80,7 +80,7 @@ bool Legal(const OpcodeInfo& row, const Target& t,
 
 Target* Builder::PickTarget(uint8_t memory_bits,
                             std::optional<isa::Rmw> counter) {
-  std::vector<uint32_t> w(targets_.size(), 0);
+  absl::InlinedVector<uint32_t, 8> w(targets_.size(), 0);
   Target* first = nullptr;
   for (size_t i = 0; i < targets_.size(); ++i) {
     const Target& t = targets_[i];

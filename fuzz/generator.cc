@@ -158,6 +158,7 @@ std::vector<Instruction> Builder::Declarations() const {
 
 isa::Case Builder::Build() {
   code_.reserve(128);  // most programs fit: no copies as the code grows
+  case_.resources.reserve(8);  // the same for the UAVs
   ChooseDispatch();
   ChooseMemories();
   Prologue();

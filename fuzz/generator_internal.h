@@ -24,6 +24,7 @@
 #include <optional>
 #include <vector>
 
+#include "absl/container/inlined_vector.h"
 #include "absl/types/span.h"
 #include "fuzz/choices.h"
 #include "fuzz/policy.h"
@@ -229,13 +230,15 @@ class Builder {
   uint32_t groups_ = 1;         // product of the dispatch
   uint32_t total_threads_ = 1;
 
-  std::vector<Target> targets_;  // UAVs and g#, in the order they were made
+  // Inline (a case has a few memories and results): one case is built per
+  // fuzzing iteration, and every growth was an allocation.
+  absl::InlinedVector<Target, 8> targets_;  // UAVs and g#, in order made
   uint32_t uav_count_ = 0;
   uint32_t output_slot_ = 0;
   uint32_t output_words_ = 0;  // laid out as the epilogue stores
 
   std::vector<isa::Instruction> code_;
-  std::vector<Result> results_;
+  absl::InlinedVector<Result, 16> results_;
   std::array<uint32_t, 4> result_regs_used_ = {0, 0, 0, 0};  // per component
   uint32_t loop_depth_ = 0;                                  // enclosing loops
   uint32_t divergent_depth_ = 0;  // enclosing blocks with divergent conditions
