@@ -37,7 +37,8 @@ void Builder::Emit(Op op, absl::Span<const Operand> operands,
                    uint8_t sync_flags) {
   Instruction& inst = code_.emplace_back();
   inst.op = op;
-  inst.operands.assign(operands.begin(), operands.end());
+  // push_back's fast path; absl's assign() is generic and several times dearer.
+  for (const Operand& o : operands) inst.operands.push_back(o);
   inst.sync_flags = sync_flags;
 }
 
@@ -94,7 +95,7 @@ std::vector<Instruction> Builder::Declarations() const {
   auto add = [&](Op op, absl::Span<const Operand> operands) -> Instruction& {
     Instruction& inst = out.emplace_back();
     inst.op = op;
-    inst.operands.assign(operands.begin(), operands.end());
+    for (const Operand& o : operands) inst.operands.push_back(o);
     return inst;
   };
   add(Op::kDclGlobalFlags, {}).global_flags = isa::kRefactoringAllowed;
