@@ -154,6 +154,8 @@ struct Frame {
   std::optional<State> exit;  // kLoop, kSwitch: joined over the breaks
 };
 
+using Frames = absl::InlinedVector<Frame, 16>;
+
 // Forward walks over the instruction list, repeated until the states at loop
 // heads and the divergence of loops stop changing. The round that changed
 // nothing saw exactly the heads a further walk would see, so its findings
@@ -251,7 +253,7 @@ class UniformityPass {
   }
 
   // Index of the innermost loop (or, for break, loop or switch).
-  static std::optional<size_t> Target(const std::vector<Frame>& stack,
+  static std::optional<size_t> Target(const Frames& stack,
                                       bool switch_too) {
     for (size_t k = stack.size(); k-- > 0;) {
       if (stack[k].block == Block::kLoop ||
@@ -264,14 +266,16 @@ class UniformityPass {
 
   // Fills divergent_syncs_ afresh.
   void Walk();
-  void Escape(std::vector<Frame>& stack, State& state, Op op, bool divergent);
+  void Escape(Frames& stack, State& state, Op op, bool divergent);
 
   const Program& p_;
   uint32_t tracked_ = 0;  // temps r0..r(tracked_-1) are tracked
-  std::vector<State> heads_;  // per loop: joined over back edges
-  std::vector<bool> divergent_loops_;
-  std::vector<const Instruction*> divergent_syncs_;  // sync_*_t, in order
-  std::vector<Frame> frames_;  // Walk's open blocks; kept for its memory
+  // Inline for the few loops, blocks and syncs of a typical program: the
+  // pass runs on every case the fuzzer builds.
+  absl::InlinedVector<State, 8> heads_;  // per loop: joined over back edges
+  absl::InlinedVector<bool, 8> divergent_loops_;
+  absl::InlinedVector<const Instruction*, 4> divergent_syncs_;  // sync_*_t
+  absl::InlinedVector<Frame, 16> frames_;  // Walk's open blocks
   bool changed_ = false;
   bool gave_up_ = false;
   bool everything_varying_ = false;
@@ -281,7 +285,7 @@ class UniformityPass {
 // (only some threads take it) the rest of the blocks it leaves is divergent,
 // and so is all of a loop it breaks or continues: later iterations run
 // without those threads.
-void UniformityPass::Escape(std::vector<Frame>& stack, State& state, Op op,
+void UniformityPass::Escape(Frames& stack, State& state, Op op,
                             bool divergent) {
   const bool is_break =
       op == Op::kBreak || op == Op::kBreakcZ || op == Op::kBreakcNz;
@@ -307,7 +311,7 @@ void UniformityPass::Escape(std::vector<Frame>& stack, State& state, Op op,
 
 void UniformityPass::Walk() {
   divergent_syncs_.clear();
-  std::vector<Frame>& stack = frames_;
+  Frames& stack = frames_;
   stack.clear();
   State state = Fresh();
   size_t next_loop = 0;

@@ -423,10 +423,11 @@ void CheckUavBinding(const Case& c, uint32_t slot, const Instruction* dcl,
   // Out of range: reported as register-range, and no [uav] can bind it.
   if (slot > kMaxUavSlot) return;
   const Resource* r = c.FindResource(slot);
-  const std::string what = absl::StrCat("u", slot);
+  // Spelled only for a diagnostic: this runs for every UAV of every case.
+  auto what = [slot] { return absl::StrCat("u", slot); };
   if (r == nullptr) {
     Violation(sink, RuleId::kResourceBinding, dcl->line,
-              absl::StrCat("a [uav ", what, "] section for ", what),
+              absl::StrCat("a [uav ", what(), "] section for ", what()),
               "none");
     return;
   }
@@ -437,7 +438,7 @@ void CheckUavBinding(const Case& c, uint32_t slot, const Instruction* dcl,
   switch (dcl->op) {
     case Op::kDclUavRaw:
       if (r->kind != ResourceKind::kRaw)
-        mismatch(absl::StrCat("kind raw, as declared for ", what),
+        mismatch(absl::StrCat("kind raw, as declared for ", what()),
                  absl::StrCat("kind ", ResourceKindName(r->kind)));
       break;
     case Op::kDclUavStructured:
@@ -452,7 +453,7 @@ void CheckUavBinding(const Case& c, uint32_t slot, const Instruction* dcl,
       }
       if (dcl->opc && !r->counter) {
         Violation(sink, RuleId::kOpcNeedsCounter, r->line,
-                  absl::StrCat("a 'counter' line for ", what,
+                  absl::StrCat("a 'counter' line for ", what(),
                                ", declared _opc"),
                   "none");
       }
