@@ -3,7 +3,9 @@
 #define ATOMFUZZ_ISA_OPERAND_H_
 
 #include <array>
+#include <cstddef>
 #include <cstdint>
+#include <cstring>
 #include <optional>
 #include "absl/strings/string_view.h"
 
@@ -60,7 +62,13 @@ struct Operand {
   std::optional<RelativeIndex> relative;  // only with a bracketed index
   std::array<uint32_t, 4> values = {0, 0, 0, 0};
 
-  bool operator==(const Operand&) const = default;
+  // The leading fields, file through offset, are 16 bytes without padding:
+  // compared as one block (SameRun compares every operand of every mutant).
+  bool operator==(const Operand& o) const {
+    return std::memcmp(this, &o, kPlainPrefix) == 0 &&
+           relative == o.relative && values == o.values;
+  }
+  static constexpr size_t kPlainPrefix = 16;
 
   // Number of components this source reads after selection (1 or 4).
   int SourceWidth() const {
@@ -74,6 +82,12 @@ struct Operand {
   }
 };
 static_assert(sizeof(Operand) == 44, "keep Operand packed: see above");
+static_assert(offsetof(Operand, relative) == Operand::kPlainPrefix &&
+                  sizeof(RegFile) + sizeof(Selection) + 2 +
+                          sizeof(std::array<uint8_t, 4>) +
+                          2 * sizeof(uint32_t) ==
+                      Operand::kPlainPrefix,
+              "file..offset must stay one padding-free block");
 
 // Convenience constructors (tests, generator, reducer).
 Operand Temp(uint32_t n, Selection sel, uint8_t mask_or_component);
