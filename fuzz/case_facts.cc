@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <limits>
 
+#include "absl/container/inlined_vector.h"
+
 namespace atomfuzz::fuzz {
 namespace {
 
@@ -97,8 +99,10 @@ void GatherDeclaration(const isa::Case& c, const Instruction& i, size_t at,
 void MatchBlocks(const isa::Program& p, CaseFacts& f) {
   const auto& code = p.instructions;
   f.partner.assign(code.size(), kNone);
-  std::vector<size_t> open;   // openers
-  std::vector<size_t> label;  // per open block: its last else/case, or kNone
+  // Inline: blocks nest a few levels, and every mutation gathers facts.
+  absl::InlinedVector<size_t, 16> open;   // openers
+  absl::InlinedVector<size_t, 16> label;  // per open block: its last
+                                          // else/case, or kNone
   bool ok = true;
   for (size_t i = 0; i < code.size() && ok; ++i) {
     switch (code[i].op) {
@@ -157,6 +161,10 @@ uint8_t CaseFacts::InputMask(isa::RegFile file) const {
 
 CaseFacts GatherFacts(const isa::Case& c) {
   CaseFacts f;
+  // One allocation each instead of growing: four system values, and the
+  // UAVs and g# of a typical case.
+  f.inputs.reserve(4);
+  f.memories.reserve(c.resources.size() + 4);
   const auto& code = c.shader.instructions;
   f.code_begin = code.size();
   for (size_t i = 0; i < code.size(); ++i) {

@@ -38,8 +38,8 @@ struct RoleOperands {
   Operand dest, target, address, index, offset, comparand, value;
 };
 
-std::vector<Operand> ByRole(const OpcodeInfo& row, const RoleOperands& r) {
-  std::vector<Operand> ops;
+isa::OperandList ByRole(const OpcodeInfo& row, const RoleOperands& r) {
+  isa::OperandList ops;
   ops.reserve(static_cast<size_t>(row.operand_count()));
   for (int k = 0; k < row.operand_count(); ++k) {
     switch (row.operands[static_cast<size_t>(k)].role) {
@@ -80,7 +80,7 @@ bool Legal(const OpcodeInfo& row, const Target& t,
 
 Target* Builder::PickTarget(uint8_t memory_bits,
                             std::optional<isa::Rmw> counter) {
-  std::vector<uint32_t> w(targets_.size(), 0);
+  absl::InlinedVector<uint32_t, 8> w(targets_.size(), 0);
   Target* first = nullptr;
   for (size_t i = 0; i < targets_.size(); ++i) {
     const Target& t = targets_[i];
@@ -99,18 +99,22 @@ Target* Builder::PickTarget(uint8_t memory_bits,
 // with 0 for the rest, at a fifth of the work (seeds must keep their cases).
 std::optional<Op> Builder::PickAtomicOp() {
   const std::vector<Op>& ops = AtomicOps();
+  // Every memory kind some target is, gathered once: only counters, which
+  // also need that target's counter op, look at the targets one by one.
+  uint8_t memories = 0;
+  for (const Target& t : targets_) memories |= t.memory_bit();
   std::array<uint32_t, isa::kOpCount> w{};
   bool any = false;
   for (size_t k = 0; k < ops.size(); ++k) {
     const OpcodeInfo& row = isa::Info(ops[k]);
-    const std::optional<isa::Rmw> counter =
-        row.family == Family::kCounter ? std::optional(row.rmw) : std::nullopt;
-    for (const Target& t : targets_) {
-      if (!Legal(row, t, counter)) continue;
-      w[k] = p_.op_weights[static_cast<size_t>(row.op)];
-      any = any || w[k] != 0;
-      break;
-    }
+    const bool legal =
+        row.family == Family::kCounter
+            ? std::any_of(targets_.begin(), targets_.end(),
+                          [&](const Target& t) { return Legal(row, t, row.rmw); })
+            : (row.memories & memories) != 0;
+    if (!legal) continue;
+    w[k] = p_.op_weights[static_cast<size_t>(row.op)];
+    any = any || w[k] != 0;
   }
   if (!any) return std::nullopt;
   return ops[c_.Weighted(absl::MakeConstSpan(w.data(), ops.size()))];
@@ -277,7 +281,7 @@ void Builder::Alu() {
   }
   const OpcodeInfo& row =
       isa::Info(alu[c_.Weighted(absl::MakeConstSpan(w.data(), alu.size()))]);
-  std::vector<Operand> ops;
+  isa::OperandList ops;
   ops.reserve(static_cast<size_t>(row.operand_count()));
   std::vector<int> written;
   for (int k = 0; k < row.operand_count(); ++k) {

@@ -84,7 +84,7 @@ void Builder::WordLoop(const Target& t, bool one_thread,
 
 // Where word k of the current structure (raw: the current word) is, as
 // the operands after the memory of a raw or structured access.
-std::vector<Operand> Builder::WordOperands(const Target& t, uint32_t k) {
+isa::OperandList Builder::WordOperands(const Target& t, uint32_t k) {
   if (!t.structured()) return {Src(kAddr, kY)};
   return {Src(kAddr, kX), isa::Imm(4 * k)};
 }
@@ -97,7 +97,7 @@ void Builder::FillWord(const Target& t, uint32_t k) {
   Operand g = isa::Tgsm(t.slot);
   g.selection = isa::Selection::kMask;
   g.mask = 1;
-  std::vector<Operand> ops = WordOperands(t, k);
+  isa::OperandList ops = WordOperands(t, k);
   ops.insert(ops.begin(), g);
   ops.push_back(Src(kVal, kX));
   Emit(t.structured() ? Op::kStoreStructured : Op::kStoreRaw, std::move(ops));
@@ -108,7 +108,7 @@ void Builder::CopyWord(const Target& t, uint32_t k, uint32_t base) {
   Operand g = isa::Tgsm(t.slot);
   g.selection = isa::Selection::kSwizzle;
   g.swizzle = {0, 0, 0, 0};
-  std::vector<Operand> ops = WordOperands(t, k);
+  isa::OperandList ops = WordOperands(t, k);
   ops.insert(ops.begin(), Dst(kVal, kX));
   ops.push_back(g);
   Emit(t.structured() ? Op::kLdStructured : Op::kLdRaw, std::move(ops));

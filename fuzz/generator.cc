@@ -32,27 +32,14 @@ Operand Swizzle(uint32_t reg, std::array<uint8_t, 4> swizzle) {
   return isa::TempSwizzle(reg, swizzle);
 }
 
-uint8_t Target::memory_bit() const {
-  switch (kind) {
-    case isa::TargetKind::kUavRaw:
-      return isa::kUavRaw;
-    case isa::TargetKind::kUavStructured:
-      return isa::kUavStructured;
-    case isa::TargetKind::kTgsmRaw:
-      return isa::kTgsmRaw;
-    case isa::TargetKind::kTgsmStructured:
-      return isa::kTgsmStructured;
-    default:
-      return isa::kUavTyped;
-  }
-}
-
-void Builder::Emit(Op op, std::vector<Operand> operands, uint8_t sync_flags) {
-  Instruction inst;
+// Built in place: each move of an Instruction copies its inline operands.
+void Builder::Emit(Op op, absl::Span<const Operand> operands,
+                   uint8_t sync_flags) {
+  Instruction& inst = code_.emplace_back();
   inst.op = op;
-  inst.operands = std::move(operands);
+  // push_back's fast path; absl's assign() is generic and several times dearer.
+  for (const Operand& o : operands) inst.operands.push_back(o);
   inst.sync_flags = sync_flags;
-  code_.push_back(std::move(inst));
 }
 
 Op Builder::PickOp(std::initializer_list<Op> ops) {
@@ -105,12 +92,11 @@ std::vector<Instruction> Builder::Declarations() const {
   std::vector<Instruction> out;
   // Room for every declaration and the program Build appends after them.
   out.reserve(7 + case_.resources.size() + targets_.size() + code_.size());
-  auto add = [&](Op op, std::vector<Operand> operands) -> Instruction& {
-    Instruction inst;
+  auto add = [&](Op op, absl::Span<const Operand> operands) -> Instruction& {
+    Instruction& inst = out.emplace_back();
     inst.op = op;
-    inst.operands = std::move(operands);
-    out.push_back(std::move(inst));
-    return out.back();
+    for (const Operand& o : operands) inst.operands.push_back(o);
+    return inst;
   };
   add(Op::kDclGlobalFlags, {}).global_flags = isa::kRefactoringAllowed;
   for (const isa::Resource& r : case_.resources) {
@@ -172,7 +158,8 @@ std::vector<Instruction> Builder::Declarations() const {
 }
 
 isa::Case Builder::Build() {
-  code_.reserve(64);  // most programs fit: no copies as the code grows
+  code_.reserve(128);  // most programs fit: no copies as the code grows
+  case_.resources.reserve(8);  // the same for the UAVs
   ChooseDispatch();
   ChooseMemories();
   Prologue();

@@ -24,6 +24,8 @@
 #include <optional>
 #include <vector>
 
+#include "absl/container/inlined_vector.h"
+#include "absl/types/span.h"
 #include "fuzz/choices.h"
 #include "fuzz/policy.h"
 #include "isa/case_file.h"
@@ -71,7 +73,20 @@ struct Target {
   }
   bool typed() const { return byte_coord < 0; }
   uint32_t stride_words() const { return structured() ? extent[1] : 1; }
-  uint8_t memory_bit() const;  // isa::MemoryBit
+  uint8_t memory_bit() const {  // isa::MemoryBit
+    switch (kind) {
+      case isa::TargetKind::kUavRaw:
+        return isa::kUavRaw;
+      case isa::TargetKind::kUavStructured:
+        return isa::kUavStructured;
+      case isa::TargetKind::kTgsmRaw:
+        return isa::kTgsmRaw;
+      case isa::TargetKind::kTgsmStructured:
+        return isa::kTgsmStructured;
+      default:
+        return isa::kUavTyped;
+    }
+  }
 };
 
 // A value kept in a result register, stored to the output UAV at the end.
@@ -151,7 +166,7 @@ class Builder {
   // *copy_base on, each thread a share or thread 0 all of it.
   void WordLoop(const Target& t, bool one_thread,
                 std::optional<uint32_t> copy_base);
-  std::vector<isa::Operand> WordOperands(const Target& t, uint32_t k);
+  isa::OperandList WordOperands(const Target& t, uint32_t k);
   void FillWord(const Target& t, uint32_t k);
   void CopyWord(const Target& t, uint32_t k, uint32_t base);
 
@@ -191,7 +206,7 @@ class Builder {
                          const ValueOperand& v, ComparandClass cls);
 
   // ---- helpers (generator.cc) ----
-  void Emit(isa::Op op, std::vector<isa::Operand> operands,
+  void Emit(isa::Op op, absl::Span<const isa::Operand> operands,
             uint8_t sync_flags = 0);
   bool Chance(uint32_t per_mille) { return c_.PerMille(per_mille); }
   template <size_t N>
@@ -215,13 +230,15 @@ class Builder {
   uint32_t groups_ = 1;         // product of the dispatch
   uint32_t total_threads_ = 1;
 
-  std::vector<Target> targets_;  // UAVs and g#, in the order they were made
+  // Inline (a case has a few memories and results): one case is built per
+  // fuzzing iteration, and every growth was an allocation.
+  absl::InlinedVector<Target, 8> targets_;  // UAVs and g#, in order made
   uint32_t uav_count_ = 0;
   uint32_t output_slot_ = 0;
   uint32_t output_words_ = 0;  // laid out as the epilogue stores
 
   std::vector<isa::Instruction> code_;
-  std::vector<Result> results_;
+  absl::InlinedVector<Result, 16> results_;
   std::array<uint32_t, 4> result_regs_used_ = {0, 0, 0, 0};  // per component
   uint32_t loop_depth_ = 0;                                  // enclosing loops
   uint32_t divergent_depth_ = 0;  // enclosing blocks with divergent conditions

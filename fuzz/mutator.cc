@@ -42,6 +42,10 @@ bool SameRun(const isa::Case& a, const isa::Case& b) {
 // A copy to mutate: the parent's expectations would be wrong for it, and
 // its description would describe another case.
 void CopyAsChild(const isa::Case& parent, isa::Case& child) {
+  // Emptied first, so that the copy copy-constructs the instructions into
+  // the kept capacity (a memcpy of inline operands) rather than assigning
+  // them one by one, operand by operand (absl's generic assign).
+  child.shader.instructions.clear();
   child = parent;
   child.description.clear();
   child.expect_words.clear();

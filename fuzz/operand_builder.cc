@@ -196,10 +196,10 @@ Operand AddressFor(Choices& choices, const CaseFacts& f, const MemoryFacts& m) {
   return isa::Imm4(a[0], a[1], a[2], a[3]);
 }
 
-std::vector<Operand> AtomicOperands(Choices& choices, const CaseFacts& f,
+isa::OperandList AtomicOperands(Choices& choices, const CaseFacts& f,
                                     isa::Op op, const MemoryFacts& m) {
   const isa::OpcodeInfo& row = isa::Info(op);
-  std::vector<Operand> ops;
+  isa::OperandList ops;
   for (int k = 0; k < row.operand_count(); ++k) {
     switch (row.operands[static_cast<size_t>(k)].role) {
       case Role::kReturn:
@@ -219,12 +219,12 @@ std::vector<Operand> AtomicOperands(Choices& choices, const CaseFacts& f,
   return ops;
 }
 
-std::vector<Operand> ConvertAtomicOperands(Choices& choices, const CaseFacts& f,
+isa::OperandList ConvertAtomicOperands(Choices& choices, const CaseFacts& f,
                                            const isa::Instruction& from,
                                            isa::Op to) {
   const isa::OpcodeInfo& old_row = from.info();
   const isa::OpcodeInfo& row = isa::Info(to);
-  std::vector<Operand> ops;
+  isa::OperandList ops;
   for (int k = 0; k < row.operand_count(); ++k) {
     const Role role = row.operands[static_cast<size_t>(k)].role;
     const int old = old_row.operand_with_role(role);

@@ -39,13 +39,13 @@ isa::Operand AddressFor(Choices& choices, const CaseFacts& f,
                         const MemoryFacts& m);
 
 // The operands of atomic `op` on `m`, by the roles of its table row.
-std::vector<isa::Operand> AtomicOperands(Choices& choices, const CaseFacts& f,
+isa::OperandList AtomicOperands(Choices& choices, const CaseFacts& f,
                                          isa::Op op, const MemoryFacts& m);
 
 // Rebuilds an atomic's operands for another atomic `to` (atomic <-> imm,
 // cmp <-> not cmp): operands with a role in both rows are kept, a new dst0
 // or comparand is built, a dropped one is removed.
-std::vector<isa::Operand> ConvertAtomicOperands(Choices& choices,
+isa::OperandList ConvertAtomicOperands(Choices& choices,
                                                 const CaseFacts& f,
                                                 const isa::Instruction& from,
                                                 isa::Op to);

@@ -8,9 +8,11 @@
 // vThreadID.x early on and a uniform loop counter later. A write in uniform
 // flow from uniform sources makes its components uniform again.
 #include <algorithm>
+#include <bit>
 #include <optional>
 #include <vector>
 
+#include "absl/container/inlined_vector.h"
 #include "absl/strings/str_cat.h"
 #include "isa/printer.h"
 #include "isa/temp_bits.h"
@@ -24,12 +26,15 @@ enum class Block : uint8_t { kIf, kElse, kLoop, kSwitch };
 // Returns whether the blocks balance; reports every place where they do not.
 bool CheckBalance(const Program& p, DiagnosticSink& sink) {
   bool ok = true;
-  std::vector<std::pair<Block, int>> stack;  // block, line it opened
+  // Inline: programs nest a few levels and switch a few labels, and this
+  // runs on every case the fuzzer builds.
+  absl::InlinedVector<std::pair<Block, int>, 16> stack;  // block, its line
   // Per open switch, its labels so far (nullopt: default). fxc never emits
   // a label twice, the spec does not say which one a repeat would pick, and
   // translators differ (vkd3d's SPIR-V takes the last): such a case is not
   // a program to judge.
-  std::vector<std::vector<std::optional<uint32_t>>> labels;
+  absl::InlinedVector<absl::InlinedVector<std::optional<uint32_t>, 8>, 4>
+      labels;
   auto inside = [&](Block b) {
     for (const auto& [blk, line] : stack) {
       if (blk == b) return true;
@@ -149,6 +154,8 @@ struct Frame {
   std::optional<State> exit;  // kLoop, kSwitch: joined over the breaks
 };
 
+using Frames = absl::InlinedVector<Frame, 16>;
+
 // Forward walks over the instruction list, repeated until the states at loop
 // heads and the divergence of loops stop changing. The round that changed
 // nothing saw exactly the heads a further walk would see, so its findings
@@ -246,7 +253,7 @@ class UniformityPass {
   }
 
   // Index of the innermost loop (or, for break, loop or switch).
-  static std::optional<size_t> Target(const std::vector<Frame>& stack,
+  static std::optional<size_t> Target(const Frames& stack,
                                       bool switch_too) {
     for (size_t k = stack.size(); k-- > 0;) {
       if (stack[k].block == Block::kLoop ||
@@ -259,14 +266,16 @@ class UniformityPass {
 
   // Fills divergent_syncs_ afresh.
   void Walk();
-  void Escape(std::vector<Frame>& stack, State& state, Op op, bool divergent);
+  void Escape(Frames& stack, State& state, Op op, bool divergent);
 
   const Program& p_;
   uint32_t tracked_ = 0;  // temps r0..r(tracked_-1) are tracked
-  std::vector<State> heads_;  // per loop: joined over back edges
-  std::vector<bool> divergent_loops_;
-  std::vector<const Instruction*> divergent_syncs_;  // sync_*_t, in order
-  std::vector<Frame> frames_;  // Walk's open blocks; kept for its memory
+  // Inline for the few loops, blocks and syncs of a typical program: the
+  // pass runs on every case the fuzzer builds.
+  absl::InlinedVector<State, 8> heads_;  // per loop: joined over back edges
+  absl::InlinedVector<bool, 8> divergent_loops_;
+  absl::InlinedVector<const Instruction*, 4> divergent_syncs_;  // sync_*_t
+  absl::InlinedVector<Frame, 16> frames_;  // Walk's open blocks
   bool changed_ = false;
   bool gave_up_ = false;
   bool everything_varying_ = false;
@@ -276,7 +285,7 @@ class UniformityPass {
 // (only some threads take it) the rest of the blocks it leaves is divergent,
 // and so is all of a loop it breaks or continues: later iterations run
 // without those threads.
-void UniformityPass::Escape(std::vector<Frame>& stack, State& state, Op op,
+void UniformityPass::Escape(Frames& stack, State& state, Op op,
                             bool divergent) {
   const bool is_break =
       op == Op::kBreak || op == Op::kBreakcZ || op == Op::kBreakcNz;
@@ -302,7 +311,7 @@ void UniformityPass::Escape(std::vector<Frame>& stack, State& state, Op op,
 
 void UniformityPass::Walk() {
   divergent_syncs_.clear();
-  std::vector<Frame>& stack = frames_;
+  Frames& stack = frames_;
   stack.clear();
   State state = Fresh();
   size_t next_loop = 0;
@@ -316,12 +325,14 @@ void UniformityPass::Walk() {
   };
   for (const Instruction& i : p_.instructions) {
     const OpcodeInfo& row = i.info();
-    // Only control flow has a condition; the role lookup is skipped for the rest.
+    const OperandLayout& layout = Layout(i.op);
+    const Operand* ops = i.operands.data();
+    // Only control flow has a condition to follow (movc's is data).
     const int cond = row.family == Family::kControl
-                         ? row.operand_with_role(Role::kCondition)
+                         ? layout.with_role(Role::kCondition)
                          : -1;
     const bool cond_varying =
-        cond >= 0 && Varying(state, i.operands[static_cast<size_t>(cond)]);
+        cond >= 0 && Varying(state, ops[static_cast<size_t>(cond)]);
     if (stack.size() > kMaxDepth && !everything_varying_) {
       gave_up_ = true;
       return;
@@ -390,16 +401,11 @@ void UniformityPass::Walk() {
     // Results of memory reads and atomics are varying, as is anything
     // written where only some threads run; ALU results follow their sources.
     bool varying = divergent_here() || row.family != Family::kAlu;
-    const int operands = row.operand_count();
-    for (int k = 0; !varying && k < operands; ++k) {
-      if (row.operands[static_cast<size_t>(k)].kind == OperandKind::kSrc) {
-        varying = Varying(state, i.operands[static_cast<size_t>(k)]);
-      }
+    for (unsigned m = layout.src_mask; !varying && m != 0; m &= m - 1) {
+      varying = Varying(state, ops[std::countr_zero(m)]);
     }
-    for (int k = 0; k < operands; ++k) {
-      if (row.operands[static_cast<size_t>(k)].kind == OperandKind::kDst) {
-        Write(state, i.operands[static_cast<size_t>(k)], varying);
-      }
+    for (unsigned m = layout.dst_mask; m != 0; m &= m - 1) {
+      Write(state, ops[std::countr_zero(m)], varying);
     }
   }
 }

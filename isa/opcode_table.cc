@@ -228,9 +228,34 @@ constexpr bool AtomicsHaveTheirRmw() {
 }
 static_assert(AtomicsHaveTheirRmw());
 
+constexpr OperandLayout LayoutOf(const OpcodeInfo& row) {
+  OperandLayout l;
+  l.count = static_cast<uint8_t>(row.operand_count());
+  for (int r = 0; r < kRoleCount; ++r) {
+    l.role_index[static_cast<size_t>(r)] =
+        static_cast<int8_t>(row.operand_with_role(static_cast<Role>(r)));
+  }
+  for (int k = 0; k < l.count; ++k) {
+    const OperandKind kind = row.operands[static_cast<size_t>(k)].kind;
+    if (kind == K::kSrc) l.src_mask |= static_cast<uint8_t>(1u << k);
+    if (kind == K::kDst) l.dst_mask |= static_cast<uint8_t>(1u << k);
+  }
+  return l;
+}
+
+constexpr std::array<OperandLayout, kOpCount> MakeLayouts() {
+  std::array<OperandLayout, kOpCount> out{};
+  for (const OpcodeInfo& row : kTable) {
+    out[static_cast<size_t>(row.op)] = LayoutOf(row);
+  }
+  return out;
+}
+constexpr std::array<OperandLayout, kOpCount> kLayouts = MakeLayouts();
+
 }  // namespace
 
 const OpcodeInfo* const internal::kOpcodeRows = kTable;
+const OperandLayout* const internal::kOperandLayouts = kLayouts.data();
 
 std::span<const OpcodeInfo> AllOpcodes() { return kTable; }
 

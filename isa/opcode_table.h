@@ -170,15 +170,34 @@ struct OperandKindRule {
 };
 OperandKindRule RuleFor(OperandKind kind);
 
+inline constexpr int kRoleCount = static_cast<int>(Role::kCount) + 1;
+
+// A row's operand list digested at compile time from `operands` (never
+// written by hand), for the validator, which asks at every instruction and
+// walk: operand_count() and operand_with_role() scan the list each time.
+struct OperandLayout {
+  uint8_t count = 0;
+  uint8_t src_mask = 0;  // bit k: operand k is an OperandKind::kSrc
+  uint8_t dst_mask = 0;  // bit k: operand k is an OperandKind::kDst
+  std::array<int8_t, kRoleCount> role_index{};  // operand_with_role(r)
+
+  int with_role(Role r) const { return role_index[static_cast<size_t>(r)]; }
+};
+
 namespace internal {
 // The table's rows in Op order (opcode_table.cc checks it), visible here so
 // that Info() inlines: interpreters ask for a row at every instruction.
 extern const OpcodeInfo* const kOpcodeRows;
+extern const OperandLayout* const kOperandLayouts;  // also in Op order
 }  // namespace internal
 
 // The row for an op. Never fails: every Op has a row.
 inline const OpcodeInfo& Info(Op op) {
   return internal::kOpcodeRows[static_cast<int>(op)];
+}
+// The digest of Info(op).operands.
+inline const OperandLayout& Layout(Op op) {
+  return internal::kOperandLayouts[static_cast<int>(op)];
 }
 // The row with this token opcode (spec 4.5) and test form (_z / _nz), if
 // any. `test_nonzero` only tells twins such as if_z and if_nz apart: a row

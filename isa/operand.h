@@ -3,7 +3,9 @@
 #define ATOMFUZZ_ISA_OPERAND_H_
 
 #include <array>
+#include <cstddef>
 #include <cstdint>
+#include <cstring>
 #include <optional>
 #include "absl/strings/string_view.h"
 
@@ -46,19 +48,27 @@ struct RelativeIndex {
   bool operator==(const RelativeIndex&) const = default;
 };
 
+// Laid out small (44 bytes, no padding gaps): instructions keep their
+// operands inline (program.h), so every byte here is copied with each case.
 struct Operand {
   RegFile file = RegFile::kNull;
-  uint32_t index = 0;  // register number, or the number itself for kNumber
-  std::optional<RelativeIndex> relative;  // only with a bracketed index
-  // x#[N] in dcl_indexableTemp, and the immediate part of x#[r1.x + N].
-  uint32_t offset = 0;
   Selection selection = Selection::kNone;
   uint8_t mask = 0;                        // bit 0 = x ... bit 3 = w
-  std::array<uint8_t, 4> swizzle = {0, 1, 2, 3};  // kSwizzle; [0] for kSelect1
   uint8_t value_count = 0;                 // immediates: 1 or 4
+  std::array<uint8_t, 4> swizzle = {0, 1, 2, 3};  // kSwizzle; [0] for kSelect1
+  uint32_t index = 0;  // register number, or the number itself for kNumber
+  // x#[N] in dcl_indexableTemp, and the immediate part of x#[r1.x + N].
+  uint32_t offset = 0;
+  std::optional<RelativeIndex> relative;  // only with a bracketed index
   std::array<uint32_t, 4> values = {0, 0, 0, 0};
 
-  bool operator==(const Operand&) const = default;
+  // The leading fields, file through offset, are 16 bytes without padding:
+  // compared as one block (SameRun compares every operand of every mutant).
+  bool operator==(const Operand& o) const {
+    return std::memcmp(this, &o, kPlainPrefix) == 0 &&
+           relative == o.relative && values == o.values;
+  }
+  static constexpr size_t kPlainPrefix = 16;
 
   // Number of components this source reads after selection (1 or 4).
   int SourceWidth() const {
@@ -71,6 +81,13 @@ struct Operand {
     return swizzle[static_cast<size_t>(lane & 3)];
   }
 };
+static_assert(sizeof(Operand) == 44, "keep Operand packed: see above");
+static_assert(offsetof(Operand, relative) == Operand::kPlainPrefix &&
+                  sizeof(RegFile) + sizeof(Selection) + 2 +
+                          sizeof(std::array<uint8_t, 4>) +
+                          2 * sizeof(uint32_t) ==
+                      Operand::kPlainPrefix,
+              "file..offset must stay one padding-free block");
 
 // Convenience constructors (tests, generator, reducer).
 Operand Temp(uint32_t n, Selection sel, uint8_t mask_or_component);

@@ -9,6 +9,7 @@
 #include <optional>
 #include <vector>
 
+#include "absl/container/inlined_vector.h"
 #include "isa/opcode_table.h"
 #include "isa/operand.h"
 
@@ -62,9 +63,15 @@ struct ResourceSuffix {
   bool operator==(const ResourceSuffix&) const = default;
 };
 
+// An instruction's operands, kept inline: nearly every instruction has at
+// most four (five: bfi, *_cmp_exch), so copying a program allocates only
+// for the rare longer ones, where a std::vector allocated once per
+// instruction per copy.
+using OperandList = absl::InlinedVector<Operand, 4>;
+
 struct Instruction {
   Op op = Op::kRet;
-  std::vector<Operand> operands;
+  OperandList operands;
   // Opcode-specific controls (spec 4.2 bits [23:11]), by name.
   uint8_t sync_flags = 0;        // kSync
   uint16_t global_flags = 0;     // kDclGlobalFlags

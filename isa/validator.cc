@@ -278,9 +278,10 @@ class ProgramChecker {
   // one is reported by CheckDeclared.
   void CheckInstruction(const Instruction& i) {
     const OpcodeInfo& row = i.info();
-    const int operands = row.operand_count();
-    for (int k = 0; k < operands; ++k) {
-      const Operand& o = i.operands[static_cast<size_t>(k)];
+    const OperandLayout& layout = Layout(i.op);
+    const Operand* ops = i.operands.data();
+    for (int k = 0; k < layout.count; ++k) {
+      const Operand& o = ops[k];
       CheckDeclared(i, o);
       // SM5.0 has no index on u# or g# at all (E-44); the reader accepts
       // u0[r1.x + 0] and u0[2] so that this rule can name them.
@@ -297,7 +298,7 @@ class ProgramChecker {
       Violation(sink_, RuleId::kCaseLiteral, i.line, "case l(N)",
                 Quote(PrintInstruction(i)));
     }
-    const int t = row.operand_with_role(Role::kTarget);
+    const int t = layout.with_role(Role::kTarget);
     if (row.memories != 0 && t >= 0) CheckMemoryAccess(i, i.operands[static_cast<size_t>(t)]);
   }
 
@@ -364,7 +365,8 @@ class ProgramChecker {
 
   void CheckWidths(const Instruction& i, uint8_t mem, const Instruction& dcl) {
     const OpcodeInfo& row = i.info();
-    const int a = row.operand_with_role(Role::kAddress);
+    const OperandLayout& layout = Layout(i.op);
+    const int a = layout.with_role(Role::kAddress);
     if (a >= 0) {
       int need = 1;
       if (mem == kUavStructured || mem == kTgsmStructured) need = 2;
@@ -378,7 +380,7 @@ class ProgramChecker {
     }
     if (!row.is_atomic()) return;
     for (Role r : {Role::kValue, Role::kComparand}) {
-      const int k = row.operand_with_role(r);
+      const int k = layout.with_role(r);
       if (k < 0) continue;
       const Operand& v = i.operands[static_cast<size_t>(k)];
       if (v.SourceWidth() != 1) {
@@ -421,10 +423,11 @@ void CheckUavBinding(const Case& c, uint32_t slot, const Instruction* dcl,
   // Out of range: reported as register-range, and no [uav] can bind it.
   if (slot > kMaxUavSlot) return;
   const Resource* r = c.FindResource(slot);
-  const std::string what = absl::StrCat("u", slot);
+  // Spelled only for a diagnostic: this runs for every UAV of every case.
+  auto what = [slot] { return absl::StrCat("u", slot); };
   if (r == nullptr) {
     Violation(sink, RuleId::kResourceBinding, dcl->line,
-              absl::StrCat("a [uav ", what, "] section for ", what),
+              absl::StrCat("a [uav ", what(), "] section for ", what()),
               "none");
     return;
   }
@@ -435,7 +438,7 @@ void CheckUavBinding(const Case& c, uint32_t slot, const Instruction* dcl,
   switch (dcl->op) {
     case Op::kDclUavRaw:
       if (r->kind != ResourceKind::kRaw)
-        mismatch(absl::StrCat("kind raw, as declared for ", what),
+        mismatch(absl::StrCat("kind raw, as declared for ", what()),
                  absl::StrCat("kind ", ResourceKindName(r->kind)));
       break;
     case Op::kDclUavStructured:
@@ -450,7 +453,7 @@ void CheckUavBinding(const Case& c, uint32_t slot, const Instruction* dcl,
       }
       if (dcl->opc && !r->counter) {
         Violation(sink, RuleId::kOpcNeedsCounter, r->line,
-                  absl::StrCat("a 'counter' line for ", what,
+                  absl::StrCat("a 'counter' line for ", what(),
                                ", declared _opc"),
                   "none");
       }
@@ -522,7 +525,7 @@ void CheckReturnThread(const ReturnExpectation& e, const Case& c,
   };
   inside("group", e.group, c.groups, "dispatch ");
   if (const Instruction* tg = d.thread_group) {  // else reported already
-    const std::vector<Operand>& o = tg->operands;
+    const OperandList& o = tg->operands;
     inside("thread", e.thread, {o[0].index, o[1].index, o[2].index}, "group ");
   }
 }
@@ -545,6 +548,7 @@ void CheckExpectations(const Case& c, const Declarations& d,
                 absl::StrCat("a counter on u", k.slot), "none");
     }
   }
+  if (c.expect_returns.empty()) return;  // mutants and fresh cases have none
   uint32_t returning = 0;
   for (const Instruction& i : c.shader.instructions) {
     if (i.info().returns_old()) ++returning;

@@ -96,7 +96,7 @@ TEST(OperandBuilderTest, AtomicOperandsFollowTheTableRow) {
   SeededChoices choices(3);
   EXPECT_EQ(AtomicOps().size(), 21u);
   for (isa::Op op : AtomicOps()) {
-    const std::vector<isa::Operand> ops =
+    const isa::OperandList ops =
         AtomicOperands(choices, f, op, f.memories[0]);
     ASSERT_EQ(static_cast<int>(ops.size()), isa::Info(op).operand_count());
     const int t = isa::Info(op).operand_with_role(isa::Role::kTarget);

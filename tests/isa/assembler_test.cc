@@ -351,11 +351,11 @@ dcl_thread_group 64, 1, 1)");
   EXPECT_EQ(insts[13].operands[0], Sv(RegFile::kThreadIDInGroupFlattened,
                                       Selection::kNone, {0, 1, 2, 3}));
   EXPECT_EQ(insts[14].operands[0], Number(3));
-  EXPECT_EQ(insts[15].operands, (std::vector<Operand>{Tgsm(0), Number(4)}));
+  EXPECT_EQ(insts[15].operands, (OperandList{Tgsm(0), Number(4)}));
   EXPECT_EQ(insts[16].operands,
-            (std::vector<Operand>{Tgsm(1), Number(4), Number(256)}));
+            (OperandList{Tgsm(1), Number(4), Number(256)}));
   EXPECT_EQ(insts[17].operands,
-            (std::vector<Operand>{Number(64), Number(1), Number(1)}));
+            (OperandList{Number(64), Number(1), Number(1)}));
 }
 
 TEST(AssemblerDeclTest, GlobalFlagsAreOredTogether) {
@@ -468,7 +468,7 @@ TEST(AssemblerListingTest, Spec34ListingParses) {
   const Instruction& exch = p->instructions[24];
   EXPECT_EQ(exch.op, Op::kImmAtomicExch);
   EXPECT_EQ(exch.operands,
-            (std::vector<Operand>{Temp(1, Selection::kMask, 1), Uav(0),
+            (OperandList{Temp(1, Selection::kMask, 1), Uav(0),
                                   Temp(0, Selection::kSelect1, 1),
                                   Temp(0, Selection::kSelect1, 0)}));
   EXPECT_EQ(p->instructions.back().op, Op::kRet);

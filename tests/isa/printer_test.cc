@@ -16,7 +16,7 @@
 namespace atomfuzz::isa {
 namespace {
 
-Instruction Make(Op op, std::vector<Operand> operands) {
+Instruction Make(Op op, OperandList operands) {
   Instruction inst;
   inst.op = op;
   inst.operands = std::move(operands);

@@ -19,7 +19,7 @@ constexpr RegFile kSystemValues[] = {
 
 }  // namespace
 
-void OperandMaker::Emit(Op op, std::vector<Operand> operands) {
+void OperandMaker::Emit(Op op, isa::OperandList operands) {
   isa::Instruction inst;
   inst.op = op;
   inst.operands = std::move(operands);

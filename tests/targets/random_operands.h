@@ -107,7 +107,7 @@ class OperandMaker {
   isa::Operand MemoryOperand(const DeclaredMemory& m, isa::OperandKind kind);
   isa::Operand XRegister();
   void Swizzle(isa::Operand& o);
-  void Emit(isa::Op op, std::vector<isa::Operand> operands);
+  void Emit(isa::Op op, isa::OperandList operands);
 
   Dice& dice_;
   const RandomCasePolicy& policy_;

@@ -81,13 +81,13 @@ class CaseMaker {
   }
 
  private:
-  static Instruction Make(Op op, std::vector<Operand> operands) {
+  static Instruction Make(Op op, isa::OperandList operands) {
     Instruction inst;
     inst.op = op;
     inst.operands = std::move(operands);
     return inst;
   }
-  void Emit(Op op, std::vector<Operand> operands) {
+  void Emit(Op op, isa::OperandList operands) {
     code_.push_back(Make(op, std::move(operands)));
   }
 
@@ -520,7 +520,7 @@ class CaseMaker {
         [[fallthrough]];
       case 1: {
         const Op opener = dice_.Pick(kOpeners);
-        std::vector<Operand> ops;
+        isa::OperandList ops;
         if (opener != Op::kLoop) ops.push_back(isa::Imm(1));
         code_.insert(code_.begin() + static_cast<std::ptrdiff_t>(at),
                      Make(opener, ops));
