@@ -8,6 +8,7 @@
 #ifndef ATOMFUZZ_TARGETS_FAST_CONSTANT_SLOTS_H_
 #define ATOMFUZZ_TARGETS_FAST_CONSTANT_SLOTS_H_
 
+#include <cstddef>
 #include <cstdint>
 #include <utility>
 #include <vector>
