@@ -50,6 +50,7 @@ absl::Status Execution::Setup() {
       const size_t dsts = two_dst ? 2 : 1;
       decoded_[i].alu_sources = static_cast<uint8_t>(
           std::min<size_t>(inst.operands.size() - std::min(dsts, inst.operands.size()), 4));
+      decoded_[i].alu_counted = static_cast<uint8_t>(alu_internal::Sources(inst.op));
       if (!two_dst && !inst.operands.empty()) {
         decoded_[i].alu_lane = kOnlyLane[inst.operands[0].mask & 0xFu];
       }
@@ -126,6 +127,16 @@ absl::Status Execution::Setup() {
       default:
         break;
     }
+  }
+  // The flat forms need the temp count, which a declaration anywhere sets.
+  for (uint32_t i = 0; i < code.size(); ++i) {
+    Decoded& d = decoded_[i];
+    if (d.family != isa::Family::kAlu || d.alu_lane < 0) continue;
+    const std::optional<FlatAlu> f = FlatAlu::Of(code[i], d.alu_lane, d.alu_sources,
+                                                 d.alu_counted, size_t{temps_} * 4);
+    if (!f) continue;
+    d.flat = *f;
+    d.alu_flat = true;
   }
   // Each product saturates just past its cap: three 32-bit extents could
   // wrap 64 bits and slip through.
@@ -456,13 +467,16 @@ bool Execution::Condition(const Thread& t, const Operand& op) {
 }
 
 void Execution::ExecAlu(Thread& t, const isa::Instruction& inst, const Decoded& d) {
-  const size_t sources = d.alu_sources;
-  // One lane into one destination, as most instructions: nothing to stage.
-  if (const int c = d.alu_lane; c >= 0) {
-    const Operand* src_ops = inst.operands.data() + 1;
-    std::array<Value, 4> src{};
-    for (size_t k = 0; k < sources; ++k) src[k] = Read(t, src_ops[k], c);
-    Write(t, inst.operands[0], c, EvalAlu(inst.op, src, nullptr));
+  // One lane into one temp, as most instructions: the operands resolved in
+  // Setup.
+  if (d.alu_flat) {
+    const FlatAlu& f = d.flat;
+    std::array<Value, 4> src;
+    for (size_t k = 0; k < 4; ++k) {
+      src[k] = f.src[k].reg != FlatAlu::kNone ? t.regs[f.src[k].reg] : f.src[k].constant;
+    }
+    const Value v = EvalAlu(f.op, src, nullptr);
+    if (f.dst != FlatAlu::kNone) t.regs[f.dst] = v;
     return;
   }
   ExecAluLanes(t, inst, d);
@@ -480,8 +494,11 @@ void Execution::ExecAluLanes(Thread& t, const isa::Instruction& inst, const Deco
   std::array<Value, 4> result{}, high{};
   for (unsigned m = mask; m != 0; m &= m - 1) {
     const int c = std::countr_zero(m);
-    std::array<Value, 4> src{};
-    for (size_t k = 0; k < sources; ++k) src[k] = Read(t, src_ops[k], c);
+    std::array<Value, 4> src;
+    for (size_t k = 0; k < 4; ++k) {
+      const bool counted = k < d.alu_counted;
+      src[k] = counted && k < sources ? Read(t, src_ops[k], c) : Value{0, !counted};
+    }
     result[static_cast<size_t>(c)] = EvalAlu(inst.op, src, &high[static_cast<size_t>(c)]);
   }
   // The high half after the low one: where both name one component, the

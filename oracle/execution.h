@@ -16,6 +16,7 @@
 #include "oracle/access_log.h"
 #include "oracle/addressing.h"
 #include "oracle/control_map.h"
+#include "oracle/flat_alu.h"
 #include "oracle/interpreter.h"
 #include "oracle/replay.h"
 #include "oracle/value.h"
@@ -83,7 +84,14 @@ class Execution {
     // ALU: the one component it writes, or -1 (several, or two
     // destinations).
     int8_t alu_lane = -1;
+    // ALU: the sources the op reads (alu_internal::Sources); those past
+    // alu_sources read as undefined.
+    uint8_t alu_counted = 0;
+    // ALU: whether `flat` holds the instruction (one lane, temps and
+    // immediates only).
+    bool alu_flat = false;
     uint32_t atomic_ordinal = UINT32_MAX;  // index into Thread::occurrences
+    FlatAlu flat;
   };
 
   // execution.cc: setup, scheduling, control flow, registers, ALU.
