@@ -162,7 +162,7 @@ absl::Status Execution::Setup() {
   threads_.resize(threads);
   const bool canonical = options_.schedule.kind == Schedule::Kind::kCanonical;
   const uint64_t live = canonical ? per_group : threads;
-  reg_pool_.resize(live * temps_ * 4);
+  reg_pool_.resize(live * (kSystemValueCount + size_t{temps_} * 4));
   occurrence_pool_.resize(live * atomic_count_);
   for (uint64_t g = 0; g < group_count; ++g) {
     const std::array<uint32_t, 3> gid = {
@@ -196,8 +196,11 @@ void Execution::StartGroup(uint32_t g) {
     Thread& t = threads_[group.first_thread + k];
     const size_t live = canonical ? k : group.first_thread + k;
     const size_t regs = size_t{temps_} * 4;
-    t.regs = absl::MakeSpan(reg_pool_).subspan(live * regs, regs);
+    const size_t values = kSystemValueCount + regs;
+    t.values = absl::MakeSpan(reg_pool_).subspan(live * values, values);
+    t.regs = t.values.subspan(kSystemValueCount);
     std::fill(t.regs.begin(), t.regs.end(), Value{});  // temps start undefined
+    SetSystemValues(t);
     t.xregs.resize(xsizes_.size());
     for (size_t x = 0; x < xsizes_.size(); ++x) {
       t.xregs[x].assign(size_t{xsizes_[x]} * 4, Value{});
@@ -205,6 +208,18 @@ void Execution::StartGroup(uint32_t g) {
     t.occurrences = absl::MakeSpan(occurrence_pool_).subspan(live * atomic_count_, atomic_count_);
     std::fill(t.occurrences.begin(), t.occurrences.end(), 0u);
   }
+}
+
+// Spec 1.9: vThreadID = vThreadGroupID * group size + vThreadIDInGroup,
+// and the flattened index counts x fastest.
+void Execution::SetSystemValues(Thread& t) const {
+  for (size_t c = 0; c < 3; ++c) {
+    t.values[c] = Value::Of(t.gid[c] * group_size_[c] + t.tid[c]);
+    t.values[3 + c] = Value::Of(t.gid[c]);
+    t.values[6 + c] = Value::Of(t.tid[c]);
+  }
+  t.values[9] = Value::Of(t.tid[2] * group_size_[0] * group_size_[1] +
+                          t.tid[1] * group_size_[0] + t.tid[0]);
 }
 
 absl::Status Execution::Run() {
@@ -243,6 +258,7 @@ absl::Status Execution::RunCanonical() {
     for (uint32_t k = 0; k < group.thread_count; ++k) {
       Thread& t = threads_[group.first_thread + k];
       t.regs = {};
+      t.values = {};
       t.xregs = {};
     }
   }
@@ -423,16 +439,12 @@ Value Execution::ReadOther(const Thread& t, const Operand& op, int lane) const {
       return k < x.size() ? x[k] : Value{};  // out of range: undefined
     }
     case RegFile::kThreadID:
-      if (c > 2) return Value{};
-      return Value::Of(t.gid[static_cast<size_t>(c)] * group_size_[static_cast<size_t>(c)] +
-                       t.tid[static_cast<size_t>(c)]);
     case RegFile::kThreadGroupID:
-      return c > 2 ? Value{} : Value::Of(t.gid[static_cast<size_t>(c)]);
     case RegFile::kThreadIDInGroup:
-      return c > 2 ? Value{} : Value::Of(t.tid[static_cast<size_t>(c)]);
-    case RegFile::kThreadIDInGroupFlattened:
-      return Value::Of(t.tid[2] * group_size_[0] * group_size_[1] +
-                       t.tid[1] * group_size_[0] + t.tid[0]);
+    case RegFile::kThreadIDInGroupFlattened: {
+      const int slot = SystemValueSlot(op.file, c);
+      return slot < 0 ? Value{} : t.values[static_cast<size_t>(slot)];
+    }
     default:
       return Value{};
   }
@@ -467,16 +479,16 @@ bool Execution::Condition(const Thread& t, const Operand& op) {
 }
 
 void Execution::ExecAlu(Thread& t, const isa::Instruction& inst, const Decoded& d) {
-  // One lane into one temp, as most instructions: the operands resolved in
+  // One lane with no x#, as most instructions: the operands resolved in
   // Setup.
   if (d.alu_flat) {
     const FlatAlu& f = d.flat;
     std::array<Value, 4> src;
     for (size_t k = 0; k < 4; ++k) {
-      src[k] = f.src[k].reg != FlatAlu::kNone ? t.regs[f.src[k].reg] : f.src[k].constant;
+      src[k] = f.src[k].reg != FlatAlu::kNone ? t.values[f.src[k].reg] : f.src[k].constant;
     }
     const Value v = EvalAlu(f.op, src, nullptr);
-    if (f.dst != FlatAlu::kNone) t.regs[f.dst] = v;
+    if (f.dst != FlatAlu::kNone) t.values[f.dst] = v;
     return;
   }
   ExecAluLanes(t, inst, d);

@@ -38,6 +38,8 @@ struct Thread {
   // r# (4 per register) and atomic occurrences, in Execution's pools: one
   // allocation per pass instead of several per thread.
   absl::Span<Value> regs;
+  // The system values (SystemValueSlot), then regs: what FlatAlu indexes.
+  absl::Span<Value> values;
   std::vector<std::vector<Value>> xregs;   // x#: 4 per element
   absl::Span<uint32_t> occurrences;        // per atomic ordinal
 };
@@ -87,8 +89,7 @@ class Execution {
     // ALU: the sources the op reads (alu_internal::Sources); those past
     // alu_sources read as undefined.
     uint8_t alu_counted = 0;
-    // ALU: whether `flat` holds the instruction (one lane, temps and
-    // immediates only).
+    // ALU: whether `flat` holds the instruction (one lane, no x#).
     bool alu_flat = false;
     uint32_t atomic_ordinal = UINT32_MAX;  // index into Thread::occurrences
     FlatAlu flat;
@@ -116,6 +117,7 @@ class Execution {
   ABSL_ATTRIBUTE_NOINLINE absl::Status OverBudget() const;
   ABSL_ATTRIBUTE_NOINLINE absl::Status OverTraceCap() const;
   bool MaybeReleaseBarrier(uint32_t g);  // true if it released
+  void SetSystemValues(Thread& t) const;
   // Temps and immediates are most reads and writes: those paths are here,
   // to inline into the instruction loops; the other files in ReadOther and
   // WriteOther.

@@ -2,15 +2,20 @@
 
 namespace atomfuzz::oracle {
 
-// The same reads and writes as Execution::Read and Write for these files.
+// The same reads and writes as Execution::Read and Write (and ReadOther,
+// WriteOther) for these files.
 std::optional<FlatAlu> FlatAlu::Of(const isa::Instruction& inst, int lane,
                                    size_t sources, int counted, size_t temp_values) {
   FlatAlu f;
   f.op = inst.op;
+  constexpr size_t kTemps = kSystemValueCount;  // where r0.x is
   const isa::Operand& dst = inst.operands[0];
-  if (dst.file != isa::RegFile::kTemp) return std::nullopt;
+  if (dst.file == isa::RegFile::kIndexableTemp) return std::nullopt;
   const size_t d = size_t{dst.index} * 4 + static_cast<size_t>(lane & 3);
-  if (d < temp_values) f.dst = static_cast<uint32_t>(d);  // else dropped
+  // Out of range, or another file: the write goes nowhere.
+  if (dst.file == isa::RegFile::kTemp && d < temp_values) {
+    f.dst = static_cast<uint32_t>(kTemps + d);
+  }
   for (size_t k = 0; k < 4; ++k) {
     Source& s = f.src[k];
     if (k >= sources || static_cast<int>(k) >= counted) {
@@ -20,12 +25,15 @@ std::optional<FlatAlu> FlatAlu::Of(const isa::Instruction& inst, int lane,
     const isa::Operand& op = inst.operands[1 + k];
     if (op.file == isa::RegFile::kTemp) {
       const size_t r = size_t{op.index} * 4 + op.Component(lane);
-      if (r < temp_values) s.reg = static_cast<uint32_t>(r);  // else undefined
+      if (r < temp_values) s.reg = static_cast<uint32_t>(kTemps + r);  // else undefined
     } else if (op.file == isa::RegFile::kImmediate) {
       s.constant = Value::Of(op.values[op.value_count == 1 ? 0 : static_cast<size_t>(lane & 3)]);
-    } else {
+    } else if (op.file == isa::RegFile::kIndexableTemp) {
       return std::nullopt;
+    } else if (const int slot = SystemValueSlot(op.file, op.Component(lane)); slot >= 0) {
+      s.reg = static_cast<uint32_t>(slot);
     }
+    // Any other file, or a component past z, reads as undefined.
   }
   return f;
 }

@@ -1,7 +1,7 @@
-// An ALU instruction of one lane whose operands are all temps or
-// immediates, with each operand resolved once per pass to what the lane
-// reads and writes: a flat index into the thread's r# values, or a
-// constant. A step then reads no isa::Operand (its fields are spread out,
+// An ALU instruction of one lane whose operands are temps, system values
+// or immediates, with each operand resolved once per pass to what the lane
+// reads and writes: a flat index into the thread's values (Thread::values:
+// its system values, then its r#), or a constant. A step then reads no isa::Operand (its fields are spread out,
 // and Read/Write re-derive the index at every step).
 #ifndef ATOMFUZZ_ORACLE_FLAT_ALU_H_
 #define ATOMFUZZ_ORACLE_FLAT_ALU_H_
@@ -15,12 +15,29 @@
 
 namespace atomfuzz::oracle {
 
+// A thread keeps its system values (spec 1.9) ahead of its r#, in slots:
+// vThreadID.xyz 0-2, vThreadGroupID.xyz 3-5, vThreadIDInGroup.xyz 6-8,
+// vThreadIDInGroupFlattened 9 (the same in any component).
+inline constexpr size_t kSystemValueCount = 10;
+// The slot of component `c` of system value `file`, or -1 where it reads as
+// undefined (a component past z, or no system value).
+inline int SystemValueSlot(isa::RegFile file, int c) {
+  switch (file) {
+    case isa::RegFile::kThreadID: return c <= 2 ? c : -1;
+    case isa::RegFile::kThreadGroupID: return c <= 2 ? 3 + c : -1;
+    case isa::RegFile::kThreadIDInGroup: return c <= 2 ? 6 + c : -1;
+    case isa::RegFile::kThreadIDInGroupFlattened: return 9;
+    default: return -1;
+  }
+}
+
 struct FlatAlu {
   // A register index that names no register: the source is `constant`, or
   // the write goes nowhere.
   static constexpr uint32_t kNone = UINT32_MAX;
   struct Source {
-    uint32_t reg = kNone;  // index into Thread::regs (r<n>.<c> is n * 4 + c)
+    // Index into Thread::values: r<n>.<c> is kSystemValueCount + n * 4 + c.
+    uint32_t reg = kNone;
     Value constant;        // when reg is kNone
   };
 
@@ -33,8 +50,7 @@ struct FlatAlu {
 
   // The flat form of `inst` writing only `lane`, with `temp_values` r#
   // components per thread, given its first `sources` source operands and
-  // that the op reads `counted` of them; nullopt if an operand is in
-  // another file (x#, a thread ID).
+  // that the op reads `counted` of them; nullopt if an operand is an x#.
   static std::optional<FlatAlu> Of(const isa::Instruction& inst, int lane,
                                    size_t sources, int counted, size_t temp_values);
 };
