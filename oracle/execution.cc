@@ -483,12 +483,14 @@ void Execution::ExecAlu(Thread& t, const isa::Instruction& inst, const Decoded& 
   // Setup.
   if (d.alu_flat) {
     const FlatAlu& f = d.flat;
+    // Unchecked: FlatAlu::Of kept the indices within the thread's values.
+    Value* const values = t.values.data();
     std::array<Value, 4> src;
     for (size_t k = 0; k < 4; ++k) {
-      src[k] = f.src[k].reg != FlatAlu::kNone ? t.values[f.src[k].reg] : f.src[k].constant;
+      src[k] = f.src[k].reg != FlatAlu::kNone ? values[f.src[k].reg] : f.src[k].constant;
     }
     const Value v = EvalAlu(f.op, src, nullptr);
-    if (f.dst != FlatAlu::kNone) t.values[f.dst] = v;
+    if (f.dst != FlatAlu::kNone) values[f.dst] = v;
     return;
   }
   ExecAluLanes(t, inst, d);
