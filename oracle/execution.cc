@@ -14,7 +14,7 @@ using isa::Operand;
 using isa::RegFile;
 
 Execution::Execution(const isa::Case& c, const ControlMap& map,
-                     const InterpretOptions& options, const AccessLog& known,
+                     const DecodedProgram& decoded, const InterpretOptions& options, const AccessLog& known,
                      Replay* replay)
     : case_(c),
       program_(c.shader),
@@ -22,39 +22,18 @@ Execution::Execution(const isa::Case& c, const ControlMap& map,
       options_(options),
       known_(known),
       replay_(replay),
-      prng_(options.schedule.seed) {
+      prng_(options.schedule.seed),
+      decoded_(decoded.code),
+      leading_decls_(decoded.leading_decls),
+      atomic_count_(decoded.atomic_count) {
   // A later pass touches about the words the earlier ones did.
   log_.Reserve(known.WordCount());
 }
 
-namespace {
-
-// The component a write mask names when it names exactly one, else -1.
-// A table: std::has_single_bit, or mask & (mask - 1), compiles to a
-// software popcount on baseline x86-64.
-constexpr std::array<int8_t, 16> kOnlyLane = {-1, 0, 1, -1, 2, -1, -1, -1,
-                                              3, -1, -1, -1, -1, -1, -1, -1};
-
-}  // namespace
-
 absl::Status Execution::Setup() {
   const auto& code = program_.instructions;
-  decoded_.assign(code.size(), Decoded{});
   for (uint32_t i = 0; i < code.size(); ++i) {
     const isa::Instruction& inst = code[i];
-    decoded_[i].family = inst.info().family;
-    if (leading_decls_ == i && decoded_[i].family == isa::Family::kDecl) ++leading_decls_;
-    if (inst.info().is_atomic()) decoded_[i].atomic_ordinal = atomic_count_++;
-    if (decoded_[i].family == isa::Family::kAlu) {
-      const bool two_dst = inst.op == Op::kIMul || inst.op == Op::kUMul;
-      const size_t dsts = two_dst ? 2 : 1;
-      decoded_[i].alu_sources = static_cast<uint8_t>(
-          std::min<size_t>(inst.operands.size() - std::min(dsts, inst.operands.size()), 4));
-      decoded_[i].alu_counted = static_cast<uint8_t>(alu_internal::Sources(inst.op));
-      if (!two_dst && !inst.operands.empty()) {
-        decoded_[i].alu_lane = kOnlyLane[inst.operands[0].mask & 0xFu];
-      }
-    }
     const auto& ops = inst.operands;
     switch (inst.op) {
       case Op::kDclTemps: temps_ = ops[0].index; break;
@@ -127,16 +106,6 @@ absl::Status Execution::Setup() {
       default:
         break;
     }
-  }
-  // The flat forms need the temp count, which a declaration anywhere sets.
-  for (uint32_t i = 0; i < code.size(); ++i) {
-    Decoded& d = decoded_[i];
-    if (d.family != isa::Family::kAlu || d.alu_lane < 0) continue;
-    const std::optional<FlatAlu> f = FlatAlu::Of(code[i], d.alu_lane, d.alu_sources,
-                                                 d.alu_counted, size_t{temps_} * 4);
-    if (!f) continue;
-    d.flat = *f;
-    d.alu_flat = true;
   }
   // Each product saturates just past its cap: three 32-bit extents could
   // wrap 64 bits and slip through.
