@@ -454,10 +454,8 @@ void Execution::ExecAlu(Thread& t, const isa::Instruction& inst, const Decoded& 
     const FlatAlu& f = d.flat;
     // Unchecked: FlatAlu::Of kept the indices within the thread's values.
     Value* const values = t.values.data();
-    std::array<Value, 4> src;
-    for (size_t k = 0; k < 4; ++k) {
-      src[k] = f.src[k].reg != FlatAlu::kNone ? values[f.src[k].reg] : f.src[k].constant;
-    }
+    std::array<Value, 4> src = f.constant;
+    for (size_t k = 0; k < f.reg_count; ++k) src[f.reg_slot[k]] = values[f.reg[k]];
     const Value v = EvalAlu(f.op, src, nullptr);
     if (f.dst != FlatAlu::kNone) values[f.dst] = v;
     return;

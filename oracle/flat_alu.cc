@@ -16,22 +16,27 @@ std::optional<FlatAlu> FlatAlu::Of(const isa::Instruction& inst, int lane,
   if (dst.file == isa::RegFile::kTemp && d < temp_values) {
     f.dst = static_cast<uint32_t>(kTemps + d);
   }
+  auto read = [&f](size_t slot, size_t index) {
+    f.reg_slot[f.reg_count] = static_cast<uint8_t>(slot);
+    f.reg[f.reg_count] = static_cast<uint32_t>(index);
+    ++f.reg_count;
+  };
   for (size_t k = 0; k < 4; ++k) {
-    Source& s = f.src[k];
+    Value& constant = f.constant[k];  // undefined unless set
     if (k >= sources || static_cast<int>(k) >= counted) {
-      s.constant = {0, static_cast<int>(k) >= counted};
+      constant = {0, static_cast<int>(k) >= counted};
       continue;
     }
     const isa::Operand& op = inst.operands[1 + k];
     if (op.file == isa::RegFile::kTemp) {
       const size_t r = size_t{op.index} * 4 + op.Component(lane);
-      if (r < temp_values) s.reg = static_cast<uint32_t>(kTemps + r);  // else undefined
+      if (r < temp_values) read(k, kTemps + r);  // else undefined
     } else if (op.file == isa::RegFile::kImmediate) {
-      s.constant = Value::Of(op.values[op.value_count == 1 ? 0 : static_cast<size_t>(lane & 3)]);
+      constant = Value::Of(op.values[op.value_count == 1 ? 0 : static_cast<size_t>(lane & 3)]);
     } else if (op.file == isa::RegFile::kIndexableTemp) {
       return std::nullopt;
     } else if (const int slot = SystemValueSlot(op.file, op.Component(lane)); slot >= 0) {
-      s.reg = static_cast<uint32_t>(slot);
+      read(k, static_cast<size_t>(slot));
     }
     // Any other file, or a component past z, reads as undefined.
   }

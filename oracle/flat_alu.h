@@ -32,21 +32,21 @@ inline int SystemValueSlot(isa::RegFile file, int c) {
 }
 
 struct FlatAlu {
-  // A register index that names no register: the source is `constant`, or
-  // the write goes nowhere.
+  // A destination index that names no register: the write goes nowhere.
   static constexpr uint32_t kNone = UINT32_MAX;
-  struct Source {
-    // Index into Thread::values: r<n>.<c> is kSystemValueCount + n * 4 + c.
-    uint32_t reg = kNone;
-    Value constant;        // when reg is kNone
-  };
 
   isa::Op op = isa::Op::kMov;
-  uint32_t dst = kNone;
-  // All four, filled as EvalAlu expects: a source the instruction lacks
-  // reads as undefined where the op would read it, one the op does not
-  // read as defined.
-  std::array<Source, 4> src;
+  uint32_t dst = kNone;  // index into Thread::values
+  // The sources, all four filled as EvalAlu expects: `constant` holds each
+  // one that reads no register (an immediate; undefined where the op would
+  // read a source the instruction lacks; defined where the op reads none),
+  // then the first `reg_count` of `reg_slot` are overwritten from
+  // Thread::values at `reg` (r<n>.<c> is kSystemValueCount + n * 4 + c).
+  // Registers apart: most sources are immediates or unread.
+  std::array<Value, 4> constant;
+  uint8_t reg_count = 0;
+  std::array<uint8_t, 4> reg_slot = {};
+  std::array<uint32_t, 4> reg = {};
 
   // The flat form of `inst` writing only `lane`, with `temp_values` r#
   // components per thread, given its first `sources` source operands and
