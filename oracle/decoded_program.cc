@@ -43,11 +43,8 @@ DecodedProgram Decode(const isa::Program& program) {
   for (uint32_t i = 0; i < code.size(); ++i) {
     DecodedInstruction& d = p.code[i];
     if (d.family != isa::Family::kAlu || d.alu_lane < 0) continue;
-    const std::optional<FlatAlu> f =
-        FlatAlu::Of(code[i], d.alu_lane, d.alu_sources, d.alu_counted, size_t{p.temps} * 4);
-    if (!f) continue;
-    d.flat = *f;
-    d.alu_flat = true;
+    d.alu_flat = FlatAlu::Of(code[i], d.alu_lane, d.alu_sources, d.alu_counted,
+                             size_t{p.temps} * 4, d.flat);
   }
   return p;
 }

@@ -4,13 +4,12 @@ namespace atomfuzz::oracle {
 
 // The same reads and writes as Execution::Read and Write (and ReadOther,
 // WriteOther) for these files.
-std::optional<FlatAlu> FlatAlu::Of(const isa::Instruction& inst, int lane,
-                                   size_t sources, int counted, size_t temp_values) {
-  FlatAlu f;
+bool FlatAlu::Of(const isa::Instruction& inst, int lane, size_t sources, int counted,
+                 size_t temp_values, FlatAlu& f) {
   f.op = inst.op;
   constexpr size_t kTemps = kSystemValueCount;  // where r0.x is
   const isa::Operand& dst = inst.operands[0];
-  if (dst.file == isa::RegFile::kIndexableTemp) return std::nullopt;
+  if (dst.file == isa::RegFile::kIndexableTemp) return false;
   const size_t d = size_t{dst.index} * 4 + static_cast<size_t>(lane & 3);
   // Out of range, or another file: the write goes nowhere.
   if (dst.file == isa::RegFile::kTemp && d < temp_values) {
@@ -34,13 +33,13 @@ std::optional<FlatAlu> FlatAlu::Of(const isa::Instruction& inst, int lane,
     } else if (op.file == isa::RegFile::kImmediate) {
       constant = Value::Of(op.values[op.value_count == 1 ? 0 : static_cast<size_t>(lane & 3)]);
     } else if (op.file == isa::RegFile::kIndexableTemp) {
-      return std::nullopt;
+      return false;
     } else if (const int slot = SystemValueSlot(op.file, op.Component(lane)); slot >= 0) {
       read(k, static_cast<size_t>(slot));
     }
     // Any other file, or a component past z, reads as undefined.
   }
-  return f;
+  return true;
 }
 
 }  // namespace atomfuzz::oracle

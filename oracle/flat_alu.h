@@ -8,7 +8,6 @@
 
 #include <array>
 #include <cstdint>
-#include <optional>
 
 #include "isa/program.h"
 #include "oracle/value.h"
@@ -50,9 +49,10 @@ struct FlatAlu {
 
   // The flat form of `inst` writing only `lane`, with `temp_values` r#
   // components per thread, given its first `sources` source operands and
-  // that the op reads `counted` of them; nullopt if an operand is an x#.
-  static std::optional<FlatAlu> Of(const isa::Instruction& inst, int lane,
-                                   size_t sources, int counted, size_t temp_values);
+  // that the op reads `counted` of them, into `out` (default-constructed);
+  // false if an operand is an x#.
+  static bool Of(const isa::Instruction& inst, int lane, size_t sources, int counted,
+                 size_t temp_values, FlatAlu& out);
 };
 
 }  // namespace atomfuzz::oracle
