@@ -457,8 +457,8 @@ bool Execution::Condition(const Thread& t, const Operand& op) {
 }
 
 void Execution::ExecAlu(Thread& t, const isa::Instruction& inst, const Decoded& d) {
-  // One lane with no x#, as most instructions: the operands resolved in
-  // Setup.
+  // One lane with no x#, as most instructions: the operands resolved by
+  // Decode.
   if (d.alu_flat) {
     const FlatAlu& f = d.flat;
     // Unchecked: FlatAlu::Of kept the indices within the thread's values.

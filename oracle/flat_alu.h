@@ -1,8 +1,9 @@
 // An ALU instruction of one lane whose operands are temps, system values
-// or immediates, with each operand resolved once per pass to what the lane
+// or immediates, with each operand resolved once (Decode) to what the lane
 // reads and writes: a flat index into the thread's values (Thread::values:
-// its system values, then its r#), or a constant. A step then reads no isa::Operand (its fields are spread out,
-// and Read/Write re-derive the index at every step).
+// its system values, then its r#), or a constant. A step then reads no
+// isa::Operand (its fields are spread out, and Read/Write re-derive the
+// index at every step).
 #ifndef ATOMFUZZ_ORACLE_FLAT_ALU_H_
 #define ATOMFUZZ_ORACLE_FLAT_ALU_H_
 
