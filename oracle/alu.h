@@ -81,7 +81,8 @@ ABSL_ATTRIBUTE_ALWAYS_INLINE inline uint32_t Compute(isa::Op op, uint32_t a, uin
   }
 }
 
-// Sources per op, taken from the table once: asked at every lane.
+// Sources per op (those EvalAlu's definedness counts), taken from the table
+// once: asked per ALU instruction at each pass.
 inline int Sources(isa::Op op) {
   static const std::array<int8_t, isa::kOpCount> kSources = [] {
     std::array<int8_t, isa::kOpCount> n{};
@@ -99,8 +100,10 @@ inline int Sources(isa::Op op) {
 }  // namespace alu_internal
 
 // One lane of an ALU op. `src` holds the lane's source values in operand
-// order (up to 4). imul/umul return the high half in `hi` and the low half as
-// the result; other ops leave `hi` alone.
+// order, all four counted: the caller fills those the op does not read
+// with defined values (FlatAlu, Execution::ExecAluLanes), so that the test
+// is the same for every op. imul/umul return the high half in `hi` and the
+// low half as the result; other ops leave `hi` alone.
 ABSL_ATTRIBUTE_ALWAYS_INLINE inline Value EvalAlu(isa::Op op, const std::array<Value, 4>& src,
                                                   Value* hi) {
   if (op == isa::Op::kMovc) {
@@ -108,11 +111,8 @@ ABSL_ATTRIBUTE_ALWAYS_INLINE inline Value EvalAlu(isa::Op op, const std::array<V
     if (!src[0].defined) return Value::Undefined();
     return src[0].bits != 0 ? src[1] : src[2];
   }
-  // A fixed count of 4, so that the loop unrolls; the op's own sources
-  // decide.
-  const int n = alu_internal::Sources(op);
   bool defined = true;
-  for (int i = 0; i < 4; ++i) defined &= i >= n || src[static_cast<size_t>(i)].defined;
+  for (const Value& s : src) defined &= s.defined;
   uint32_t high = 0;
   const uint32_t r = alu_internal::Compute(op, src[0].bits, src[1].bits, src[2].bits,
                                            src[3].bits, &high);

@@ -14,7 +14,7 @@ using isa::Operand;
 using isa::RegFile;
 
 Execution::Execution(const isa::Case& c, const ControlMap& map,
-                     const InterpretOptions& options, const AccessLog& known,
+                     const DecodedProgram& decoded, const InterpretOptions& options, const AccessLog& known,
                      Replay* replay)
     : case_(c),
       program_(c.shader),
@@ -22,38 +22,18 @@ Execution::Execution(const isa::Case& c, const ControlMap& map,
       options_(options),
       known_(known),
       replay_(replay),
-      prng_(options.schedule.seed) {
+      prng_(options.schedule.seed),
+      decoded_(decoded.code),
+      leading_decls_(decoded.leading_decls),
+      atomic_count_(decoded.atomic_count) {
   // A later pass touches about the words the earlier ones did.
   log_.Reserve(known.WordCount());
 }
 
-namespace {
-
-// The component a write mask names when it names exactly one, else -1.
-// A table: std::has_single_bit, or mask & (mask - 1), compiles to a
-// software popcount on baseline x86-64.
-constexpr std::array<int8_t, 16> kOnlyLane = {-1, 0, 1, -1, 2, -1, -1, -1,
-                                              3, -1, -1, -1, -1, -1, -1, -1};
-
-}  // namespace
-
 absl::Status Execution::Setup() {
   const auto& code = program_.instructions;
-  decoded_.assign(code.size(), Decoded{});
   for (uint32_t i = 0; i < code.size(); ++i) {
     const isa::Instruction& inst = code[i];
-    decoded_[i].family = inst.info().family;
-    if (leading_decls_ == i && decoded_[i].family == isa::Family::kDecl) ++leading_decls_;
-    if (inst.info().is_atomic()) decoded_[i].atomic_ordinal = atomic_count_++;
-    if (decoded_[i].family == isa::Family::kAlu) {
-      const bool two_dst = inst.op == Op::kIMul || inst.op == Op::kUMul;
-      const size_t dsts = two_dst ? 2 : 1;
-      decoded_[i].alu_sources = static_cast<uint8_t>(
-          std::min<size_t>(inst.operands.size() - std::min(dsts, inst.operands.size()), 4));
-      if (!two_dst && !inst.operands.empty()) {
-        decoded_[i].alu_lane = kOnlyLane[inst.operands[0].mask & 0xFu];
-      }
-    }
     const auto& ops = inst.operands;
     switch (inst.op) {
       case Op::kDclTemps: temps_ = ops[0].index; break;
@@ -151,7 +131,7 @@ absl::Status Execution::Setup() {
   threads_.resize(threads);
   const bool canonical = options_.schedule.kind == Schedule::Kind::kCanonical;
   const uint64_t live = canonical ? per_group : threads;
-  reg_pool_.resize(live * temps_ * 4);
+  reg_pool_.resize(live * (kSystemValueCount + size_t{temps_} * 4));
   occurrence_pool_.resize(live * atomic_count_);
   for (uint64_t g = 0; g < group_count; ++g) {
     const std::array<uint32_t, 3> gid = {
@@ -185,8 +165,11 @@ void Execution::StartGroup(uint32_t g) {
     Thread& t = threads_[group.first_thread + k];
     const size_t live = canonical ? k : group.first_thread + k;
     const size_t regs = size_t{temps_} * 4;
-    t.regs = absl::MakeSpan(reg_pool_).subspan(live * regs, regs);
+    const size_t values = kSystemValueCount + regs;
+    t.values = absl::MakeSpan(reg_pool_).subspan(live * values, values);
+    t.regs = t.values.subspan(kSystemValueCount);
     std::fill(t.regs.begin(), t.regs.end(), Value{});  // temps start undefined
+    SetSystemValues(t);
     t.xregs.resize(xsizes_.size());
     for (size_t x = 0; x < xsizes_.size(); ++x) {
       t.xregs[x].assign(size_t{xsizes_[x]} * 4, Value{});
@@ -194,6 +177,18 @@ void Execution::StartGroup(uint32_t g) {
     t.occurrences = absl::MakeSpan(occurrence_pool_).subspan(live * atomic_count_, atomic_count_);
     std::fill(t.occurrences.begin(), t.occurrences.end(), 0u);
   }
+}
+
+// Spec 1.9: vThreadID = vThreadGroupID * group size + vThreadIDInGroup,
+// and the flattened index counts x fastest.
+void Execution::SetSystemValues(Thread& t) const {
+  for (size_t c = 0; c < 3; ++c) {
+    t.values[c] = Value::Of(t.gid[c] * group_size_[c] + t.tid[c]);
+    t.values[3 + c] = Value::Of(t.gid[c]);
+    t.values[6 + c] = Value::Of(t.tid[c]);
+  }
+  t.values[9] = Value::Of(t.tid[2] * group_size_[0] * group_size_[1] +
+                          t.tid[1] * group_size_[0] + t.tid[0]);
 }
 
 absl::Status Execution::Run() {
@@ -232,6 +227,7 @@ absl::Status Execution::RunCanonical() {
     for (uint32_t k = 0; k < group.thread_count; ++k) {
       Thread& t = threads_[group.first_thread + k];
       t.regs = {};
+      t.values = {};
       t.xregs = {};
     }
   }
@@ -352,7 +348,16 @@ absl::Status Execution::RunThread(Thread& t) {
       break;
     }
     ++taken;
-    status = Execute(t, code[t.pc], decoded[t.pc]);
+    const Decoded& d = decoded[t.pc];
+    // Most steps: an ALU instruction neither fails nor stops the thread, so
+    // it skips Execute's dispatch and the tests after it.
+    if (d.family == isa::Family::kAlu) {
+      ExecAlu(t, code[t.pc], d);
+      if (++t.pc < size) continue;
+      t.done = true;
+      break;
+    }
+    status = Execute(t, code[t.pc], d);
     if (!status.ok()) break;
     if (t.pc >= size) t.done = true;
   }
@@ -412,16 +417,12 @@ Value Execution::ReadOther(const Thread& t, const Operand& op, int lane) const {
       return k < x.size() ? x[k] : Value{};  // out of range: undefined
     }
     case RegFile::kThreadID:
-      if (c > 2) return Value{};
-      return Value::Of(t.gid[static_cast<size_t>(c)] * group_size_[static_cast<size_t>(c)] +
-                       t.tid[static_cast<size_t>(c)]);
     case RegFile::kThreadGroupID:
-      return c > 2 ? Value{} : Value::Of(t.gid[static_cast<size_t>(c)]);
     case RegFile::kThreadIDInGroup:
-      return c > 2 ? Value{} : Value::Of(t.tid[static_cast<size_t>(c)]);
-    case RegFile::kThreadIDInGroupFlattened:
-      return Value::Of(t.tid[2] * group_size_[0] * group_size_[1] +
-                       t.tid[1] * group_size_[0] + t.tid[0]);
+    case RegFile::kThreadIDInGroupFlattened: {
+      const int slot = SystemValueSlot(op.file, c);
+      return slot < 0 ? Value{} : t.values[static_cast<size_t>(slot)];
+    }
     default:
       return Value{};
   }
@@ -456,13 +457,16 @@ bool Execution::Condition(const Thread& t, const Operand& op) {
 }
 
 void Execution::ExecAlu(Thread& t, const isa::Instruction& inst, const Decoded& d) {
-  const size_t sources = d.alu_sources;
-  // One lane into one destination, as most instructions: nothing to stage.
-  if (const int c = d.alu_lane; c >= 0) {
-    const Operand* src_ops = inst.operands.data() + 1;
-    std::array<Value, 4> src{};
-    for (size_t k = 0; k < sources; ++k) src[k] = Read(t, src_ops[k], c);
-    Write(t, inst.operands[0], c, EvalAlu(inst.op, src, nullptr));
+  // One lane with no x#, as most instructions: the operands resolved by
+  // Decode.
+  if (d.alu_flat) {
+    const FlatAlu& f = d.flat;
+    // Unchecked: FlatAlu::Of kept the indices within the thread's values.
+    Value* const values = t.values.data();
+    std::array<Value, 4> src = f.constant;
+    for (size_t k = 0; k < f.reg_count; ++k) src[f.reg_slot[k]] = values[f.reg[k]];
+    const Value v = EvalAlu(f.op, src, nullptr);
+    if (f.dst != FlatAlu::kNone) values[f.dst] = v;
     return;
   }
   ExecAluLanes(t, inst, d);
@@ -480,8 +484,11 @@ void Execution::ExecAluLanes(Thread& t, const isa::Instruction& inst, const Deco
   std::array<Value, 4> result{}, high{};
   for (unsigned m = mask; m != 0; m &= m - 1) {
     const int c = std::countr_zero(m);
-    std::array<Value, 4> src{};
-    for (size_t k = 0; k < sources; ++k) src[k] = Read(t, src_ops[k], c);
+    std::array<Value, 4> src;
+    for (size_t k = 0; k < 4; ++k) {
+      const bool counted = k < d.alu_counted;
+      src[k] = counted && k < sources ? Read(t, src_ops[k], c) : Value{0, !counted};
+    }
     result[static_cast<size_t>(c)] = EvalAlu(inst.op, src, &high[static_cast<size_t>(c)]);
   }
   // The high half after the low one: where both name one component, the

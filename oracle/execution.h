@@ -16,6 +16,8 @@
 #include "oracle/access_log.h"
 #include "oracle/addressing.h"
 #include "oracle/control_map.h"
+#include "oracle/decoded_program.h"
+#include "oracle/flat_alu.h"
 #include "oracle/interpreter.h"
 #include "oracle/replay.h"
 #include "oracle/value.h"
@@ -37,6 +39,8 @@ struct Thread {
   // r# (4 per register) and atomic occurrences, in Execution's pools: one
   // allocation per pass instead of several per thread.
   absl::Span<Value> regs;
+  // The system values (SystemValueSlot), then regs: what FlatAlu indexes.
+  absl::Span<Value> values;
   std::vector<std::vector<Value>> xregs;   // x#: 4 per element
   absl::Span<uint32_t> occurrences;        // per atomic ordinal
 };
@@ -60,7 +64,8 @@ class Execution {
   // `known` holds what earlier passes saw (races, poison); this pass records
   // its own accesses into log().
   // With `replay`, atomics take their returns from it (the judge).
-  Execution(const isa::Case& c, const ControlMap& map,
+  // `decoded` is Decode(c.shader).
+  Execution(const isa::Case& c, const ControlMap& map, const DecodedProgram& decoded,
             const InterpretOptions& options, const AccessLog& known,
             Replay* replay = nullptr);
 
@@ -73,18 +78,7 @@ class Execution {
   bool chaos() const { return chaos_; }
 
  private:
-  // Per instruction, what a step needs at every execution, worked out once
-  // per pass: the opcode table is a dependent load from a large table, and
-  // the operand count a division.
-  struct Decoded {
-    isa::Family family = isa::Family::kDecl;
-    // ALU: the source operands, after the destinations (at most 4).
-    uint8_t alu_sources = 0;
-    // ALU: the one component it writes, or -1 (several, or two
-    // destinations).
-    int8_t alu_lane = -1;
-    uint32_t atomic_ordinal = UINT32_MAX;  // index into Thread::occurrences
-  };
+  using Decoded = DecodedInstruction;
 
   // execution.cc: setup, scheduling, control flow, registers, ALU.
   absl::Status Setup();
@@ -108,6 +102,7 @@ class Execution {
   ABSL_ATTRIBUTE_NOINLINE absl::Status OverBudget() const;
   ABSL_ATTRIBUTE_NOINLINE absl::Status OverTraceCap() const;
   bool MaybeReleaseBarrier(uint32_t g);  // true if it released
+  void SetSystemValues(Thread& t) const;
   // Temps and immediates are most reads and writes: those paths are here,
   // to inline into the instruction loops; the other files in ReadOther and
   // WriteOther.
@@ -178,7 +173,7 @@ class Execution {
 
   uint32_t temps_ = 0;
   std::vector<uint32_t> xsizes_;            // x# -> elements (0 = undeclared)
-  std::vector<Decoded> decoded_;            // by instruction index
+  absl::Span<const Decoded> decoded_;       // by instruction index
   uint32_t leading_decls_ = 0;  // declarations before the first other instruction
   uint32_t atomic_count_ = 0;
   std::array<uint32_t, 3> group_size_ = {1, 1, 1};

@@ -15,9 +15,10 @@ absl::StatusOr<isa::Outcome> Interpret(const isa::Case& c,
   absl::StatusOr<ControlMap> map = BuildControlMap(c.shader);
   if (!map.ok()) return map.status();
   constexpr int kMaxPasses = 8;
+  const DecodedProgram decoded = Decode(c.shader);
   AccessLog known;
   for (int pass = 0;; ++pass) {
-    Execution e(c, *map, options, known);
+    Execution e(c, *map, decoded, options, known);
     if (absl::Status s = e.Run(); !s.ok()) return s;
     const bool learned = known.LearnFrom(e.TakeLog());
     isa::Outcome outcome = e.TakeOutcome();

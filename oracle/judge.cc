@@ -100,11 +100,12 @@ absl::StatusOr<Verdict> Judge(const isa::Case& c, const isa::Outcome& observed,
   }
   // Same fixpoint as Interpret(): rerun until no new race or poison appears.
   constexpr int kMaxPasses = 8;
+  const DecodedProgram decoded = Decode(c.shader);
   AccessLog known;
   Replay replay(observed, c.shader, options.search_budget);
   for (int pass = 0; pass < kMaxPasses; ++pass) {
     if (pass > 0) replay.Restart();
-    Execution e(c, *map, options.interpret, known, &replay);
+    Execution e(c, *map, decoded, options.interpret, known, &replay);
     if (absl::Status s = e.Run(); !s.ok()) return s;
     const bool learned = known.LearnFrom(e.TakeLog());
     if (learned && pass + 1 < kMaxPasses) continue;

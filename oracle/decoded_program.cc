@@ -1,0 +1,52 @@
+#include "oracle/decoded_program.h"
+
+#include <algorithm>
+#include <array>
+
+#include "oracle/alu.h"
+
+namespace atomfuzz::oracle {
+namespace {
+
+// The component a write mask names when it names exactly one, else -1.
+// A table: std::has_single_bit, or mask & (mask - 1), compiles to a
+// software popcount on baseline x86-64.
+constexpr std::array<int8_t, 16> kOnlyLane = {-1, 0, 1, -1, 2, -1, -1, -1,
+                                              3, -1, -1, -1, -1, -1, -1, -1};
+
+}  // namespace
+
+DecodedProgram Decode(const isa::Program& program) {
+  using isa::Op;
+  const auto& code = program.instructions;
+  DecodedProgram p;
+  p.code.resize(code.size());
+  for (uint32_t i = 0; i < code.size(); ++i) {
+    const isa::Instruction& inst = code[i];
+    DecodedInstruction& d = p.code[i];
+    d.family = inst.info().family;
+    if (p.leading_decls == i && d.family == isa::Family::kDecl) ++p.leading_decls;
+    if (inst.info().is_atomic()) d.atomic_ordinal = p.atomic_count++;
+    if (inst.op == Op::kDclTemps) p.temps = inst.operands[0].index;
+    if (d.family == isa::Family::kAlu) {
+      const bool two_dst = inst.op == Op::kIMul || inst.op == Op::kUMul;
+      const size_t dsts = two_dst ? 2 : 1;
+      d.alu_sources = static_cast<uint8_t>(
+          std::min<size_t>(inst.operands.size() - std::min(dsts, inst.operands.size()), 4));
+      d.alu_counted = static_cast<uint8_t>(alu_internal::Sources(inst.op));
+      if (!two_dst && !inst.operands.empty()) {
+        d.alu_lane = kOnlyLane[inst.operands[0].mask & 0xFu];
+      }
+    }
+  }
+  // The flat forms need the temp count, which a declaration anywhere sets.
+  for (uint32_t i = 0; i < code.size(); ++i) {
+    DecodedInstruction& d = p.code[i];
+    if (d.family != isa::Family::kAlu || d.alu_lane < 0) continue;
+    d.alu_flat = FlatAlu::Of(code[i], d.alu_lane, d.alu_sources, d.alu_counted,
+                             size_t{p.temps} * 4, d.flat);
+  }
+  return p;
+}
+
+}  // namespace atomfuzz::oracle

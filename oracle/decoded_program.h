@@ -1,0 +1,42 @@
+// Per instruction, what a step needs at every execution, worked out once
+// per Interpret or Judge call and shared by its passes: the opcode table is
+// a dependent load from a large table, the operand count a division, and an
+// ALU instruction's operands resolve to flat indices (FlatAlu).
+#ifndef ATOMFUZZ_ORACLE_DECODED_PROGRAM_H_
+#define ATOMFUZZ_ORACLE_DECODED_PROGRAM_H_
+
+#include <cstdint>
+#include <vector>
+
+#include "isa/program.h"
+#include "oracle/flat_alu.h"
+
+namespace atomfuzz::oracle {
+
+struct DecodedInstruction {
+  isa::Family family = isa::Family::kDecl;
+  // ALU: the source operands, after the destinations (at most 4).
+  uint8_t alu_sources = 0;
+  // ALU: the one component it writes, or -1 (several, or two destinations).
+  int8_t alu_lane = -1;
+  // ALU: the sources the op reads (alu_internal::Sources); those past
+  // alu_sources read as undefined.
+  uint8_t alu_counted = 0;
+  // ALU: whether `flat` holds the instruction (one lane, no x#).
+  bool alu_flat = false;
+  uint32_t atomic_ordinal = UINT32_MAX;  // index into Thread::occurrences
+  FlatAlu flat;
+};
+
+struct DecodedProgram {
+  std::vector<DecodedInstruction> code;  // by instruction index
+  uint32_t leading_decls = 0;  // declarations before the first other instruction
+  uint32_t atomic_count = 0;
+  uint32_t temps = 0;  // dcl_temps' count (the last one, as Execution::Setup)
+};
+
+DecodedProgram Decode(const isa::Program& program);
+
+}  // namespace atomfuzz::oracle
+
+#endif  // ATOMFUZZ_ORACLE_DECODED_PROGRAM_H_

@@ -1,0 +1,45 @@
+#include "oracle/flat_alu.h"
+
+namespace atomfuzz::oracle {
+
+// The same reads and writes as Execution::Read and Write (and ReadOther,
+// WriteOther) for these files.
+bool FlatAlu::Of(const isa::Instruction& inst, int lane, size_t sources, int counted,
+                 size_t temp_values, FlatAlu& f) {
+  f.op = inst.op;
+  constexpr size_t kTemps = kSystemValueCount;  // where r0.x is
+  const isa::Operand& dst = inst.operands[0];
+  if (dst.file == isa::RegFile::kIndexableTemp) return false;
+  const size_t d = size_t{dst.index} * 4 + static_cast<size_t>(lane & 3);
+  // Out of range, or another file: the write goes nowhere.
+  if (dst.file == isa::RegFile::kTemp && d < temp_values) {
+    f.dst = static_cast<uint32_t>(kTemps + d);
+  }
+  auto read = [&f](size_t slot, size_t index) {
+    f.reg_slot[f.reg_count] = static_cast<uint8_t>(slot);
+    f.reg[f.reg_count] = static_cast<uint32_t>(index);
+    ++f.reg_count;
+  };
+  for (size_t k = 0; k < 4; ++k) {
+    Value& constant = f.constant[k];  // undefined unless set
+    if (k >= sources || static_cast<int>(k) >= counted) {
+      constant = {0, static_cast<int>(k) >= counted};
+      continue;
+    }
+    const isa::Operand& op = inst.operands[1 + k];
+    if (op.file == isa::RegFile::kTemp) {
+      const size_t r = size_t{op.index} * 4 + op.Component(lane);
+      if (r < temp_values) read(k, kTemps + r);  // else undefined
+    } else if (op.file == isa::RegFile::kImmediate) {
+      constant = Value::Of(op.values[op.value_count == 1 ? 0 : static_cast<size_t>(lane & 3)]);
+    } else if (op.file == isa::RegFile::kIndexableTemp) {
+      return false;
+    } else if (const int slot = SystemValueSlot(op.file, op.Component(lane)); slot >= 0) {
+      read(k, static_cast<size_t>(slot));
+    }
+    // Any other file, or a component past z, reads as undefined.
+  }
+  return true;
+}
+
+}  // namespace atomfuzz::oracle
