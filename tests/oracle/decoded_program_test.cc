@@ -17,7 +17,7 @@ isa::Operand Select1(isa::RegFile file, uint8_t component) {
   return o;
 }
 
-isa::Instruction Alu(isa::Op op, std::vector<isa::Operand> operands) {
+isa::Instruction Alu(isa::Op op, isa::OperandList operands) {
   isa::Instruction inst;
   inst.op = op;
   inst.operands = std::move(operands);
