@@ -24,12 +24,18 @@ isa::Instruction Alu(isa::Op op, isa::OperandList operands) {
   return inst;
 }
 
-TEST(Decode, FlatAluReadsRegistersAndConstants) {
+// A program that starts with dcl_temps n.
+isa::Program WithTemps(uint32_t n) {
   isa::Program p;
   isa::Instruction temps;
   temps.op = isa::Op::kDclTemps;
-  temps.operands = {isa::Number(2)};
+  temps.operands = {isa::Number(n)};
   p.instructions.push_back(temps);
+  return p;
+}
+
+TEST(Decode, FlatAluReadsRegistersAndConstants) {
+  isa::Program p = WithTemps(2);
   // iadd r1.y, r0.z, l(5)
   p.instructions.push_back(Alu(isa::Op::kIAdd, {isa::Temp(1, isa::Selection::kMask, 0b0010),
                                                 isa::Temp(0, isa::Selection::kSelect1, 2),
@@ -50,11 +56,7 @@ TEST(Decode, FlatAluReadsRegistersAndConstants) {
 }
 
 TEST(Decode, FlatAluSystemValuesAndOutOfRange) {
-  isa::Program p;
-  isa::Instruction temps;
-  temps.op = isa::Op::kDclTemps;
-  temps.operands = {isa::Number(1)};
-  p.instructions.push_back(temps);
+  isa::Program p = WithTemps(1);
   // iadd r0.x, vThreadIDInGroup.y, vThreadID.w (past z: undefined)
   p.instructions.push_back(Alu(isa::Op::kIAdd, {isa::Temp(0, isa::Selection::kMask, 0b0001),
                                                 Select1(isa::RegFile::kThreadIDInGroup, 1),
