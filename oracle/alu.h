@@ -8,6 +8,7 @@
 
 #include <array>
 #include <bit>
+#include <cstddef>
 #include <cstdint>
 
 #include "absl/base/attributes.h"
@@ -81,23 +82,20 @@ ABSL_ATTRIBUTE_ALWAYS_INLINE inline uint32_t Compute(isa::Op op, uint32_t a, uin
   }
 }
 
-// Sources per op (those EvalAlu's definedness counts), taken from the table
-// once: asked per ALU instruction at each pass.
+// Sources per op (those EvalAlu's definedness counts): its operands less
+// its destinations, from the opcode table's compile-time layout.
 inline int Sources(isa::Op op) {
-  static const std::array<int8_t, isa::kOpCount> kSources = [] {
-    std::array<int8_t, isa::kOpCount> n{};
-    for (int i = 0; i < isa::kOpCount; ++i) {
-      const isa::Op o = static_cast<isa::Op>(i);
-      n[static_cast<size_t>(i)] = static_cast<int8_t>(
-          isa::Info(o).operand_count() -
-          (o == isa::Op::kIMul || o == isa::Op::kUMul ? 2 : 1));
-    }
-    return n;
-  }();
-  return kSources[static_cast<size_t>(op)];
+  return isa::Layout(op).count - (op == isa::Op::kIMul || op == isa::Op::kUMul ? 2 : 1);
 }
 
 }  // namespace alu_internal
+
+// What EvalAlu gets as source `k` where no operand supplies it, for an op
+// that reads `counted` sources: undefined where the op reads it (the
+// instruction lacks it), defined where the op reads none (nothing to taint).
+inline Value AbsentSource(size_t k, int counted) {
+  return {0, static_cast<int>(k) >= counted};
+}
 
 // One lane of an ALU op. `src` holds the lane's source values in operand
 // order, all four counted: the caller fills those the op does not read

@@ -32,7 +32,7 @@ struct DecodedProgram {
   std::vector<DecodedInstruction> code;  // by instruction index
   uint32_t leading_decls = 0;  // declarations before the first other instruction
   uint32_t atomic_count = 0;
-  uint32_t temps = 0;  // dcl_temps' count (the last one, as Execution::Setup)
+  uint32_t temps = 0;  // the last dcl_temps' count (what every pass allots)
 };
 
 DecodedProgram Decode(const isa::Program& program);

@@ -14,7 +14,8 @@ using isa::Operand;
 using isa::RegFile;
 
 Execution::Execution(const isa::Case& c, const ControlMap& map,
-                     const DecodedProgram& decoded, const InterpretOptions& options, const AccessLog& known,
+                     const DecodedProgram& decoded,
+                     const InterpretOptions& options, const AccessLog& known,
                      Replay* replay)
     : case_(c),
       program_(c.shader),
@@ -23,6 +24,7 @@ Execution::Execution(const isa::Case& c, const ControlMap& map,
       known_(known),
       replay_(replay),
       prng_(options.schedule.seed),
+      temps_(decoded.temps),
       decoded_(decoded.code),
       leading_decls_(decoded.leading_decls),
       atomic_count_(decoded.atomic_count) {
@@ -36,7 +38,6 @@ absl::Status Execution::Setup() {
     const isa::Instruction& inst = code[i];
     const auto& ops = inst.operands;
     switch (inst.op) {
-      case Op::kDclTemps: temps_ = ops[0].index; break;
       case Op::kDclIndexableTemp:
         if (ops[0].index >= 4096 || ops[0].offset > 4096) {
           return absl::InvalidArgumentError("indexable temp beyond 4096");
@@ -486,8 +487,8 @@ void Execution::ExecAluLanes(Thread& t, const isa::Instruction& inst, const Deco
     const int c = std::countr_zero(m);
     std::array<Value, 4> src;
     for (size_t k = 0; k < 4; ++k) {
-      const bool counted = k < d.alu_counted;
-      src[k] = counted && k < sources ? Read(t, src_ops[k], c) : Value{0, !counted};
+      src[k] = k < d.alu_counted && k < sources ? Read(t, src_ops[k], c)
+                                                : AbsentSource(k, d.alu_counted);
     }
     result[static_cast<size_t>(c)] = EvalAlu(inst.op, src, &high[static_cast<size_t>(c)]);
   }

@@ -171,7 +171,7 @@ class Execution {
   AccessLog log_;
   isa::Prng prng_;
 
-  uint32_t temps_ = 0;
+  uint32_t temps_ = 0;                      // the last dcl_temps' count
   std::vector<uint32_t> xsizes_;            // x# -> elements (0 = undeclared)
   absl::Span<const Decoded> decoded_;       // by instruction index
   uint32_t leading_decls_ = 0;  // declarations before the first other instruction

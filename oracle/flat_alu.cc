@@ -1,5 +1,7 @@
 #include "oracle/flat_alu.h"
 
+#include "oracle/alu.h"
+
 namespace atomfuzz::oracle {
 
 // The same reads and writes as Execution::Read and Write (and ReadOther,
@@ -23,7 +25,7 @@ bool FlatAlu::Of(const isa::Instruction& inst, int lane, size_t sources, int cou
   for (size_t k = 0; k < 4; ++k) {
     Value& constant = f.constant[k];  // undefined unless set
     if (k >= sources || static_cast<int>(k) >= counted) {
-      constant = {0, static_cast<int>(k) >= counted};
+      constant = AbsentSource(k, counted);
       continue;
     }
     const isa::Operand& op = inst.operands[1 + k];

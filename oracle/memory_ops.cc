@@ -20,39 +20,20 @@ namespace {
 constexpr uint8_t kWrites =
     AccessLog::Bit(Access::kStore) | AccessLog::Bit(Access::kAtomic);
 
-// An instruction's operands by role. OpcodeInfo::operand_with_role scans
-// the row's operand list, and a memory op asks for three or four roles at
-// every step: the answers are read from the table once, as alu.h does, and
-// a step finds its op's row once.
+// An instruction's operands by role, from the opcode table's compile-time
+// layout (isa::Layout): a memory op asks for three or four roles at every
+// step, and OpcodeInfo::operand_with_role scans the row's list each time.
 class OperandsByRole {
  public:
   explicit OperandsByRole(const isa::Instruction& inst)
-      : operands_(inst.operands.data()), index_(IndexOf(inst.op)) {}
+      : operands_(inst.operands.data()), layout_(isa::Layout(inst.op)) {}
   const Operand& operator[](Role role) const {
-    return operands_[static_cast<size_t>(index_[static_cast<size_t>(role)])];
+    return operands_[static_cast<size_t>(layout_.with_role(role))];
   }
 
  private:
-  static constexpr size_t kRoles = static_cast<size_t>(Role::kCount);
-  using Row = std::array<int8_t, kRoles>;
-  static const Row& IndexOf(Op op) {
-    static const std::array<Row, isa::kOpCount> kIndex = BuildIndex();
-    return kIndex[static_cast<size_t>(op)];
-  }
-  ABSL_ATTRIBUTE_NOINLINE static std::array<Row, isa::kOpCount> BuildIndex() {
-    std::array<Row, isa::kOpCount> index{};
-    for (int o = 0; o < isa::kOpCount; ++o) {
-      const isa::OpcodeInfo& row = isa::Info(static_cast<Op>(o));
-      for (size_t r = 0; r < kRoles; ++r) {
-        index[static_cast<size_t>(o)][r] =
-            static_cast<int8_t>(row.operand_with_role(static_cast<Role>(r)));
-      }
-    }
-    return index;
-  }
-
   const Operand* operands_;
-  const Row& index_;
+  const isa::OperandLayout& layout_;
 };
 
 // Highest window component (0..3) a load's resource swizzle reads for the
