@@ -123,9 +123,7 @@ Value Replay::Atomic(const MemoryId& m, uint32_t word, Value* cell,
   // The word as this thread sees it next: exact when no other thread's
   // atomics interleave (reads that race with them are undefined anyway).
   if (returned.defined && operands_known) {
-    // The value before the op: consume returns the decremented counter.
-    const uint32_t before =
-        rmw == isa::Rmw::kConsume ? returned.bits + 1 : returned.bits;
+    const uint32_t before = SerialBefore(op, returned.bits);
     *cell = Value::Of(SerialApply(op, observed_.has_trace ? before : cell->bits));
   } else {
     *cell = Value{};

@@ -140,8 +140,7 @@ class Search {
     for (size_t i = 0; i < ops_.size(); ++i) {
       const SerialOp& o = ops_[i];
       if (!o.returned) continue;
-      // Invert SerialReturn: consume returns old - 1.
-      const uint32_t before = o.rmw == isa::Rmw::kConsume ? *o.returned + 1 : *o.returned;
+      const uint32_t before = SerialBefore(o, *o.returned);
       required_[i] = id(before);
       if (trail) edges[i] = {required_[i], id(SerialApply(o, before))};
     }
@@ -171,7 +170,9 @@ class Search {
     lowest_.assign(groups, 0);
     group_end_.assign(groups, 0);
     for (size_t k = keys.size(); k-- > 0;) lowest_[keys[k].first] = static_cast<uint32_t>(k);
-    for (size_t k = 0; k < keys.size(); ++k) group_end_[keys[k].first] = static_cast<uint32_t>(k + 1);
+    for (size_t k = 0; k < keys.size(); ++k) {
+      group_end_[keys[k].first] = static_cast<uint32_t>(k + 1);
+    }
     interval_of_.resize(ops_.size());
     for (size_t i = 0; i < ops_.size(); ++i) {
       const auto it = std::lower_bound(keys.begin(), keys.end(),
@@ -473,6 +474,10 @@ uint32_t SerialApply(const SerialOp& op, uint32_t old) {
   if (op.rmw == Rmw::kConsume) return Consume(old).next;
   if (op.rmw == Rmw::kAlloc) return Alloc(old).next;
   return ApplyRmw(op.rmw, old, op.src0, op.src1);
+}
+
+uint32_t SerialBefore(const SerialOp& op, uint32_t returned) {
+  return op.rmw == Rmw::kConsume ? returned + 1 : returned;
 }
 
 SerialResult CheckSerialization(uint32_t start, absl::Span<const SerialOp> ops,

@@ -48,6 +48,9 @@ struct SerialResult {
 // What an op returns and leaves, given the value before it.
 uint32_t SerialReturn(const SerialOp& op, uint32_t old);
 uint32_t SerialApply(const SerialOp& op, uint32_t old);
+// The value before an op that returned `returned`: SerialReturn inverted
+// (consume returns the decremented counter).
+uint32_t SerialBefore(const SerialOp& op, uint32_t returned);
 
 SerialResult CheckSerialization(uint32_t start, absl::Span<const SerialOp> ops,
                                 std::optional<uint32_t> final_value,

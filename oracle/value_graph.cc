@@ -80,8 +80,7 @@ TrailCheck CheckTrail(uint32_t start, absl::Span<const SerialOp* const> ops,
   absl::InlinedVector<uint32_t, 16> saw(ops.size());  // per op, the value it saw
   for (size_t i = 0; i < ops.size(); ++i) {
     const SerialOp* op = ops[i];
-    const uint32_t before =
-        op->rmw == isa::Rmw::kConsume ? *op->returned + 1 : *op->returned;
+    const uint32_t before = SerialBefore(*op, *op->returned);
     const uint32_t a = saw[i] = g.Id(before), b = g.Id(SerialApply(*op, before));
     ++g.node(a).seen;
     ++g.node(b).left;
