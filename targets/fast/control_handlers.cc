@@ -138,7 +138,7 @@ void Ret(Wave& w, const Decoded& d) {
   const uint32_t* const returned = w.returned.data();
   bool all_returned = true;
   for (uint32_t l = 0; l < w.lanes; ++l) all_returned &= returned[l] != 0;
-  if (all_returned) w.done = w.stop = true;
+  if (all_returned) w.stop = true;
 }
 
 void Switch(Wave& w, const Decoded& d) {

@@ -67,7 +67,6 @@ bool RunWave(Wave& w, uint64_t first, uint64_t max_steps) {
   w.scratch.resize(size_t{8} * L);  // written before read: not cleared
   w.depth = 0;
   w.pc = 0;
-  w.done = false;
   w.stop = false;
   w.over_budget = false;
   Refill(w.iterations, L, uint64_t{0});

@@ -46,9 +46,8 @@ struct Wave {
   std::vector<uint32_t> tgsm;   // this wave's g# words
   std::vector<uint32_t> scratch;  // ALU buffering (8 * lanes: imul/umul)
   uint32_t pc = 0;
-  bool done = false;
-  // Set with done, over_budget or a full trace: the one flag the dispatch
-  // loop tests after each instruction.
+  // Set when every lane has returned, with over_budget, or when the trace is
+  // full: the one flag the dispatch loop tests after each instruction.
   bool stop = false;
   // Per lane: vThreadGroupID and vThreadIDInGroup (for the trace).
   std::vector<std::array<uint32_t, 3>> lane_gid, lane_tid;
