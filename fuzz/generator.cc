@@ -32,14 +32,24 @@ Operand Swizzle(uint32_t reg, std::array<uint8_t, 4> swizzle) {
   return isa::TempSwizzle(reg, swizzle);
 }
 
-// Built in place: each move of an Instruction copies its inline operands.
-void Builder::Emit(Op op, absl::Span<const Operand> operands,
-                   uint8_t sync_flags) {
-  Instruction& inst = code_.emplace_back();
+namespace {
+
+// Built in place at the end of `code`: each move of an Instruction copies
+// its inline operands.
+Instruction& Append(std::vector<Instruction>& code, Op op,
+                    absl::Span<const Operand> operands) {
+  Instruction& inst = code.emplace_back();
   inst.op = op;
   // push_back's fast path; absl's assign() is generic and several times dearer.
   for (const Operand& o : operands) inst.operands.push_back(o);
-  inst.sync_flags = sync_flags;
+  return inst;
+}
+
+}  // namespace
+
+void Builder::Emit(Op op, absl::Span<const Operand> operands,
+                   uint8_t sync_flags) {
+  Append(code_, op, operands).sync_flags = sync_flags;
 }
 
 Op Builder::PickOp(std::initializer_list<Op> ops) {
@@ -92,13 +102,7 @@ std::vector<Instruction> Builder::Declarations() const {
   std::vector<Instruction> out;
   // Room for every declaration and the program Build appends after them.
   out.reserve(7 + case_.resources.size() + targets_.size() + code_.size());
-  auto add = [&](Op op, absl::Span<const Operand> operands) -> Instruction& {
-    Instruction& inst = out.emplace_back();
-    inst.op = op;
-    for (const Operand& o : operands) inst.operands.push_back(o);
-    return inst;
-  };
-  add(Op::kDclGlobalFlags, {}).global_flags = isa::kRefactoringAllowed;
+  Append(out, Op::kDclGlobalFlags, {}).global_flags = isa::kRefactoringAllowed;
   for (const isa::Resource& r : case_.resources) {
     const auto t = std::find_if(
         targets_.begin(), targets_.end(),
@@ -106,14 +110,14 @@ std::vector<Instruction> Builder::Declarations() const {
     Instruction* d = nullptr;
     switch (r.kind) {
       case isa::ResourceKind::kRaw:
-        d = &add(Op::kDclUavRaw, {isa::Uav(r.slot)});
+        d = &Append(out, Op::kDclUavRaw, {isa::Uav(r.slot)});
         break;
       case isa::ResourceKind::kStructured:
-        d = &add(Op::kDclUavStructured,
-                 {isa::Uav(r.slot), isa::Number(r.stride)});
+        d = &Append(out, Op::kDclUavStructured,
+                    {isa::Uav(r.slot), isa::Number(r.stride)});
         break;
       case isa::ResourceKind::kTyped:
-        d = &add(Op::kDclUavTyped, {isa::Uav(r.slot)});
+        d = &Append(out, Op::kDclUavTyped, {isa::Uav(r.slot)});
         d->dim = r.dim;
         d->types.fill(r.format == isa::Format::kR32Sint
                           ? isa::ReturnType::kSint
@@ -131,29 +135,28 @@ std::vector<Instruction> Builder::Declarations() const {
     o.file = f;
     o.selection = isa::Selection::kMask;
     o.mask = 0x7;
-    add(Op::kDclInput, {o});
+    Append(out, Op::kDclInput, {o});
   }
   Operand flat;
   flat.file = RegFile::kThreadIDInGroupFlattened;
-  add(Op::kDclInput, {flat});
-  add(Op::kDclTemps,
-      {isa::Number(
-          kFirstResult +
-          std::max<uint32_t>(1, *std::max_element(result_regs_used_.begin(),
-                                                  result_regs_used_.end())))});
+  Append(out, Op::kDclInput, {flat});
+  Append(out, Op::kDclTemps,
+         {isa::Number(kFirstResult +
+                      std::max<uint32_t>(1, *std::max_element(result_regs_used_.begin(),
+                                                              result_regs_used_.end())))});
   for (const Target& t : targets_) {
     if (!t.tgsm) continue;
     if (t.kind == isa::TargetKind::kTgsmRaw) {
-      add(Op::kDclTgsmRaw, {isa::Tgsm(t.slot), isa::Number(4 * t.words)});
+      Append(out, Op::kDclTgsmRaw, {isa::Tgsm(t.slot), isa::Number(4 * t.words)});
     } else {
-      add(Op::kDclTgsmStructured,
-          {isa::Tgsm(t.slot), isa::Number(4 * t.stride_words()),
-           isa::Number(t.extent[0])});
+      Append(out, Op::kDclTgsmStructured,
+             {isa::Tgsm(t.slot), isa::Number(4 * t.stride_words()),
+              isa::Number(t.extent[0])});
     }
   }
-  add(Op::kDclThreadGroup,
-      {isa::Number(group_size_[0]), isa::Number(group_size_[1]),
-       isa::Number(group_size_[2])});
+  Append(out, Op::kDclThreadGroup,
+         {isa::Number(group_size_[0]), isa::Number(group_size_[1]),
+          isa::Number(group_size_[2])});
   return out;
 }
 

@@ -197,7 +197,7 @@ Operand AddressFor(Choices& choices, const CaseFacts& f, const MemoryFacts& m) {
 }
 
 isa::OperandList AtomicOperands(Choices& choices, const CaseFacts& f,
-                                    isa::Op op, const MemoryFacts& m) {
+                                isa::Op op, const MemoryFacts& m) {
   const isa::OpcodeInfo& row = isa::Info(op);
   isa::OperandList ops;
   for (int k = 0; k < row.operand_count(); ++k) {
@@ -220,8 +220,8 @@ isa::OperandList AtomicOperands(Choices& choices, const CaseFacts& f,
 }
 
 isa::OperandList ConvertAtomicOperands(Choices& choices, const CaseFacts& f,
-                                           const isa::Instruction& from,
-                                           isa::Op to) {
+                                       const isa::Instruction& from,
+                                       isa::Op to) {
   const isa::OpcodeInfo& old_row = from.info();
   const isa::OpcodeInfo& row = isa::Info(to);
   isa::OperandList ops;

@@ -40,15 +40,14 @@ isa::Operand AddressFor(Choices& choices, const CaseFacts& f,
 
 // The operands of atomic `op` on `m`, by the roles of its table row.
 isa::OperandList AtomicOperands(Choices& choices, const CaseFacts& f,
-                                         isa::Op op, const MemoryFacts& m);
+                                isa::Op op, const MemoryFacts& m);
 
 // Rebuilds an atomic's operands for another atomic `to` (atomic <-> imm,
 // cmp <-> not cmp): operands with a role in both rows are kept, a new dst0
 // or comparand is built, a dropped one is removed.
-isa::OperandList ConvertAtomicOperands(Choices& choices,
-                                                const CaseFacts& f,
-                                                const isa::Instruction& from,
-                                                isa::Op to);
+isa::OperandList ConvertAtomicOperands(Choices& choices, const CaseFacts& f,
+                                       const isa::Instruction& from,
+                                       isa::Op to);
 
 // Every atomic opcode (the 21 of spec 1.4-1.6), in table order.
 const std::vector<isa::Op>& AtomicOps();
