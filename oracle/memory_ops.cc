@@ -36,6 +36,20 @@ class OperandsByRole {
   const isa::OperandLayout& layout_;
 };
 
+// The trace event of an atomic: who ran it, which one, on which memory
+// (the caller adds where it landed and what it saw).
+isa::AtomicEvent EventOf(const Thread& t, uint32_t instruction, uint32_t occurrence,
+                         RegFile file, uint32_t slot) {
+  isa::AtomicEvent e;
+  e.group = t.gid;
+  e.thread = t.tid;
+  e.instruction = instruction;
+  e.occurrence = occurrence;
+  e.file = file;
+  e.slot = slot;
+  return e;
+}
+
 // Highest window component (0..3) a load's resource swizzle reads for the
 // destination's mask.
 int HighestRead(const Operand& dst, const Operand& mem) {
@@ -297,13 +311,7 @@ void Execution::ExecAtomic(Thread& t, uint32_t index,
     }
   }
   Trace([&] {
-    isa::AtomicEvent e;
-    e.group = t.gid;
-    e.thread = t.tid;
-    e.instruction = index;
-    e.occurrence = occurrence;
-    e.file = mem.file;
-    e.slot = mem.index;
+    isa::AtomicEvent e = EventOf(t, index, occurrence, mem.file, mem.index);
     e.address = r.cls;
     e.word = r.word;
     e.src0 = src0.bits;
@@ -322,13 +330,7 @@ void Execution::ExecCounter(Thread& t, uint32_t index,
   const uint32_t occurrence = t.occurrences[decoded_[index].atomic_ordinal]++;
   Value returned{};
   auto event = [&] {
-    isa::AtomicEvent e;
-    e.group = t.gid;
-    e.thread = t.tid;
-    e.instruction = index;
-    e.occurrence = occurrence;
-    e.file = RegFile::kUav;
-    e.slot = uav.index;
+    isa::AtomicEvent e = EventOf(t, index, occurrence, RegFile::kUav, uav.index);
     e.returned = returned.defined ? std::optional<uint32_t>(returned.bits) : std::nullopt;
     return e;
   };
