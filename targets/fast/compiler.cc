@@ -1,7 +1,6 @@
 // Case -> CompiledCase: resolve every operand to register slots once, so
 // the executor never parses, looks up or branches on operand kinds per lane.
 #include <algorithm>
-#include <optional>
 #include <utility>
 
 #include "absl/strings/str_cat.h"
@@ -162,12 +161,18 @@ class Compiler {
     return absl::OkStatus();
   }
 
+  // Inline for the usual hit: a scalar immediate asks four times in a row
+  // (once per lane).
   uint32_t Constant(uint32_t value) {
-    // A scalar immediate asks four times in a row (once per lane).
-    if (last_constant_ && last_constant_->first == value) return last_constant_->second;
+    if (has_last_constant_ && last_value_ == value) return last_slot_;
+    return NewConstant(value);
+  }
+  [[gnu::noinline]] uint32_t NewConstant(uint32_t value) {
     const auto [slot, added] = tables_.constants.FindOrAdd(value, next_slot_);
     if (added) out_.constants.emplace_back(Reserve(1), value);
-    last_constant_ = {value, slot};
+    has_last_constant_ = true;
+    last_value_ = value;
+    last_slot_ = slot;
     return slot;
   }
 
@@ -269,10 +274,12 @@ class Compiler {
     const isa::Instruction& inst = case_.shader.instructions[index];
     const isa::OpcodeInfo& row = inst.info();
     if (row.family == isa::Family::kDecl) return absl::OkStatus();
-    const int operands = row.operand_count();
-    const bool indexable = UsesIndexableTemp(inst, operands);
-    if (indexable) XAccesses(inst, /*scatter=*/false);
-    tables_.compiled_of[index] = static_cast<uint32_t>(out_.code.size());
+    // The layout's count, not row.operand_count(): that walks to the end
+    // marker, at every instruction.
+    const int operands = isa::Layout(inst.op).count;
+    const Operand* const ops = inst.operands.data();
+    const size_t at = out_.code.size();
+    tables_.compiled_of[index] = static_cast<uint32_t>(at);
     // Built in place: the entries are 140 bytes.
     Decoded& d = out_.code.emplace_back();
     d.instruction = index;
@@ -280,16 +287,19 @@ class Compiler {
     d.rmw = row.rmw;
     d.returns = row.returns_old();
     if (row.is_atomic()) d.atomic = out_.atomics++;
+    const bool mul = inst.op == Op::kIMul || inst.op == Op::kUMul;
+    bool indexable = false;  // an x# operand: gathers and scatters around it
     size_t src = 0;
     for (int k = 0; k < operands; ++k) {
-      const Operand& o = inst.operands[static_cast<size_t>(k)];
+      const Operand& o = ops[k];
       const isa::OperandSpec spec = row.operands[static_cast<size_t>(k)];
       const size_t scratch_index = static_cast<size_t>(k);
+      indexable |= o.file == RegFile::kIndexableTemp;
       if (spec.kind == isa::OperandKind::kDst) {
-        const bool hi = spec.role == isa::Role::kDest && (inst.op == Op::kIMul || inst.op == Op::kUMul) && k == 0;
+        const bool hi = mul && k == 0 && spec.role == isa::Role::kDest;
         DestSlots(o, scratch_index, hi ? d.dst_hi : d.dst);
         (hi ? d.hi_mask : d.mask) = o.file == RegFile::kNull ? 0 : o.mask;
-        if (o.file == RegFile::kNull && row.returns_old()) d.mask = 0;
+        if (o.file == RegFile::kNull && d.returns) d.mask = 0;
       } else if (spec.kind == isa::OperandKind::kSrc) {
         if (src >= 4) return absl::InvalidArgumentError("too many sources");
         SourceSlots(o, scratch_index, d.src[src]);
@@ -332,31 +342,30 @@ class Compiler {
               row.mnemonic, " on this memory kind is not supported (line ", inst.line, ")"));
         }
         // Injected: dst0 always to .x (its first slot).
-        if (out_.inject == Inject::kDst0WrongComponent && row.returns_old() && d.mask) {
+        if (out_.inject == Inject::kDst0WrongComponent && d.returns && d.mask) {
           d.mask = 0x1;
         }
         break;
       }
     }
-    if (indexable) XAccesses(inst, /*scatter=*/true);  // `d` is not used past here
-    return absl::OkStatus();
-  }
-
-  // Whether any operand is x#: most instructions have none, and
-  // XAccesses costs a pass over the operand specs.
-  static bool UsesIndexableTemp(const isa::Instruction& inst, int operands) {
-    bool any = false;
-    for (int k = 0; k < operands; ++k) {
-      any |= inst.operands[static_cast<size_t>(k)].file == RegFile::kIndexableTemp;
+    // Rare: x# gathers go before the instruction, so it moves behind them
+    // (found in the one pass over the operands, not a pass of its own).
+    if (indexable) {
+      const Decoded built = d;  // `d` dangles once the code grows
+      out_.code.pop_back();
+      XAccesses(inst, /*scatter=*/false);
+      tables_.compiled_of[index] = static_cast<uint32_t>(out_.code.size());
+      out_.code.push_back(built);
+      XAccesses(inst, /*scatter=*/true);
     }
-    return any;
+    return absl::OkStatus();
   }
 
   // x# sources are gathered into scratch slots before the instruction
   // (scatter false), x# destinations scattered from them after it.
   void XAccesses(const isa::Instruction& inst, bool scatter) {
     const isa::OpcodeInfo& row = inst.info();
-    for (int k = 0; k < row.operand_count(); ++k) {
+    for (int k = 0; k < isa::Layout(inst.op).count; ++k) {
       const Operand& o = inst.operands[static_cast<size_t>(k)];
       const bool dst = row.operands[static_cast<size_t>(k)].kind == isa::OperandKind::kDst;
       if (o.file == RegFile::kIndexableTemp && dst == scatter) {
@@ -477,7 +486,8 @@ class Compiler {
   uint32_t next_slot_ = 0;
   uint32_t scratch_ = 0;
   bool control_flow_ = false;  // any if/loop/switch/... (jumps to resolve)
-  std::optional<std::pair<uint32_t, uint32_t>> last_constant_;  // value, slot
+  bool has_last_constant_ = false;  // the last constant asked for:
+  uint32_t last_value_ = 0, last_slot_ = 0;
 };
 
 }  // namespace
