@@ -91,6 +91,7 @@ struct CompileTables {
   absl::flat_hash_map<uint32_t, int> uavs, tgsm;      // slot -> memory
   std::vector<uint32_t> compiled_of;   // program index -> code index
   std::vector<uint32_t> open_blocks;   // program indices of open blocks
+  std::vector<uint32_t> control;       // program indices of control flow
 };
 
 // Compiles `c` into `out`, overwriting it and reusing its storage and

@@ -29,6 +29,7 @@ class Compiler {
     tables_.constants.Clear();
     tables_.uavs.clear();
     tables_.tgsm.clear();
+    tables_.control.clear();
   }
 
   absl::Status Run() {
@@ -50,14 +51,15 @@ class Compiler {
     // step by step, the 140-byte entries would be copied over and over.
     out_.code.reserve(code.size() + 8);
     tables_.compiled_of.assign(code.size(), 0);
-    for (uint32_t i = 0; i < code.size(); ++i) {
+    const uint32_t n = static_cast<uint32_t>(code.size());  // not reloaded per pass
+    for (uint32_t i = 0; i < n; ++i) {
       if (absl::Status s = Instruction(i); !s.ok()) return s;
       if (next_slot_ > kMaxSlots) {
         return absl::InvalidArgumentError("too many registers for the fast target");
       }
     }
     // Without control flow there is nothing to resolve or to find unbalanced.
-    if (control_flow_) {
+    if (!tables_.control.empty()) {
       if (absl::Status s = ResolveJumps(); !s.ok()) return s;
     }
     out_.slots = next_slot_;
@@ -329,7 +331,7 @@ class Compiler {
         break;
       case isa::Family::kControl:
         d.fn = ControlHandler(inst.op);
-        control_flow_ = true;
+        tables_.control.push_back(index);
         break;
       case isa::Family::kSync:
         d.fn = SyncHandler();
@@ -408,7 +410,8 @@ class Compiler {
       return absl::InvalidArgumentError(
           absl::StrCat("unbalanced control flow at line ", program[p].line));
     };
-    for (uint32_t p = 0; p < program.size(); ++p) {
+    // Only control instructions open, close or need a block.
+    for (const uint32_t p : tables_.control) {
       switch (program[p].op) {
         case Op::kIfZ: case Op::kIfNz: case Op::kLoop: case Op::kSwitch:
           open.push_back(p);
@@ -485,7 +488,6 @@ class Compiler {
   CompiledCase& out_;
   uint32_t next_slot_ = 0;
   uint32_t scratch_ = 0;
-  bool control_flow_ = false;  // any if/loop/switch/... (jumps to resolve)
   bool has_last_constant_ = false;  // the last constant asked for:
   uint32_t last_value_ = 0, last_slot_ = 0;
 };
