@@ -87,12 +87,13 @@ void Alu(Wave& w, const Decoded& d) {
 }
 
 // The usual ALU instruction writes one component (r1.x): no loop over the
-// mask, whose tests and pointer set-up cost as much as a few lanes.
+// mask, whose tests and pointer set-up cost as much as a few lanes. Its
+// slots sit in component 0 (OneComponent moved them there), so no bit scan
+// finds them either.
 template <class F>
 void AluOne(Wave& w, const Decoded& d) {
-  const size_t k = static_cast<size_t>(std::countr_zero(d.mask));
-  Lanes<F>(w.Slot(d.dst[k]), w.Slot(d.src[0][k]), w.Slot(d.src[1][k]), w.Slot(d.src[2][k]),
-           w.Slot(d.src[3][k]), w.active.data(), w.lanes);
+  Lanes<F>(w.Slot(d.dst[0]), w.Slot(d.src[0][0]), w.Slot(d.src[1][0]), w.Slot(d.src[2][0]),
+           w.Slot(d.src[3][0]), w.active.data(), w.lanes);
 }
 
 // Destinations that later components read: compute all, then write (E-8).
@@ -152,46 +153,56 @@ void Mul(Wave& w, const Decoded& d) {
   }
 }
 
+// The written component's slots to component 0, where AluOne reads them.
+void OneComponent(Decoded& d) {
+  const size_t k = static_cast<size_t>(std::countr_zero(d.mask));
+  d.dst[0] = d.dst[k];
+  for (auto& source : d.src) source[0] = source[k];
+}
+
 template <class F>
-Handler Pick(uint8_t mask, bool aliased) {
+Handler Pick(Decoded& d, bool aliased) {
   // Picked once per instruction at compile time, so a software popcount
   // (baseline x86-64) costs nothing here.
-  if (std::has_single_bit(mask)) return &AluOne<F>;  // one component: never aliased
+  if (std::has_single_bit(d.mask)) {  // one component: never aliased
+    OneComponent(d);
+    return &AluOne<F>;
+  }
   return aliased ? &AluBuffered<F> : &Alu<F>;
 }
 
 }  // namespace
 
-Handler AluHandler(Op op, uint8_t mask, bool aliased) {
+Handler AluHandler(Op op, bool aliased, Decoded& d) {
   switch (op) {
-    case Op::kMov: return Pick<Mov>(mask, aliased);
-    case Op::kMovc: return Pick<Movc>(mask, aliased);
-    case Op::kIAdd: return Pick<IAdd>(mask, aliased);
-    case Op::kINeg: return Pick<INeg>(mask, aliased);
+    case Op::kMov: return Pick<Mov>(d, aliased);
+    case Op::kMovc: return Pick<Movc>(d, aliased);
+    case Op::kIAdd: return Pick<IAdd>(d, aliased);
+    case Op::kINeg: return Pick<INeg>(d, aliased);
     case Op::kIMul: return &Mul<true>;
     case Op::kUMul: return &Mul<false>;
-    case Op::kIMad: case Op::kUMad: return Pick<Mad>(mask, aliased);
-    case Op::kIShl: return Pick<IShl>(mask, aliased);
-    case Op::kIShr: return Pick<IShr>(mask, aliased);
-    case Op::kUShr: return Pick<UShr>(mask, aliased);
-    case Op::kAnd: return Pick<And>(mask, aliased);
-    case Op::kOr: return Pick<Or>(mask, aliased);
-    case Op::kXor: return Pick<Xor>(mask, aliased);
-    case Op::kNot: return Pick<Not>(mask, aliased);
-    case Op::kIEq: return Pick<IEq>(mask, aliased);
-    case Op::kINe: return Pick<INe>(mask, aliased);
-    case Op::kILt: return Pick<ILt>(mask, aliased);
-    case Op::kIGe: return Pick<IGe>(mask, aliased);
-    case Op::kULt: return Pick<ULt>(mask, aliased);
-    case Op::kUGe: return Pick<UGe>(mask, aliased);
-    case Op::kIMax: return Pick<IMax>(mask, aliased);
-    case Op::kIMin: return Pick<IMin>(mask, aliased);
-    case Op::kUMax: return Pick<UMax>(mask, aliased);
-    case Op::kUMin: return Pick<UMin>(mask, aliased);
-    case Op::kBfi: return Pick<Bfi>(mask, aliased);
-    case Op::kUbfe: return Pick<Ubfe>(mask, aliased);
-    case Op::kCountBits: return Pick<CountBits>(mask, aliased);
-    default: return Pick<Mov>(mask, aliased);
+    case Op::kIMad: case Op::kUMad: return Pick<Mad>(d, aliased);
+    case Op::kIShl: return Pick<IShl>(d, aliased);
+    case Op::kIShr: return Pick<IShr>(d, aliased);
+    case Op::kUShr: return Pick<UShr>(d, aliased);
+    case Op::kAnd: return Pick<And>(d, aliased);
+    case Op::kOr: return Pick<Or>(d, aliased);
+    case Op::kXor: return Pick<Xor>(d, aliased);
+    case Op::kNot: return Pick<Not>(d, aliased);
+    case Op::kIEq: return Pick<IEq>(d, aliased);
+    case Op::kINe: return Pick<INe>(d, aliased);
+    case Op::kILt: return Pick<ILt>(d, aliased);
+    case Op::kIGe: return Pick<IGe>(d, aliased);
+    case Op::kULt: return Pick<ULt>(d, aliased);
+    case Op::kUGe: return Pick<UGe>(d, aliased);
+    case Op::kIMax: return Pick<IMax>(d, aliased);
+    case Op::kIMin: return Pick<IMin>(d, aliased);
+    case Op::kUMax: return Pick<UMax>(d, aliased);
+    case Op::kUMin: return Pick<UMin>(d, aliased);
+    case Op::kBfi: return Pick<Bfi>(d, aliased);
+    case Op::kUbfe: return Pick<Ubfe>(d, aliased);
+    case Op::kCountBits: return Pick<CountBits>(d, aliased);
+    default: return Pick<Mov>(d, aliased);
   }
 }
 

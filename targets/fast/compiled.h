@@ -66,6 +66,7 @@ struct CompiledCase {
   std::vector<Memory> memories;
   std::vector<uint32_t> uav_slots;      // UAV buffer i is u<uav_slots[i]>
   uint32_t temp_slots = 0, slots = 0;   // register slots per lane
+  uint32_t constant_base = 0;           // constants fill [constant_base, slots)
   // Pre-filled slots: constants (value per slot), and system values.
   std::vector<std::pair<uint32_t, uint32_t>> constants;  // slot, value
   uint32_t sv_thread_id = 0, sv_group_id = 0, sv_thread_in_group = 0,

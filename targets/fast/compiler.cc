@@ -46,6 +46,7 @@ class Compiler {
     out_.sv_flattened = Reserve(1);
     out_.sv_zero = Reserve(1);
     scratch_ = Reserve(kScratch * 4);
+    out_.constant_base = next_slot_;  // constants take every slot after
     const auto& code = case_.shader.instructions;
     // One entry per instruction (and an x# access now and then): grown
     // step by step, the 140-byte entries would be copied over and over.
@@ -327,7 +328,7 @@ class Compiler {
     }
     switch (row.family) {
       case isa::Family::kAlu:
-        d.fn = AluHandler(inst.op, d.mask, Aliased(d, src));
+        d.fn = AluHandler(inst.op, Aliased(d, src), d);
         break;
       case isa::Family::kControl:
         d.fn = ControlHandler(inst.op);

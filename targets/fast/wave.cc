@@ -61,7 +61,17 @@ bool Execute(Wave& w, uint64_t max_steps);
 bool RunWave(Wave& w, uint64_t first, uint64_t max_steps) {
   const CompiledCase& cc = *w.cc;
   const uint32_t L = w.lanes;
-  w.regs.assign(size_t{cc.slots} * L, 0);
+  // Constant slots are never written (destinations are temps, x#, scratch
+  // or the zero slot), so a run's waves of one width fill them once; every
+  // slot below them starts each wave at 0.
+  if (w.constant_lanes != L) {
+    w.regs.resize(size_t{cc.slots} * L);
+    for (const auto& [slot, value] : cc.constants) {
+      std::fill_n(w.Slot(slot), L, value);
+    }
+    w.constant_lanes = L;
+  }
+  std::fill_n(w.regs.data(), size_t{cc.constant_base} * L, 0u);
   Refill(w.active, L, ~0u);
   Refill(w.returned, L, 0u);
   w.scratch.resize(size_t{8} * L);  // written before read: not cleared
@@ -79,9 +89,6 @@ bool RunWave(Wave& w, uint64_t first, uint64_t max_steps) {
     FillWholeGroup(w, first / per_group);
   } else {
     FillLanes(w, first, per_group);
-  }
-  for (const auto& [slot, value] : cc.constants) {
-    std::fill_n(w.Slot(slot), L, value);
   }
   return Execute(w, max_steps);
 }

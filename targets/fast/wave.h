@@ -39,6 +39,9 @@ struct Wave {
   RunMemory* memory = nullptr;
   uint32_t lanes = 0;
   std::vector<uint32_t> regs;   // slot * lanes + lane
+  // The lane count whose constants regs holds (RunWave fills them); 0 when
+  // it holds none for this run's case.
+  uint32_t constant_lanes = 0;
   Mask active;
   Mask returned;
   std::vector<Frame> frames;    // grows on demand; `depth` in use
