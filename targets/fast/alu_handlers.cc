@@ -2,6 +2,7 @@
 // compiler vectorizes it (no calls, no branches on lanes: masked selects).
 // The arithmetic is this executor's own, independent of the oracle's.
 #include <bit>
+#include <cstring>
 
 #include "targets/fast/handlers.h"
 #include "targets/fast/wave.h"
@@ -58,13 +59,27 @@ struct Bfi {
 };
 
 // One component: d = f(a, b, c, e) where active, else unchanged.
-// Four lanes or more: vectorized, after run-time checks that d overlaps
-// no source. Apart, so that the few-lane path needs few registers.
+// Four lanes or more: four at a time, each block read whole before it is
+// written. A slot is either the destination's own or apart from it, so
+// that is exact even in place, and the blocks vectorize without the
+// run-time overlap checks a plain loop needs (which cost more than a
+// small group's lanes). Apart, so that the few-lane path needs few
+// registers.
 template <class F>
 [[gnu::noinline]] void WideLanes(uint32_t* d, const uint32_t* a, const uint32_t* b,
                                  const uint32_t* c, const uint32_t* e, const uint32_t* m,
                                  uint32_t n) {
-  for (uint32_t l = 0; l < n; ++l) d[l] = Select(m[l], F::F(a[l], b[l], c[l], e[l]), d[l]);
+  uint32_t l = 0;
+#pragma clang loop vectorize(disable) unroll(disable)
+  for (; l + 4 <= n; l += 4) {
+    uint32_t r[4];
+    for (uint32_t i = 0; i < 4; ++i) {
+      r[i] = Select(m[l + i], F::F(a[l + i], b[l + i], c[l + i], e[l + i]), d[l + i]);
+    }
+    std::memcpy(d + l, r, sizeof r);
+  }
+#pragma clang loop vectorize(disable) unroll(disable)
+  for (; l < n; ++l) d[l] = Select(m[l], F::F(a[l], b[l], c[l], e[l]), d[l]);
 }
 
 template <class F>
