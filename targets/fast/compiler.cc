@@ -1,6 +1,7 @@
 // Case -> CompiledCase: resolve every operand to register slots once, so
 // the executor never parses, looks up or branches on operand kinds per lane.
 #include <algorithm>
+#include <cstring>
 #include <utility>
 
 #include "absl/strings/str_cat.h"
@@ -190,6 +191,15 @@ class Compiler {
       }
       return;
     }
+    if (o.file == RegFile::kTemp && TempInRange(o)) {  // the usual case: no test per lane
+      const uint32_t base = o.index * 4;
+      if (o.selection == isa::Selection::kSelect1) {
+        slots.fill(base + o.swizzle[0]);
+      } else {
+        for (size_t lane = 0; lane < 4; ++lane) slots[lane] = base + o.swizzle[lane];
+      }
+      return;
+    }
     if (o.selection == isa::Selection::kSelect1) {
       slots.fill(o.file == RegFile::kTemp ? TempSlot(o.index, o.Component(0))
                                           : SourceSlot(o, 0, scratch_index));
@@ -228,6 +238,13 @@ class Compiler {
         return out_.sv_zero;
     }
   }
+  // Whether every component of r<index> is declared and the swizzle names
+  // components (each below 4): then r<index>.<c> is simply index * 4 + c.
+  bool TempInRange(const Operand& o) const {
+    uint32_t swizzle;
+    std::memcpy(&swizzle, o.swizzle.data(), sizeof swizzle);
+    return uint64_t{o.index} * 4 + 4 <= out_.temp_slots && (swizzle & 0xFCFCFCFCu) == 0;
+  }
   // r<index>.<c>; a register beyond dcl_temps reads the zero slot.
   uint32_t TempSlot(uint32_t index, int c) const {
     const uint64_t slot = uint64_t{index} * 4 + static_cast<uint64_t>(c);
@@ -235,19 +252,18 @@ class Compiler {
   }
   // The slot each destination component writes, the file tested once.
   void DestSlots(const Operand& o, size_t scratch_index, std::array<uint32_t, 4>& slots) {
-    for (int c = 0; c < 4; ++c) {
-      uint32_t& slot = slots[static_cast<size_t>(c)];
-      switch (o.file) {
-        case RegFile::kTemp:
-          slot = TempSlot(o.index, c);
-          break;
-        case RegFile::kIndexableTemp:
-          slot = scratch_ + static_cast<uint32_t>(scratch_index * 4) + static_cast<uint32_t>(c);
-          break;
-        default:
-          slot = out_.sv_zero;  // null: written and never read (zero is refilled)
-          break;
-      }
+    switch (o.file) {
+      case RegFile::kTemp:
+        for (uint32_t c = 0; c < 4; ++c) slots[c] = TempSlot(o.index, static_cast<int>(c));
+        break;
+      case RegFile::kIndexableTemp:
+        for (uint32_t c = 0; c < 4; ++c) {
+          slots[c] = scratch_ + static_cast<uint32_t>(scratch_index * 4) + c;
+        }
+        break;
+      default:
+        slots.fill(out_.sv_zero);  // null: written and never read (zero is refilled)
+        break;
     }
   }
 
