@@ -66,9 +66,9 @@ struct Bfi {
 // small group's lanes). Apart, so that the few-lane path needs few
 // registers.
 template <class F>
-[[gnu::noinline]] void WideLanes(uint32_t* d, const uint32_t* a, const uint32_t* b,
-                                 const uint32_t* c, const uint32_t* e, const uint32_t* m,
-                                 uint32_t n) {
+[[gnu::always_inline]] inline void BlockLanes(uint32_t* d, const uint32_t* a, const uint32_t* b,
+                                              const uint32_t* c, const uint32_t* e,
+                                              const uint32_t* m, uint32_t n) {
   uint32_t l = 0;
 #pragma clang loop vectorize(disable) unroll(disable)
   for (; l + 4 <= n; l += 4) {
@@ -80,6 +80,13 @@ template <class F>
   }
 #pragma clang loop vectorize(disable) unroll(disable)
   for (; l < n; ++l) d[l] = Select(m[l], F::F(a[l], b[l], c[l], e[l]), d[l]);
+}
+
+template <class F>
+[[gnu::noinline]] void WideLanes(uint32_t* d, const uint32_t* a, const uint32_t* b,
+                                 const uint32_t* c, const uint32_t* e, const uint32_t* m,
+                                 uint32_t n) {
+  BlockLanes<F>(d, a, b, c, e, m, n);
 }
 
 template <class F>
@@ -105,10 +112,23 @@ void Alu(Wave& w, const Decoded& d) {
 // mask, whose tests and pointer set-up cost as much as a few lanes. Its
 // slots sit in component 0 (OneComponent moved them there), so no bit scan
 // finds them either.
+// Four lanes or more, apart: AluOne reaches it by a tail call, and sets up
+// no frame for the seven arguments of WideLanes.
+template <class F>
+[[gnu::noinline]] void WideOne(Wave& w, const Decoded& d) {
+  BlockLanes<F>(w.Slot(d.dst[0]), w.Slot(d.src[0][0]), w.Slot(d.src[1][0]),
+                w.Slot(d.src[2][0]), w.Slot(d.src[3][0]), w.active.data(), w.lanes);
+}
+
 template <class F>
 void AluOne(Wave& w, const Decoded& d) {
-  Lanes<F>(w.Slot(d.dst[0]), w.Slot(d.src[0][0]), w.Slot(d.src[1][0]), w.Slot(d.src[2][0]),
-           w.Slot(d.src[3][0]), w.active.data(), w.lanes);
+  const uint32_t n = w.lanes;
+  if (n >= 4) return WideOne<F>(w, d);
+  uint32_t* const out = w.Slot(d.dst[0]);
+  const uint32_t *a = w.Slot(d.src[0][0]), *b = w.Slot(d.src[1][0]), *c = w.Slot(d.src[2][0]),
+                 *e = w.Slot(d.src[3][0]), *m = w.active.data();
+#pragma clang loop vectorize(disable) unroll(disable)
+  for (uint32_t l = 0; l < n; ++l) out[l] = Select(m[l], F::F(a[l], b[l], c[l], e[l]), out[l]);
 }
 
 // Destinations that later components read: compute all, then write (E-8).
