@@ -9,12 +9,12 @@
 #include <cstdint>
 #include <vector>
 
-#include "absl/container/flat_hash_map.h"
 #include "absl/status/status.h"
 #include "isa/case_file.h"
 #include "isa/opcode_table.h"
 #include "targets/fast/constant_slots.h"
 #include "targets/fast/injection.h"
+#include "targets/fast/memory_slots.h"
 
 namespace atomfuzz::targets::fast {
 
@@ -89,7 +89,7 @@ struct CompiledCase {
 // time was a fifth of the compile.
 struct CompileTables {
   ConstantSlots constants;                             // value -> slot
-  absl::flat_hash_map<uint32_t, int> uavs, tgsm;      // slot -> memory
+  MemorySlots uavs, tgsm;                              // slot -> memory
   std::vector<uint32_t> compiled_of;   // program index -> code index
   std::vector<uint32_t> open_blocks;   // program indices of open blocks
   std::vector<uint32_t> control;       // program indices of control flow

@@ -28,8 +28,8 @@ class Compiler {
     out_.Clear();
     out_.inject = inject;
     tables_.constants.Clear();
-    tables_.uavs.clear();
-    tables_.tgsm.clear();
+    tables_.uavs.Clear();
+    tables_.tgsm.Clear();
     tables_.control.clear();
   }
 
@@ -116,7 +116,7 @@ class Compiler {
                                                           : isa::TypedAddressWidth(r->dim);
           m.uav = static_cast<uint32_t>(out_.uav_slots.size());
           out_.uav_slots.push_back(r->slot);
-          tables_.uavs[r->slot] = static_cast<int>(out_.memories.size());
+          tables_.uavs.Set(r->slot, static_cast<int>(out_.memories.size()));
           out_.memories.push_back(m);
           break;
         }
@@ -136,7 +136,7 @@ class Compiler {
           m.tgsm_base = static_cast<uint32_t>(tgsm);
           tgsm += m.words;
           if (tgsm > 8192) return absl::InvalidArgumentError("g# beyond 32 KiB");
-          tables_.tgsm[m.slot] = static_cast<int>(out_.memories.size());
+          tables_.tgsm.Set(m.slot, static_cast<int>(out_.memories.size()));
           out_.memories.push_back(m);
           break;
         }
@@ -328,11 +328,10 @@ class Compiler {
                  spec.kind == isa::OperandKind::kMemSrc || spec.kind == isa::OperandKind::kUav) {
         if (o.relative) return absl::InvalidArgumentError("dynamically indexed u#/g# (E-44)");
         const auto& table = o.file == RegFile::kUav ? tables_.uavs : tables_.tgsm;
-        auto it = table.find(o.index);
-        if (it == table.end()) {
+        d.memory = table.Find(o.index);
+        if (d.memory < 0) {
           return absl::InvalidArgumentError(absl::StrCat("undeclared ", isa::RegFileName(o.file), o.index));
         }
-        d.memory = it->second;
         // Loads keep the resource swizzle in src[3]; stores their mask.
         if (spec.kind == isa::OperandKind::kMemSrc) {
           for (int lane = 0; lane < 4; ++lane) {
