@@ -102,6 +102,12 @@ struct CompileTables {
 absl::Status Compile(const isa::Case& c, Inject inject, CompileTables& tables,
                      CompiledCase& out);
 
+// Compile's last step (jumps.cc), for a program with control flow: fills in
+// the jump targets and switch labels of `out` from `tables`' compiled_of
+// and control (the program indices of its control instructions).
+absl::Status ResolveJumps(const std::vector<isa::Instruction>& program, CompileTables& tables,
+                          CompiledCase& out);
+
 }  // namespace atomfuzz::targets::fast
 
 #endif  // ATOMFUZZ_TARGETS_FAST_COMPILED_H_
