@@ -2,6 +2,7 @@
 // compiler vectorizes it (no calls, no branches on lanes: masked selects).
 // The arithmetic is this executor's own, independent of the oracle's.
 #include <bit>
+#include <cstring>
 
 #include "targets/fast/handlers.h"
 #include "targets/fast/wave.h"
@@ -58,13 +59,34 @@ struct Bfi {
 };
 
 // One component: d = f(a, b, c, e) where active, else unchanged.
-// Four lanes or more: vectorized, after run-time checks that d overlaps
-// no source. Apart, so that the few-lane path needs few registers.
+// Four lanes or more: four at a time, each block read whole before it is
+// written. A slot is either the destination's own or apart from it, so
+// that is exact even in place, and the blocks vectorize without the
+// run-time overlap checks a plain loop needs (which cost more than a
+// small group's lanes). Apart, so that the few-lane path needs few
+// registers.
+template <class F>
+[[gnu::always_inline]] inline void BlockLanes(uint32_t* d, const uint32_t* a, const uint32_t* b,
+                                              const uint32_t* c, const uint32_t* e,
+                                              const uint32_t* m, uint32_t n) {
+  uint32_t l = 0;
+#pragma clang loop vectorize(disable) unroll(disable)
+  for (; l + 4 <= n; l += 4) {
+    uint32_t r[4];
+    for (uint32_t i = 0; i < 4; ++i) {
+      r[i] = Select(m[l + i], F::F(a[l + i], b[l + i], c[l + i], e[l + i]), d[l + i]);
+    }
+    std::memcpy(d + l, r, sizeof r);
+  }
+#pragma clang loop vectorize(disable) unroll(disable)
+  for (; l < n; ++l) d[l] = Select(m[l], F::F(a[l], b[l], c[l], e[l]), d[l]);
+}
+
 template <class F>
 [[gnu::noinline]] void WideLanes(uint32_t* d, const uint32_t* a, const uint32_t* b,
                                  const uint32_t* c, const uint32_t* e, const uint32_t* m,
                                  uint32_t n) {
-  for (uint32_t l = 0; l < n; ++l) d[l] = Select(m[l], F::F(a[l], b[l], c[l], e[l]), d[l]);
+  BlockLanes<F>(d, a, b, c, e, m, n);
 }
 
 template <class F>
@@ -87,12 +109,26 @@ void Alu(Wave& w, const Decoded& d) {
 }
 
 // The usual ALU instruction writes one component (r1.x): no loop over the
-// mask, whose tests and pointer set-up cost as much as a few lanes.
+// mask, whose tests and pointer set-up cost as much as a few lanes. Its
+// slots sit in component 0 (OneComponent moved them there), so no bit scan
+// finds them either.
+// Four lanes or more, apart: AluOne reaches it by a tail call, and sets up
+// no frame for the seven arguments of WideLanes.
+template <class F>
+[[gnu::noinline]] void WideOne(Wave& w, const Decoded& d) {
+  BlockLanes<F>(w.Slot(d.dst[0]), w.Slot(d.src[0][0]), w.Slot(d.src[1][0]),
+                w.Slot(d.src[2][0]), w.Slot(d.src[3][0]), w.active.data(), w.lanes);
+}
+
 template <class F>
 void AluOne(Wave& w, const Decoded& d) {
-  const size_t k = static_cast<size_t>(std::countr_zero(d.mask));
-  Lanes<F>(w.Slot(d.dst[k]), w.Slot(d.src[0][k]), w.Slot(d.src[1][k]), w.Slot(d.src[2][k]),
-           w.Slot(d.src[3][k]), w.active.data(), w.lanes);
+  const uint32_t n = w.lanes;
+  if (n >= 4) return WideOne<F>(w, d);
+  uint32_t* const out = w.Slot(d.dst[0]);
+  const uint32_t *a = w.Slot(d.src[0][0]), *b = w.Slot(d.src[1][0]), *c = w.Slot(d.src[2][0]),
+                 *e = w.Slot(d.src[3][0]), *m = w.active.data();
+#pragma clang loop vectorize(disable) unroll(disable)
+  for (uint32_t l = 0; l < n; ++l) out[l] = Select(m[l], F::F(a[l], b[l], c[l], e[l]), out[l]);
 }
 
 // Destinations that later components read: compute all, then write (E-8).
@@ -152,46 +188,56 @@ void Mul(Wave& w, const Decoded& d) {
   }
 }
 
+// The written component's slots to component 0, where AluOne reads them.
+void OneComponent(Decoded& d) {
+  const size_t k = static_cast<size_t>(std::countr_zero(d.mask));
+  d.dst[0] = d.dst[k];
+  for (auto& source : d.src) source[0] = source[k];
+}
+
 template <class F>
-Handler Pick(uint8_t mask, bool aliased) {
+Handler Pick(Decoded& d, bool aliased) {
   // Picked once per instruction at compile time, so a software popcount
   // (baseline x86-64) costs nothing here.
-  if (std::has_single_bit(mask)) return &AluOne<F>;  // one component: never aliased
+  if (std::has_single_bit(d.mask)) {  // one component: never aliased
+    OneComponent(d);
+    return &AluOne<F>;
+  }
   return aliased ? &AluBuffered<F> : &Alu<F>;
 }
 
 }  // namespace
 
-Handler AluHandler(Op op, uint8_t mask, bool aliased) {
+Handler AluHandler(Op op, bool aliased, Decoded& d) {
   switch (op) {
-    case Op::kMov: return Pick<Mov>(mask, aliased);
-    case Op::kMovc: return Pick<Movc>(mask, aliased);
-    case Op::kIAdd: return Pick<IAdd>(mask, aliased);
-    case Op::kINeg: return Pick<INeg>(mask, aliased);
+    case Op::kMov: return Pick<Mov>(d, aliased);
+    case Op::kMovc: return Pick<Movc>(d, aliased);
+    case Op::kIAdd: return Pick<IAdd>(d, aliased);
+    case Op::kINeg: return Pick<INeg>(d, aliased);
     case Op::kIMul: return &Mul<true>;
     case Op::kUMul: return &Mul<false>;
-    case Op::kIMad: case Op::kUMad: return Pick<Mad>(mask, aliased);
-    case Op::kIShl: return Pick<IShl>(mask, aliased);
-    case Op::kIShr: return Pick<IShr>(mask, aliased);
-    case Op::kUShr: return Pick<UShr>(mask, aliased);
-    case Op::kAnd: return Pick<And>(mask, aliased);
-    case Op::kOr: return Pick<Or>(mask, aliased);
-    case Op::kXor: return Pick<Xor>(mask, aliased);
-    case Op::kNot: return Pick<Not>(mask, aliased);
-    case Op::kIEq: return Pick<IEq>(mask, aliased);
-    case Op::kINe: return Pick<INe>(mask, aliased);
-    case Op::kILt: return Pick<ILt>(mask, aliased);
-    case Op::kIGe: return Pick<IGe>(mask, aliased);
-    case Op::kULt: return Pick<ULt>(mask, aliased);
-    case Op::kUGe: return Pick<UGe>(mask, aliased);
-    case Op::kIMax: return Pick<IMax>(mask, aliased);
-    case Op::kIMin: return Pick<IMin>(mask, aliased);
-    case Op::kUMax: return Pick<UMax>(mask, aliased);
-    case Op::kUMin: return Pick<UMin>(mask, aliased);
-    case Op::kBfi: return Pick<Bfi>(mask, aliased);
-    case Op::kUbfe: return Pick<Ubfe>(mask, aliased);
-    case Op::kCountBits: return Pick<CountBits>(mask, aliased);
-    default: return Pick<Mov>(mask, aliased);
+    case Op::kIMad: case Op::kUMad: return Pick<Mad>(d, aliased);
+    case Op::kIShl: return Pick<IShl>(d, aliased);
+    case Op::kIShr: return Pick<IShr>(d, aliased);
+    case Op::kUShr: return Pick<UShr>(d, aliased);
+    case Op::kAnd: return Pick<And>(d, aliased);
+    case Op::kOr: return Pick<Or>(d, aliased);
+    case Op::kXor: return Pick<Xor>(d, aliased);
+    case Op::kNot: return Pick<Not>(d, aliased);
+    case Op::kIEq: return Pick<IEq>(d, aliased);
+    case Op::kINe: return Pick<INe>(d, aliased);
+    case Op::kILt: return Pick<ILt>(d, aliased);
+    case Op::kIGe: return Pick<IGe>(d, aliased);
+    case Op::kULt: return Pick<ULt>(d, aliased);
+    case Op::kUGe: return Pick<UGe>(d, aliased);
+    case Op::kIMax: return Pick<IMax>(d, aliased);
+    case Op::kIMin: return Pick<IMin>(d, aliased);
+    case Op::kUMax: return Pick<UMax>(d, aliased);
+    case Op::kUMin: return Pick<UMin>(d, aliased);
+    case Op::kBfi: return Pick<Bfi>(d, aliased);
+    case Op::kUbfe: return Pick<Ubfe>(d, aliased);
+    case Op::kCountBits: return Pick<CountBits>(d, aliased);
+    default: return Pick<Mov>(d, aliased);
   }
 }
 

@@ -9,12 +9,12 @@
 #include <cstdint>
 #include <vector>
 
-#include "absl/container/flat_hash_map.h"
 #include "absl/status/status.h"
 #include "isa/case_file.h"
 #include "isa/opcode_table.h"
 #include "targets/fast/constant_slots.h"
 #include "targets/fast/injection.h"
+#include "targets/fast/memory_slots.h"
 
 namespace atomfuzz::targets::fast {
 
@@ -66,6 +66,7 @@ struct CompiledCase {
   std::vector<Memory> memories;
   std::vector<uint32_t> uav_slots;      // UAV buffer i is u<uav_slots[i]>
   uint32_t temp_slots = 0, slots = 0;   // register slots per lane
+  uint32_t constant_base = 0;           // constants fill [constant_base, slots)
   // Pre-filled slots: constants (value per slot), and system values.
   std::vector<std::pair<uint32_t, uint32_t>> constants;  // slot, value
   uint32_t sv_thread_id = 0, sv_group_id = 0, sv_thread_in_group = 0,
@@ -88,9 +89,10 @@ struct CompiledCase {
 // time was a fifth of the compile.
 struct CompileTables {
   ConstantSlots constants;                             // value -> slot
-  absl::flat_hash_map<uint32_t, int> uavs, tgsm;      // slot -> memory
+  MemorySlots uavs, tgsm;                              // slot -> memory
   std::vector<uint32_t> compiled_of;   // program index -> code index
   std::vector<uint32_t> open_blocks;   // program indices of open blocks
+  std::vector<uint32_t> control;       // program indices of control flow
 };
 
 // Compiles `c` into `out`, overwriting it and reusing its storage and
@@ -99,6 +101,12 @@ struct CompileTables {
 // user-facing, and `out` is then unusable.
 absl::Status Compile(const isa::Case& c, Inject inject, CompileTables& tables,
                      CompiledCase& out);
+
+// Compile's last step (jumps.cc), for a program with control flow: fills in
+// the jump targets and switch labels of `out` from `tables`' compiled_of
+// and control (the program indices of its control instructions).
+absl::Status ResolveJumps(const std::vector<isa::Instruction>& program, CompileTables& tables,
+                          CompiledCase& out);
 
 }  // namespace atomfuzz::targets::fast
 

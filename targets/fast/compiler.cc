@@ -1,7 +1,7 @@
 // Case -> CompiledCase: resolve every operand to register slots once, so
 // the executor never parses, looks up or branches on operand kinds per lane.
 #include <algorithm>
-#include <optional>
+#include <cstring>
 #include <utility>
 
 #include "absl/strings/str_cat.h"
@@ -28,8 +28,9 @@ class Compiler {
     out_.Clear();
     out_.inject = inject;
     tables_.constants.Clear();
-    tables_.uavs.clear();
-    tables_.tgsm.clear();
+    tables_.uavs.Clear();
+    tables_.tgsm.Clear();
+    tables_.control.clear();
   }
 
   absl::Status Run() {
@@ -46,20 +47,24 @@ class Compiler {
     out_.sv_flattened = Reserve(1);
     out_.sv_zero = Reserve(1);
     scratch_ = Reserve(kScratch * 4);
+    out_.constant_base = next_slot_;  // constants take every slot after
     const auto& code = case_.shader.instructions;
     // One entry per instruction (and an x# access now and then): grown
     // step by step, the 140-byte entries would be copied over and over.
     out_.code.reserve(code.size() + 8);
     tables_.compiled_of.assign(code.size(), 0);
-    for (uint32_t i = 0; i < code.size(); ++i) {
+    const uint32_t n = static_cast<uint32_t>(code.size());  // not reloaded per pass
+    for (uint32_t i = 0; i < n; ++i) {
       if (absl::Status s = Instruction(i); !s.ok()) return s;
       if (next_slot_ > kMaxSlots) {
         return absl::InvalidArgumentError("too many registers for the fast target");
       }
     }
     // Without control flow there is nothing to resolve or to find unbalanced.
-    if (control_flow_) {
-      if (absl::Status s = ResolveJumps(); !s.ok()) return s;
+    if (!tables_.control.empty()) {
+      if (absl::Status s = ResolveJumps(case_.shader.instructions, tables_, out_); !s.ok()) {
+        return s;
+      }
     }
     out_.slots = next_slot_;
     return absl::OkStatus();
@@ -113,7 +118,7 @@ class Compiler {
                                                           : isa::TypedAddressWidth(r->dim);
           m.uav = static_cast<uint32_t>(out_.uav_slots.size());
           out_.uav_slots.push_back(r->slot);
-          tables_.uavs[r->slot] = static_cast<int>(out_.memories.size());
+          tables_.uavs.Set(r->slot, static_cast<int>(out_.memories.size()));
           out_.memories.push_back(m);
           break;
         }
@@ -133,7 +138,7 @@ class Compiler {
           m.tgsm_base = static_cast<uint32_t>(tgsm);
           tgsm += m.words;
           if (tgsm > 8192) return absl::InvalidArgumentError("g# beyond 32 KiB");
-          tables_.tgsm[m.slot] = static_cast<int>(out_.memories.size());
+          tables_.tgsm.Set(m.slot, static_cast<int>(out_.memories.size()));
           out_.memories.push_back(m);
           break;
         }
@@ -162,12 +167,18 @@ class Compiler {
     return absl::OkStatus();
   }
 
+  // Inline for the usual hit: a scalar immediate asks four times in a row
+  // (once per lane).
   uint32_t Constant(uint32_t value) {
-    // A scalar immediate asks four times in a row (once per lane).
-    if (last_constant_ && last_constant_->first == value) return last_constant_->second;
+    if (has_last_constant_ && last_value_ == value) return last_slot_;
+    return NewConstant(value);
+  }
+  [[gnu::noinline]] uint32_t NewConstant(uint32_t value) {
     const auto [slot, added] = tables_.constants.FindOrAdd(value, next_slot_);
     if (added) out_.constants.emplace_back(Reserve(1), value);
-    last_constant_ = {value, slot};
+    has_last_constant_ = true;
+    last_value_ = value;
+    last_slot_ = slot;
     return slot;
   }
 
@@ -179,6 +190,15 @@ class Compiler {
         slots.fill(Constant(o.values[0]));
       } else {
         for (size_t lane = 0; lane < 4; ++lane) slots[lane] = Constant(o.values[lane]);
+      }
+      return;
+    }
+    if (o.file == RegFile::kTemp && TempInRange(o)) {  // the usual case: no test per lane
+      const uint32_t base = o.index * 4;
+      if (o.selection == isa::Selection::kSelect1) {
+        slots.fill(base + o.swizzle[0]);
+      } else {
+        for (size_t lane = 0; lane < 4; ++lane) slots[lane] = base + o.swizzle[lane];
       }
       return;
     }
@@ -220,6 +240,13 @@ class Compiler {
         return out_.sv_zero;
     }
   }
+  // Whether every component of r<index> is declared and the swizzle names
+  // components (each below 4): then r<index>.<c> is simply index * 4 + c.
+  bool TempInRange(const Operand& o) const {
+    uint32_t swizzle;
+    std::memcpy(&swizzle, o.swizzle.data(), sizeof swizzle);
+    return uint64_t{o.index} * 4 + 4 <= out_.temp_slots && (swizzle & 0xFCFCFCFCu) == 0;
+  }
   // r<index>.<c>; a register beyond dcl_temps reads the zero slot.
   uint32_t TempSlot(uint32_t index, int c) const {
     const uint64_t slot = uint64_t{index} * 4 + static_cast<uint64_t>(c);
@@ -227,19 +254,18 @@ class Compiler {
   }
   // The slot each destination component writes, the file tested once.
   void DestSlots(const Operand& o, size_t scratch_index, std::array<uint32_t, 4>& slots) {
-    for (int c = 0; c < 4; ++c) {
-      uint32_t& slot = slots[static_cast<size_t>(c)];
-      switch (o.file) {
-        case RegFile::kTemp:
-          slot = TempSlot(o.index, c);
-          break;
-        case RegFile::kIndexableTemp:
-          slot = scratch_ + static_cast<uint32_t>(scratch_index * 4) + static_cast<uint32_t>(c);
-          break;
-        default:
-          slot = out_.sv_zero;  // null: written and never read (zero is refilled)
-          break;
-      }
+    switch (o.file) {
+      case RegFile::kTemp:
+        for (uint32_t c = 0; c < 4; ++c) slots[c] = TempSlot(o.index, static_cast<int>(c));
+        break;
+      case RegFile::kIndexableTemp:
+        for (uint32_t c = 0; c < 4; ++c) {
+          slots[c] = scratch_ + static_cast<uint32_t>(scratch_index * 4) + c;
+        }
+        break;
+      default:
+        slots.fill(out_.sv_zero);  // null: written and never read (zero is refilled)
+        break;
     }
   }
 
@@ -269,10 +295,12 @@ class Compiler {
     const isa::Instruction& inst = case_.shader.instructions[index];
     const isa::OpcodeInfo& row = inst.info();
     if (row.family == isa::Family::kDecl) return absl::OkStatus();
-    const int operands = row.operand_count();
-    const bool indexable = UsesIndexableTemp(inst, operands);
-    if (indexable) XAccesses(inst, /*scatter=*/false);
-    tables_.compiled_of[index] = static_cast<uint32_t>(out_.code.size());
+    // The layout's count, not row.operand_count(): that walks to the end
+    // marker, at every instruction.
+    const int operands = isa::Layout(inst.op).count;
+    const Operand* const ops = inst.operands.data();
+    const size_t at = out_.code.size();
+    tables_.compiled_of[index] = static_cast<uint32_t>(at);
     // Built in place: the entries are 140 bytes.
     Decoded& d = out_.code.emplace_back();
     d.instruction = index;
@@ -280,16 +308,19 @@ class Compiler {
     d.rmw = row.rmw;
     d.returns = row.returns_old();
     if (row.is_atomic()) d.atomic = out_.atomics++;
+    const bool mul = inst.op == Op::kIMul || inst.op == Op::kUMul;
+    bool indexable = false;  // an x# operand: gathers and scatters around it
     size_t src = 0;
     for (int k = 0; k < operands; ++k) {
-      const Operand& o = inst.operands[static_cast<size_t>(k)];
+      const Operand& o = ops[k];
       const isa::OperandSpec spec = row.operands[static_cast<size_t>(k)];
       const size_t scratch_index = static_cast<size_t>(k);
+      indexable |= o.file == RegFile::kIndexableTemp;
       if (spec.kind == isa::OperandKind::kDst) {
-        const bool hi = spec.role == isa::Role::kDest && (inst.op == Op::kIMul || inst.op == Op::kUMul) && k == 0;
+        const bool hi = mul && k == 0 && spec.role == isa::Role::kDest;
         DestSlots(o, scratch_index, hi ? d.dst_hi : d.dst);
         (hi ? d.hi_mask : d.mask) = o.file == RegFile::kNull ? 0 : o.mask;
-        if (o.file == RegFile::kNull && row.returns_old()) d.mask = 0;
+        if (o.file == RegFile::kNull && d.returns) d.mask = 0;
       } else if (spec.kind == isa::OperandKind::kSrc) {
         if (src >= 4) return absl::InvalidArgumentError("too many sources");
         SourceSlots(o, scratch_index, d.src[src]);
@@ -299,11 +330,10 @@ class Compiler {
                  spec.kind == isa::OperandKind::kMemSrc || spec.kind == isa::OperandKind::kUav) {
         if (o.relative) return absl::InvalidArgumentError("dynamically indexed u#/g# (E-44)");
         const auto& table = o.file == RegFile::kUav ? tables_.uavs : tables_.tgsm;
-        auto it = table.find(o.index);
-        if (it == table.end()) {
+        d.memory = table.Find(o.index);
+        if (d.memory < 0) {
           return absl::InvalidArgumentError(absl::StrCat("undeclared ", isa::RegFileName(o.file), o.index));
         }
-        d.memory = it->second;
         // Loads keep the resource swizzle in src[3]; stores their mask.
         if (spec.kind == isa::OperandKind::kMemSrc) {
           for (int lane = 0; lane < 4; ++lane) {
@@ -315,11 +345,11 @@ class Compiler {
     }
     switch (row.family) {
       case isa::Family::kAlu:
-        d.fn = AluHandler(inst.op, d.mask, Aliased(d, src));
+        d.fn = AluHandler(inst.op, Aliased(d, src), d);
         break;
       case isa::Family::kControl:
         d.fn = ControlHandler(inst.op);
-        control_flow_ = true;
+        tables_.control.push_back(index);
         break;
       case isa::Family::kSync:
         d.fn = SyncHandler();
@@ -332,31 +362,30 @@ class Compiler {
               row.mnemonic, " on this memory kind is not supported (line ", inst.line, ")"));
         }
         // Injected: dst0 always to .x (its first slot).
-        if (out_.inject == Inject::kDst0WrongComponent && row.returns_old() && d.mask) {
+        if (out_.inject == Inject::kDst0WrongComponent && d.returns && d.mask) {
           d.mask = 0x1;
         }
         break;
       }
     }
-    if (indexable) XAccesses(inst, /*scatter=*/true);  // `d` is not used past here
-    return absl::OkStatus();
-  }
-
-  // Whether any operand is x#: most instructions have none, and
-  // XAccesses costs a pass over the operand specs.
-  static bool UsesIndexableTemp(const isa::Instruction& inst, int operands) {
-    bool any = false;
-    for (int k = 0; k < operands; ++k) {
-      any |= inst.operands[static_cast<size_t>(k)].file == RegFile::kIndexableTemp;
+    // Rare: x# gathers go before the instruction, so it moves behind them
+    // (found in the one pass over the operands, not a pass of its own).
+    if (indexable) {
+      const Decoded built = d;  // `d` dangles once the code grows
+      out_.code.pop_back();
+      XAccesses(inst, /*scatter=*/false);
+      tables_.compiled_of[index] = static_cast<uint32_t>(out_.code.size());
+      out_.code.push_back(built);
+      XAccesses(inst, /*scatter=*/true);
     }
-    return any;
+    return absl::OkStatus();
   }
 
   // x# sources are gathered into scratch slots before the instruction
   // (scatter false), x# destinations scattered from them after it.
   void XAccesses(const isa::Instruction& inst, bool scatter) {
     const isa::OpcodeInfo& row = inst.info();
-    for (int k = 0; k < row.operand_count(); ++k) {
+    for (int k = 0; k < isa::Layout(inst.op).count; ++k) {
       const Operand& o = inst.operands[static_cast<size_t>(k)];
       const bool dst = row.operands[static_cast<size_t>(k)].kind == isa::OperandKind::kDst;
       if (o.file == RegFile::kIndexableTemp && dst == scatter) {
@@ -388,96 +417,13 @@ class Compiler {
     return d.hi_mask != 0;  // imul/umul: hi and lo both from the sources
   }
 
-  // Control-flow targets, from program indices to compiled indices.
-  absl::Status ResolveJumps() {
-    const auto& program = case_.shader.instructions;
-    std::vector<uint32_t>& open = tables_.open_blocks;  // if/loop/switch/else
-    open.clear();
-    const std::vector<uint32_t>& compiled_of = tables_.compiled_of;
-    auto at = [&](uint32_t p) -> Decoded& { return out_.code[compiled_of[p]]; };
-    auto fail = [&](uint32_t p) {
-      return absl::InvalidArgumentError(
-          absl::StrCat("unbalanced control flow at line ", program[p].line));
-    };
-    for (uint32_t p = 0; p < program.size(); ++p) {
-      switch (program[p].op) {
-        case Op::kIfZ: case Op::kIfNz: case Op::kLoop: case Op::kSwitch:
-          open.push_back(p);
-          if (program[p].op == Op::kSwitch) {
-            at(p).case_value = static_cast<uint32_t>(out_.switch_values.size());
-            out_.switch_values.emplace_back();
-          }
-          break;
-        case Op::kElse:
-          if (open.empty() || (program[open.back()].op != Op::kIfZ &&
-                               program[open.back()].op != Op::kIfNz)) {
-            return fail(p);
-          }
-          at(open.back()).target = compiled_of[p];  // false branch: the else
-          open.push_back(p);
-          break;
-        case Op::kEndIf: {
-          if (open.empty()) return fail(p);
-          if (program[open.back()].op == Op::kElse) {
-            at(open.back()).target = compiled_of[p];
-            open.pop_back();
-          } else if (program[open.back()].op == Op::kIfZ || program[open.back()].op == Op::kIfNz) {
-            at(open.back()).target = compiled_of[p];
-          } else {
-            return fail(p);
-          }
-          open.pop_back();
-          break;
-        }
-        case Op::kEndLoop:
-          if (open.empty() || program[open.back()].op != Op::kLoop) return fail(p);
-          at(open.back()).target = compiled_of[p];
-          at(p).target = compiled_of[open.back()];
-          open.pop_back();
-          break;
-        case Op::kEndSwitch:
-          if (open.empty() || program[open.back()].op != Op::kSwitch) return fail(p);
-          at(open.back()).target = compiled_of[p];
-          open.pop_back();
-          break;
-        case Op::kCase: case Op::kDefault: {
-          if (open.empty() || program[open.back()].op != Op::kSwitch) return fail(p);
-          const Decoded& label = at(p);
-          if (program[p].op == Op::kCase) {
-            out_.switch_values[at(open.back()).case_value].push_back(label.case_value);
-          }
-          break;
-        }
-        case Op::kBreak: case Op::kBreakcZ: case Op::kBreakcNz:
-        case Op::kContinue: case Op::kContinuecZ: case Op::kContinuecNz: {
-          const bool is_break = program[p].op == Op::kBreak || program[p].op == Op::kBreakcZ ||
-                                program[p].op == Op::kBreakcNz;
-          bool found = false;
-          for (auto it = open.rbegin(); it != open.rend(); ++it) {
-            const Op o = program[*it].op;
-            if (o == Op::kLoop || (is_break && o == Op::kSwitch)) {
-              found = true;
-              break;
-            }
-          }
-          if (!found) return fail(p);
-          break;
-        }
-        default:
-          break;
-      }
-    }
-    if (!open.empty()) return fail(open.back());
-    return absl::OkStatus();
-  }
-
   const isa::Case& case_;
   CompileTables& tables_;
   CompiledCase& out_;
   uint32_t next_slot_ = 0;
   uint32_t scratch_ = 0;
-  bool control_flow_ = false;  // any if/loop/switch/... (jumps to resolve)
-  std::optional<std::pair<uint32_t, uint32_t>> last_constant_;  // value, slot
+  bool has_last_constant_ = false;  // the last constant asked for:
+  uint32_t last_value_ = 0, last_slot_ = 0;
 };
 
 }  // namespace

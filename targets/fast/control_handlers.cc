@@ -146,7 +146,7 @@ void Switch(Wave& w, const Decoded& d) {
   const uint32_t* v = w.Slot(d.src[0][0]);
   f.values.assign(v, v + w.lanes);
   f.switch_values = d.case_value;  // index of this switch's case list
-  std::fill(w.active.begin(), w.active.end(), 0u);  // lanes enter at cases
+  std::fill_n(w.active.data(), w.lanes, 0u);  // lanes enter at cases
 }
 
 // Lanes enter at their case and fall through the following labels;

@@ -135,6 +135,7 @@ class FastTarget : public Target {
       std::unique_ptr<Wave> wave = spare_wave_.Take();
       Wave& w = *wave;
       w.cc = cc;
+      w.constant_lanes = 0;  // last run's constants belong to another case
       w.memory = &memory;
       w.trace = options_.trace ? &traces[worker] : nullptr;
       w.max_trace = kMaxTraceEvents / traces.size();

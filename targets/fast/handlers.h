@@ -9,10 +9,11 @@
 
 namespace atomfuzz::targets::fast {
 
-// `mask`: the components written. `aliased`: a destination slot is also
-// read by a later component, so the results must be buffered before any is
-// written (E-8 for ALU ops).
-Handler AluHandler(isa::Op op, uint8_t mask, bool aliased);
+// `aliased`: a destination slot is also read by a later component, so the
+// results must be buffered before any is written (E-8 for ALU ops). `d` is
+// the compiled instruction with its slots and mask, which the handler may
+// rearrange for itself (one component moves to component 0).
+Handler AluHandler(isa::Op op, bool aliased, Decoded& d);
 Handler ControlHandler(isa::Op op);
 Handler SyncHandler();
 Handler MemoryHandler(const isa::Instruction& inst, const Memory& m, Inject inject);

@@ -115,36 +115,60 @@ void AtomicNoTrace(Wave& w, const Decoded& d) {
 
 // Atomic on a memory whose address type is A, operation R. src[0] is the
 // address; for cmp forms src[1] is the comparand and src[2] the value,
-// otherwise src[1] the value (compile order of the sources).
+// otherwise src[1] the value (compile order of the sources). As in
+// AtomicNoTrace, everything the lane loop reads through w, d and m is in
+// locals: the trace's and TGSM's stores may alias them, and each lane
+// reloaded them all.
 template <class A, class R, bool kTgsm, Variant kV>
 void Atomic(Wave& w, const Decoded& d) {
   if constexpr (!kTgsm && kV == Variant::kNormal) {
     if (w.trace == nullptr) return AtomicNoTrace<A, R>(w, d);
   }
-  const Memory& m = MemOf(w, d);
+  const Memory m = MemOf(w, d);
   const bool cmp = d.rmw == isa::Rmw::kCmpExch;
-  uint32_t* words = kTgsm ? w.tgsm.data() + m.tgsm_base : UavWords(w, m);
+  uint32_t* const words = kTgsm ? w.tgsm.data() + m.tgsm_base : UavWords(w, m);
+  const uint32_t lanes = w.lanes;
+  const uint32_t* const active = w.active.data();
+  const uint32_t* const a0 = w.Slot(d.src[0][0]);
+  const uint32_t* const a1 = w.Slot(d.src[0][1]);
+  const uint32_t* const a2 = w.Slot(d.src[0][2]);
+  const uint32_t* const va = w.Slot(d.src[1][0]);
+  const uint32_t* const vb = cmp ? w.Slot(d.src[2][0]) : va;
+  uint32_t* dst[4];
+  int dsts = 0;
+  for (int c = 0; c < 4; ++c) {
+    if (d.mask & (1u << c)) dst[dsts++] = w.Slot(d.dst[static_cast<size_t>(c)]);
+  }
+  uint32_t* const before = w.scratch.data();
   if constexpr (kV == Variant::kTwoPhase) {
     // Injected: every lane reads, then every lane writes what it computed.
-    for (uint32_t l = 0; l < w.lanes; ++l) {
-      if (!w.active[l]) continue;
-      uint32_t addr[3];
-      Address(w, d, 0, l, addr);
+    for (uint32_t l = 0; l < lanes; ++l) {
+      if (!active[l]) continue;
+      const uint32_t addr[3] = {a0[l], a1[l], a2[l]};
       const Where at = A::At(m, addr);
-      w.scratch[l] = at.hit ? std::atomic_ref<uint32_t>(words[at.word]).load(kRelaxed) : 0;
+      before[l] = at.hit ? std::atomic_ref<uint32_t>(words[at.word]).load(kRelaxed) : 0;
     }
   }
-  for (uint32_t l = 0; l < w.lanes; ++l) {
-    if (!w.active[l]) continue;
-    uint32_t addr[3];
-    Address(w, d, 0, l, addr);
-    const uint32_t a = w.Slot(d.src[1][0])[l];
-    const uint32_t b = cmp ? w.Slot(d.src[2][0])[l] : 0;
+  // The trace (occurrences are only kept for it) and each event's fields
+  // common to all lanes.
+  std::vector<isa::AtomicEvent>* const trace = w.trace;
+  uint32_t* const occurrences =
+      trace != nullptr ? w.occurrences.data() + size_t{d.atomic} * lanes : nullptr;
+  const std::array<uint32_t, 3>* const gid = w.lane_gid.data();
+  const std::array<uint32_t, 3>* const tid = w.lane_tid.data();
+  const uint32_t instruction = d.instruction;
+  const bool returns = d.returns;
+  const isa::RegFile file = m.tgsm ? isa::RegFile::kTgsm : isa::RegFile::kUav;
+  for (uint32_t l = 0; l < lanes; ++l) {
+    if (!active[l]) continue;
+    const uint32_t addr[3] = {a0[l], a1[l], a2[l]};
+    const uint32_t a = va[l];
+    const uint32_t b = cmp ? vb[l] : 0;
     const Where at = A::At(m, addr);
     uint32_t old = 0;
     if (at.hit) {
       if constexpr (kV == Variant::kTwoPhase) {
-        old = w.scratch[l];
+        old = before[l];
         std::atomic_ref<uint32_t>(words[at.word]).store(R::New(old, a, b), kRelaxed);
       } else if constexpr (kTgsm) {
         old = words[at.word];
@@ -155,10 +179,22 @@ void Atomic(Wave& w, const Decoded& d) {
     }
     uint32_t ret = R::Ret(old, a);
     if constexpr (kV == Variant::kReturnNew) ret = R::New(old, a, b);
-    WriteDst0(w, d, l, ret);
+    for (int k = 0; k < dsts; ++k) dst[k][l] = ret;
+    if (trace == nullptr) continue;
     // The trace holds what dst0 got; for atomic_* the old value this
     // executor saw (isa::AtomicEvent::returned).
-    Record(w, d, l, m, at.hit, at.word, a, b, d.returns ? ret : old);
+    isa::AtomicEvent& e = trace->emplace_back();
+    e.group = gid[l];
+    e.thread = tid[l];
+    e.instruction = instruction;
+    e.occurrence = occurrences[l]++;
+    e.file = file;
+    e.slot = m.slot;
+    e.word = at.word;
+    e.address = at.hit ? isa::AddressClass::kInBounds : isa::AddressClass::kSkip;
+    e.src0 = a;
+    e.src1 = b;
+    e.returned = returns ? ret : old;
   }
   StopIfTraceFull(w);
 }

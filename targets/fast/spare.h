@@ -5,27 +5,35 @@
 #ifndef ATOMFUZZ_TARGETS_FAST_SPARE_H_
 #define ATOMFUZZ_TARGETS_FAST_SPARE_H_
 
+#include <atomic>
 #include <memory>
-#include <mutex>
 
 namespace atomfuzz::targets::fast {
 
 template <typename T>
 class Spare {
  public:
+  Spare() = default;
+  Spare(const Spare&) = delete;
+  Spare& operator=(const Spare&) = delete;
+  ~Spare() { delete spare_.load(std::memory_order_acquire); }
+
   // The kept object, its contents left from the last run; or a new one.
+  // One atomic exchange, not a mutex: a run takes and gives back twice.
   std::unique_ptr<T> Take() {
-    std::lock_guard<std::mutex> lock(mutex_);
-    return spare_ ? std::move(spare_) : std::make_unique<T>();
+    T* t = spare_.exchange(nullptr, std::memory_order_acq_rel);
+    return t != nullptr ? std::unique_ptr<T>(t) : std::make_unique<T>();
   }
   void GiveBack(std::unique_ptr<T> t) {
-    std::lock_guard<std::mutex> lock(mutex_);
-    if (!spare_) spare_ = std::move(t);
+    T* expected = nullptr;
+    // Kept only if none is; otherwise `t` is freed here.
+    if (spare_.compare_exchange_strong(expected, t.get(), std::memory_order_acq_rel)) {
+      t.release();
+    }
   }
 
  private:
-  std::mutex mutex_;
-  std::unique_ptr<T> spare_;
+  std::atomic<T*> spare_{nullptr};
 };
 
 }  // namespace atomfuzz::targets::fast

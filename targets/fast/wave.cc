@@ -10,7 +10,7 @@ Frame& Wave::Push(Frame::Kind kind) {
   f.kind = kind;
   // One pass over the four masks, not four assign calls: each call cost
   // more than a small group's lanes.
-  for (Mask* m : {&f.parent, &f.broken, &f.continued, &f.taken}) m->resize(lanes);
+  for (Mask* m : {&f.parent, &f.broken, &f.continued, &f.taken}) Ensure(*m, lanes);
   const uint32_t* const entering = active.data();
   uint32_t* const parent = f.parent.data();
   uint32_t* const broken = f.broken.data();
@@ -51,7 +51,7 @@ void FillWholeGroup(Wave& w, uint64_t group);
 // a small group's lanes.
 template <class T>
 void Refill(std::vector<T>& v, size_t n, T value) {
-  v.resize(n);
+  Ensure(v, n);
   std::fill_n(v.data(), n, value);
 }
 void FillLanes(Wave& w, uint64_t first, uint64_t per_group);
@@ -61,27 +61,34 @@ bool Execute(Wave& w, uint64_t max_steps);
 bool RunWave(Wave& w, uint64_t first, uint64_t max_steps) {
   const CompiledCase& cc = *w.cc;
   const uint32_t L = w.lanes;
-  w.regs.assign(size_t{cc.slots} * L, 0);
+  // Constant slots are never written (destinations are temps, x#, scratch
+  // or the zero slot), so a run's waves of one width fill them once; every
+  // slot below them starts each wave at 0.
+  if (w.constant_lanes != L) {
+    Ensure(w.regs, size_t{cc.slots} * L);
+    for (const auto& [slot, value] : cc.constants) {
+      std::fill_n(w.Slot(slot), L, value);
+    }
+    w.constant_lanes = L;
+  }
+  std::fill_n(w.regs.data(), size_t{cc.constant_base} * L, 0u);
   Refill(w.active, L, ~0u);
   Refill(w.returned, L, 0u);
-  w.scratch.resize(size_t{8} * L);  // written before read: not cleared
+  Ensure(w.scratch, size_t{8} * L);  // written before read: not cleared
   w.depth = 0;
   w.pc = 0;
   w.stop = false;
   w.over_budget = false;
   Refill(w.iterations, L, uint64_t{0});
-  w.lane_gid.resize(L);
-  w.lane_tid.resize(L);
-  if (w.trace != nullptr) w.occurrences.assign(size_t{cc.atomics} * L, 0);
+  Ensure(w.lane_gid, L);
+  Ensure(w.lane_tid, L);
+  if (w.trace != nullptr) Refill(w.occurrences, size_t{cc.atomics} * L, 0u);
   const auto& gs = cc.group_size;
   const uint64_t per_group = uint64_t{gs[0]} * gs[1] * gs[2];
   if (first % per_group == 0 && L == per_group) {
     FillWholeGroup(w, first / per_group);
   } else {
     FillLanes(w, first, per_group);
-  }
-  for (const auto& [slot, value] : cc.constants) {
-    std::fill_n(w.Slot(slot), L, value);
   }
   return Execute(w, max_steps);
 }

@@ -17,6 +17,14 @@ namespace atomfuzz::targets::fast {
 // Lane masks hold 0 or ~0 per lane so selects are branch-free (vectorizable).
 using Mask = std::vector<uint32_t>;
 
+// Makes `v` hold at least n elements, never fewer: a wave narrower than
+// the last uses a prefix, and growing back within the old size needs no
+// zero fill (resize's, which every user overwrote anyway).
+template <class T>
+void Ensure(std::vector<T>& v, size_t n) {
+  if (v.size() < n) v.resize(n);
+}
+
 struct Frame {
   enum class Kind : uint8_t { kIf, kLoop, kSwitch };
   Kind kind = Kind::kIf;
@@ -39,6 +47,9 @@ struct Wave {
   RunMemory* memory = nullptr;
   uint32_t lanes = 0;
   std::vector<uint32_t> regs;   // slot * lanes + lane
+  // The lane count whose constants regs holds (RunWave fills them); 0 when
+  // it holds none for this run's case.
+  uint32_t constant_lanes = 0;
   Mask active;
   Mask returned;
   std::vector<Frame> frames;    // grows on demand; `depth` in use
