@@ -1,5 +1,6 @@
 #include "oracle/control_map.h"
 
+#include "absl/container/inlined_vector.h"
 #include "absl/strings/str_cat.h"
 
 namespace atomfuzz::oracle {
@@ -7,12 +8,20 @@ namespace atomfuzz::oracle {
 using isa::Op;
 
 absl::StatusOr<ControlMap> BuildControlMap(const isa::Program& program) {
-  const auto& code = program.instructions;
   ControlMap map;
+  if (absl::Status s = BuildControlMap(program, map); !s.ok()) return s;
+  return map;
+}
+
+absl::Status BuildControlMap(const isa::Program& program, ControlMap& map) {
+  const auto& code = program.instructions;
   map.target.assign(code.size(), 0);
-  map.cases.resize(code.size());
-  std::vector<uint32_t> open;  // indices of open if/loop/switch
-  std::vector<uint32_t> pending_if;  // per open if: its else, or UINT32_MAX
+  map.next_case.assign(code.size(), ControlMap::kNoCase);
+  // Indices of open if/loop/switch: in place up to a nesting no generated
+  // program reaches.
+  absl::InlinedVector<uint32_t, 32> open;
+  // Per open switch, its last case so far: kept in its target, which its
+  // endswitch sets (0 until then: no case is at index 0).
   auto bad = [&](uint32_t i, const char* what) {
     return absl::InvalidArgumentError(
         absl::StrCat("line ", code[i].line, ": ", what));
@@ -69,13 +78,16 @@ absl::StatusOr<ControlMap> BuildControlMap(const isa::Program& program) {
         map.target[open.back()] = i;
         open.pop_back();
         break;
-      case Op::kCase: case Op::kDefault:
+      case Op::kCase: case Op::kDefault: {
         if (open.empty() || code[open.back()].op != Op::kSwitch) {
           return bad(i, "case outside switch");
         }
-        map.target[i] = open.back();
-        map.cases[open.back()].push_back(i);
+        const uint32_t s = open.back();
+        map.target[i] = s;
+        map.next_case[map.target[s] == 0 ? s : map.target[s]] = i;
+        map.target[s] = i;  // the last case so far
         break;
+      }
       case Op::kBreak: case Op::kBreakcZ: case Op::kBreakcNz: {
         const int64_t t = innermost(false);
         if (t < 0) return bad(i, "break outside loop or switch");
@@ -100,7 +112,7 @@ absl::StatusOr<ControlMap> BuildControlMap(const isa::Program& program) {
       map.target[i] = map.target[map.target[i]];
     }
   }
-  return map;
+  return absl::OkStatus();
 }
 
 }  // namespace atomfuzz::oracle

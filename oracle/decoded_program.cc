@@ -17,10 +17,18 @@ constexpr std::array<int8_t, 16> kOnlyLane = {-1, 0, 1, -1, 2, -1, -1, -1,
 }  // namespace
 
 DecodedProgram Decode(const isa::Program& program) {
+  DecodedProgram p;
+  Decode(program, p);
+  return p;
+}
+
+void Decode(const isa::Program& program, DecodedProgram& p) {
   using isa::Op;
   const auto& code = program.instructions;
-  DecodedProgram p;
-  p.code.resize(code.size());
+  p.code.assign(code.size(), DecodedInstruction{});
+  p.leading_decls = 0;
+  p.atomic_count = 0;
+  p.temps = 0;
   for (uint32_t i = 0; i < code.size(); ++i) {
     const isa::Instruction& inst = code[i];
     DecodedInstruction& d = p.code[i];
@@ -46,7 +54,6 @@ DecodedProgram Decode(const isa::Program& program) {
     d.alu_flat = FlatAlu::Of(code[i], d.alu_lane, d.alu_sources, d.alu_counted,
                              size_t{p.temps} * 4, d.flat);
   }
-  return p;
 }
 
 }  // namespace atomfuzz::oracle

@@ -36,6 +36,9 @@ struct DecodedProgram {
 };
 
 DecodedProgram Decode(const isa::Program& program);
+// The same into `p`, in the room its vector already has (the judge keeps
+// one for all its cases).
+void Decode(const isa::Program& program, DecodedProgram& p);
 
 }  // namespace atomfuzz::oracle
 

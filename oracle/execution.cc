@@ -16,20 +16,62 @@ using isa::RegFile;
 Execution::Execution(const isa::Case& c, const ControlMap& map,
                      const DecodedProgram& decoded,
                      const InterpretOptions& options, const AccessLog& known,
-                     Replay* replay)
+                     Replay* replay, ExecutionStorage* storage)
     : case_(c),
       program_(c.shader),
       map_(map),
       options_(options),
       known_(known),
       replay_(replay),
+      storage_(storage),
       prng_(options.schedule.seed),
       temps_(decoded.temps),
       decoded_(decoded.code),
       leading_decls_(decoded.leading_decls),
       atomic_count_(decoded.atomic_count) {
+  if (storage_ != nullptr) {
+    xsizes_ = std::move(storage_->xsizes);
+    uavs_ = std::move(storage_->uavs);
+    tgsm_layouts_ = std::move(storage_->tgsm_layouts);
+    groups_ = std::move(storage_->groups);
+    threads_ = std::move(storage_->threads);
+    reg_pool_ = std::move(storage_->reg_pool);
+    occurrence_pool_ = std::move(storage_->occurrence_pool);
+    log_ = std::move(storage_->log);
+    outcome_ = std::move(storage_->outcome);
+    spare_words_ = std::move(storage_->spare_words);
+    spare_tgsm_ = std::move(storage_->spare_tgsm);
+    // Emptied, not freed: Setup and BuildOutcome fill them afresh, Setup
+    // UAVs' words in the room of the last pass's.
+    xsizes_.clear();
+    for (std::optional<Uav>& u : uavs_) {
+      if (u) spare_words_.push_back(std::move(u->words));
+    }
+    uavs_.clear();
+    tgsm_layouts_.clear();
+    log_.Clear();
+    outcome_.status = isa::RunStatus::kOk;
+    outcome_.message.clear();
+    outcome_.trace.clear();
+    outcome_.has_trace = false;
+  }
   // A later pass touches about the words the earlier ones did.
   log_.Reserve(known.WordCount());
+}
+
+Execution::~Execution() {
+  if (storage_ == nullptr) return;
+  storage_->xsizes = std::move(xsizes_);
+  storage_->uavs = std::move(uavs_);
+  storage_->tgsm_layouts = std::move(tgsm_layouts_);
+  storage_->groups = std::move(groups_);
+  storage_->threads = std::move(threads_);
+  storage_->reg_pool = std::move(reg_pool_);
+  storage_->occurrence_pool = std::move(occurrence_pool_);
+  storage_->spare_words = std::move(spare_words_);
+  storage_->spare_tgsm = std::move(spare_tgsm_);
+  storage_->log = std::move(log_);
+  storage_->outcome = std::move(outcome_);
 }
 
 absl::Status Execution::Setup() {
@@ -78,6 +120,11 @@ absl::Status Execution::Setup() {
               absl::StrCat("u", slot, " is bound to a resource of another kind"));
         }
         u.format = r->format;
+        if (!spare_words_.empty()) {
+          u.words = std::move(spare_words_.back());
+          spare_words_.pop_back();
+          u.words.clear();
+        }
         u.words.reserve(r->init.size());
         for (uint32_t w : r->init) u.words.push_back(Value::Of(w));
         if (r->counter) u.counter = Value::Of(*r->counter);
@@ -128,8 +175,9 @@ absl::Status Execution::Setup() {
         group_size_[1], "x", group_size_[2], " in a dispatch of ", case_.groups[0],
         "x", case_.groups[1], "x", case_.groups[2], ", ", temps_, " temps"));
   }
-  groups_.resize(group_count);
-  threads_.resize(threads);
+  // Assigned, not resized: the vectors may hold a last pass's.
+  groups_.assign(group_count, Group{});
+  threads_.assign(threads, Thread{});
   const bool canonical = options_.schedule.kind == Schedule::Kind::kCanonical;
   const uint64_t live = canonical ? per_group : threads;
   reg_pool_.resize(live * (kSystemValueCount + size_t{temps_} * 4));
@@ -156,7 +204,9 @@ absl::Status Execution::Setup() {
 
 void Execution::StartGroup(uint32_t g) {
   Group& group = groups_[g];
-  // Spec 1.8, E-22: TGSM is undefined at group start.
+  // Spec 1.8, E-22: TGSM is undefined at group start. Filled in the room of
+  // an earlier group's, if any (assigning keeps the inner vectors' room).
+  group.tgsm.swap(spare_tgsm_);
   group.tgsm.assign(tgsm_layouts_.size(), {});
   for (size_t s = 0; s < tgsm_layouts_.size(); ++s) {
     if (tgsm_layouts_[s]) group.tgsm[s].assign(tgsm_layouts_[s]->words, Value{});
@@ -222,14 +272,20 @@ absl::Status Execution::RunCanonical() {
       if (all_done) break;
       MaybeReleaseBarrier(g);
     }
-    // Canonical order finishes a group before the next: its TGSM can go.
+    // Canonical order finishes a group before the next: its TGSM and x#
+    // can go, their room to the next group (StartGroup refills it).
     if (replay_) replay_->GroupDone(g);
-    group.tgsm.clear();
+    spare_tgsm_.swap(group.tgsm);
+    const bool last = g + 1 == groups_.size();
     for (uint32_t k = 0; k < group.thread_count; ++k) {
       Thread& t = threads_[group.first_thread + k];
       t.regs = {};
       t.values = {};
-      t.xregs = {};
+      if (last) {
+        t.xregs = {};
+      } else {
+        threads_[groups_[g + 1].first_thread + k].xregs.swap(t.xregs);
+      }
     }
   }
   return absl::OkStatus();
@@ -537,7 +593,8 @@ void Execution::ExecControl(Thread& t, const isa::Instruction& inst) {
       const Value v = Read(t, inst.operands[0], 0);
       if (!v.defined) chaos_ = true;
       uint32_t chosen = target;  // endswitch when nothing matches
-      for (uint32_t k : map_.cases[here]) {
+      for (uint32_t k = map_.next_case[here]; k != ControlMap::kNoCase;
+           k = map_.next_case[k]) {
         const isa::Instruction& label = program_.instructions[k];
         if (label.op == Op::kDefault) {
           if (chosen == target) chosen = k;
@@ -556,33 +613,40 @@ void Execution::ExecControl(Thread& t, const isa::Instruction& inst) {
   }
 }
 
-isa::Outcome Execution::TakeOutcome() {
-  outcome_.uavs.reserve(uavs_.size());
+isa::Outcome& Execution::BuildOutcome() {
+  // Each UavState in the room of the one at its place before (the storage's
+  // last outcome), if any.
+  size_t n = 0;
   for (uint32_t slot = 0; slot < uavs_.size(); ++slot) {
     if (!uavs_[slot]) continue;
     const Uav& u = *uavs_[slot];
     // Poison left its mark in the words themselves (Poison, StoreWord).
     const bool all_undefined = chaos_;
-    isa::UavState s;
+    if (n == outcome_.uavs.size()) outcome_.uavs.emplace_back();
+    isa::UavState& s = outcome_.uavs[n++];
     s.slot = slot;
+    s.words.clear();
+    s.defined.clear();
     s.words.reserve(u.words.size());
     s.defined.reserve(u.words.size());
     for (const Value& v : u.words) {
       s.words.push_back(v.bits);
       s.defined.push_back(v.defined && !all_undefined);
     }
+    s.counter.reset();
+    s.counter_defined = true;
     if (u.counter) {
       s.counter = u.counter->bits;
       s.counter_defined = u.counter->defined && !chaos_;
     }
-    outcome_.uavs.push_back(std::move(s));
   }
+  outcome_.uavs.resize(n);
   if (chaos_) {
     outcome_.message = kChaosMessage;
     for (auto& e : outcome_.trace) e.returned.reset();
   }
   outcome_.has_trace = true;
-  return std::move(outcome_);
+  return outcome_;
 }
 
 }  // namespace atomfuzz::oracle

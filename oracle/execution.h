@@ -5,6 +5,7 @@
 
 #include <array>
 #include <cstdint>
+#include <optional>
 #include <vector>
 
 #include "absl/base/attributes.h"
@@ -59,20 +60,46 @@ struct Group {
   uint32_t first_thread = 0, thread_count = 0;
 };
 
+// What an Execution allocates, kept by a caller that runs pass after pass
+// (the judge keeps one for all its cases): each pass borrows the vectors and
+// hands them back, with their room, when it ends. Their contents mean
+// nothing between passes.
+struct ExecutionStorage {
+  std::vector<uint32_t> xsizes;
+  std::vector<std::optional<Uav>> uavs;
+  std::vector<std::optional<Layout>> tgsm_layouts;
+  std::vector<Group> groups;
+  std::vector<Thread> threads;
+  std::vector<Value> reg_pool;
+  std::vector<uint32_t> occurrence_pool;
+  std::vector<std::vector<Value>> spare_words;  // UAV words' room
+  std::vector<std::vector<Value>> spare_tgsm;   // a group's g#' room
+  AccessLog log;
+  isa::Outcome outcome;
+};
+
 class Execution {
  public:
   // `known` holds what earlier passes saw (races, poison); this pass records
   // its own accesses into log().
   // With `replay`, atomics take their returns from it (the judge).
-  // `decoded` is Decode(c.shader).
+  // `decoded` is Decode(c.shader). With `storage`, the pass works in its
+  // vectors and gives them back when it is destroyed.
   Execution(const isa::Case& c, const ControlMap& map, const DecodedProgram& decoded,
             const InterpretOptions& options, const AccessLog& known,
-            Replay* replay = nullptr);
+            Replay* replay = nullptr, ExecutionStorage* storage = nullptr);
+  ~Execution();
+  Execution(const Execution&) = delete;
+  Execution& operator=(const Execution&) = delete;
 
   absl::Status Run();
-  isa::Outcome TakeOutcome();
+  isa::Outcome TakeOutcome() { return std::move(BuildOutcome()); }
+  // The outcome, in place (kept in the storage's room); once, after Run.
+  isa::Outcome& BuildOutcome();
   const AccessLog& log() const { return log_; }
   AccessLog TakeLog() { return std::move(log_); }
+  // known.LearnFrom(this pass's log), the log's room staying here.
+  bool LearnInto(AccessLog& known) { return known.LearnFrom(std::move(log_)); }
   // Whether a branch, loop or switch took an undefined condition: from then
   // on the spec allows any behaviour (6.0), so nothing may be judged.
   bool chaos() const { return chaos_; }
@@ -168,6 +195,7 @@ class Execution {
   const InterpretOptions& options_;
   const AccessLog& known_;
   Replay* replay_;
+  ExecutionStorage* storage_;
   AccessLog log_;
   isa::Prng prng_;
 
@@ -185,6 +213,10 @@ class Execution {
   // canonical schedule (groups run one after another), else every thread's.
   std::vector<Value> reg_pool_;
   std::vector<uint32_t> occurrence_pool_;
+  // Room for UAV words, from the storage's last pass.
+  std::vector<std::vector<Value>> spare_words_;
+  // Room for a group's g# (Group::tgsm), from the last group to finish.
+  std::vector<std::vector<Value>> spare_tgsm_;
   uint64_t total_steps_ = 0;
   uint64_t atomics_run_ = 0;
   bool chaos_ = false;  // control flow depended on an undefined value

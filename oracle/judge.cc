@@ -1,5 +1,7 @@
 #include "oracle/judge.h"
 
+#include <optional>
+
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
 #include "oracle/access_log.h"
@@ -58,8 +60,36 @@ std::string Verdict::Summary() const {
   return "?";
 }
 
-absl::StatusOr<Verdict> Judge(const isa::Case& c, const isa::Outcome& observed,
-                              const JudgeOptions& options) {
+namespace judge_internal {
+
+struct Room {
+  ControlMap map;
+  DecodedProgram decoded;
+  AccessLog known;
+  ExecutionStorage execution;
+  // The last case's Replay, finished: only its containers' room is used.
+  std::optional<Replay> spent;
+};
+
+}  // namespace judge_internal
+
+JudgingScratch::JudgingScratch() : room_(std::make_unique<judge_internal::Room>()) {}
+JudgingScratch::~JudgingScratch() = default;
+JudgingScratch::JudgingScratch(JudgingScratch&&) noexcept = default;
+JudgingScratch& JudgingScratch::operator=(JudgingScratch&&) noexcept = default;
+
+namespace {
+
+using judge_internal::Room;
+
+// The passes over a case with a trace, into `v`.
+absl::Status Passes(const isa::Case& c, const isa::Outcome& observed,
+                    const JudgeOptions& options, Room& room, Replay& replay, Verdict& v);
+
+// Both Judge()s (one body, not one calling the other: profiles toggle on
+// entering either).
+absl::StatusOr<Verdict> JudgeIn(const isa::Case& c, const isa::Outcome& observed,
+                                const JudgeOptions& options, Room& room) {
   Verdict v;
   if (observed.status != isa::RunStatus::kOk) {
     // Only an endless loop excuses a run that did not finish.
@@ -93,28 +123,38 @@ absl::StatusOr<Verdict> Judge(const isa::Case& c, const isa::Outcome& observed,
                                                    : observed.message});
     return v;
   }
-  absl::StatusOr<ControlMap> map = BuildControlMap(c.shader);
-  if (!map.ok()) return map.status();
+  if (absl::Status s = BuildControlMap(c.shader, room.map); !s.ok()) return s;
   if (!observed.has_trace) {
     v.notes.push_back("no trace: returned values and order-dependent words not judged");
   }
+  Decode(c.shader, room.decoded);
+  room.known.Clear();
+  Replay replay = room.spent ? Replay(observed, c.shader, options.search_budget,
+                                      std::move(*room.spent))
+                             : Replay(observed, c.shader, options.search_budget);
+  absl::Status s = Passes(c, observed, options, room, replay, v);
+  room.spent.emplace(std::move(replay));
+  if (!s.ok()) return s;
+  return v;
+}
+
+absl::Status Passes(const isa::Case& c, const isa::Outcome& observed,
+                    const JudgeOptions& options, Room& room, Replay& replay, Verdict& v) {
   // Same fixpoint as Interpret(): rerun until no new race or poison appears.
   constexpr int kMaxPasses = 8;
-  const DecodedProgram decoded = Decode(c.shader);
-  AccessLog known;
-  Replay replay(observed, c.shader, options.search_budget);
   for (int pass = 0; pass < kMaxPasses; ++pass) {
     if (pass > 0) replay.Restart();
-    Execution e(c, *map, decoded, options.interpret, known, &replay);
+    Execution e(c, room.map, room.decoded, options.interpret, room.known, &replay,
+                &room.execution);
     if (absl::Status s = e.Run(); !s.ok()) return s;
-    const bool learned = known.LearnFrom(e.TakeLog());
+    const bool learned = e.LearnInto(room.known);
     if (learned && pass + 1 < kMaxPasses) continue;
     replay.Finish();
-    isa::Outcome spec = e.TakeOutcome();
+    isa::Outcome& spec = e.BuildOutcome();
     if (spec.status != isa::RunStatus::kOk) {
       v.kind = Verdict::Kind::kUnknown;
       v.unknown.push_back(absl::StrCat("replaying the observed returns: ", spec.message));
-      return v;
+      return absl::OkStatus();
     }
     if (learned) {
       v.notes.push_back("race analysis did not converge; memory not judged");
@@ -125,7 +165,7 @@ absl::StatusOr<Verdict> Judge(const isa::Case& c, const isa::Outcome& observed,
       // Which atomics run, how often, is itself undefined: any trace and
       // any memory are allowed (spec 6.0).
       v.notes.push_back("nothing judged: control flow depended on an undefined value");
-      return v;
+      return absl::OkStatus();
     }
     v.findings = replay.TakeFindings();
     CompareMemory(spec, observed, v.findings);
@@ -138,7 +178,20 @@ absl::StatusOr<Verdict> Judge(const isa::Case& c, const isa::Outcome& observed,
   } else if (!v.unknown.empty()) {
     v.kind = Verdict::Kind::kUnknown;
   }
-  return v;
+  return absl::OkStatus();
+}
+
+}  // namespace
+
+absl::StatusOr<Verdict> Judge(const isa::Case& c, const isa::Outcome& observed,
+                              const JudgeOptions& options) {
+  Room room;
+  return JudgeIn(c, observed, options, room);
+}
+
+absl::StatusOr<Verdict> Judge(const isa::Case& c, const isa::Outcome& observed,
+                              const JudgeOptions& options, JudgingScratch& scratch) {
+  return JudgeIn(c, observed, options, *scratch.room_);
 }
 
 }  // namespace atomfuzz::oracle

@@ -23,11 +23,23 @@ Replay::Replay(const isa::Outcome& observed, const isa::Program& program,
                uint64_t search_budget)
     : observed_(observed), program_(program), budget_(search_budget) {
   consumed_.assign(observed.trace.size(), false);
-  index_.reserve(observed.trace.size());
-  for (size_t i = 0; i < observed.trace.size(); ++i) {
-    const isa::AtomicEvent& e = observed.trace[i];
-    index_.emplace(EventKey{e.group, e.thread, e.instruction, e.occurrence}, i);
-  }
+  index_.Build(observed.trace);
+}
+
+Replay::Replay(const isa::Outcome& observed, const isa::Program& program,
+               uint64_t search_budget, Replay&& spent)
+    : observed_(observed),
+      program_(program),
+      budget_(search_budget),
+      index_(std::move(spent.index_)),
+      consumed_(std::move(spent.consumed_)),
+      open_(std::move(spent.open_)),
+      closing_(std::move(spent.closing_)),
+      findings_(std::move(spent.findings_)),
+      unknowns_(std::move(spent.unknowns_)),
+      unjudged_(std::move(spent.unjudged_)) {
+  Restart();
+  index_.Build(observed.trace);
 }
 
 void Replay::Restart() {
@@ -41,8 +53,9 @@ void Replay::Restart() {
 std::optional<uint32_t> Replay::Observed(const AtomicSite& site, bool* found) {
   *found = false;
   if (!observed_.has_trace) return std::nullopt;
-  auto it = index_.find(site.key);
-  if (it == index_.end() || consumed_[it->second]) {
+  const uint32_t i = index_.Find(site.key.group, site.key.thread, site.key.instruction,
+                                 site.key.occurrence);
+  if (i == TraceIndex::kAbsent || consumed_[i]) {
     const auto& inst = program_.instructions[site.key.instruction];
     findings_.push_back(
         {"missing-atomic",
@@ -55,8 +68,8 @@ std::optional<uint32_t> Replay::Observed(const AtomicSite& site, bool* found) {
     return std::nullopt;
   }
   *found = true;
-  consumed_[it->second] = true;
-  return observed_.trace[it->second].returned;
+  consumed_[i] = true;
+  return observed_.trace[i].returned;
 }
 
 void Replay::Untouched(const AtomicSite& site) {

@@ -20,6 +20,7 @@
 #include "isa/program.h"
 #include "oracle/access_log.h"
 #include "oracle/serialization.h"
+#include "oracle/trace_index.h"
 #include "oracle/value.h"
 
 namespace atomfuzz::oracle {
@@ -59,6 +60,12 @@ class Replay {
   // depends on the order of other threads' atomics is undefined.
   Replay(const isa::Outcome& observed, const isa::Program& program,
          uint64_t search_budget);
+  // The same, in the room of a finished Replay's containers (`spent` is
+  // left empty): a caller that judges case after case allocates nothing
+  // here once the room is there.
+  Replay(const isa::Outcome& observed, const isa::Program& program,
+         uint64_t search_budget, Replay&& spent);
+  Replay(Replay&&) = default;
   // Forgets what the last pass recorded, for the next pass over the same
   // case; the index of the observed trace is kept (building it is a good
   // part of a small case's cost).
@@ -133,7 +140,7 @@ class Replay {
   const isa::Outcome& observed_;
   const isa::Program& program_;
   uint64_t budget_;
-  absl::flat_hash_map<EventKey, size_t> index_;
+  TraceIndex index_;
   std::vector<bool> consumed_;
   absl::flat_hash_map<Cell, History> open_;
   std::vector<Cell> closing_;  // CloseWhere's and Finish's, kept for its room
