@@ -10,6 +10,7 @@
 
 #include "absl/base/attributes.h"
 #include "absl/status/status.h"
+#include "absl/strings/string_view.h"
 #include "absl/types/span.h"
 #include "isa/case_file.h"
 #include "isa/outcome.h"
@@ -96,6 +97,14 @@ class Execution {
   isa::Outcome TakeOutcome() { return std::move(BuildOutcome()); }
   // The outcome, in place (kept in the storage's room); once, after Run.
   isa::Outcome& BuildOutcome();
+  // What the outcome's status and message will be, and the UAVs its words
+  // and counters come from (by slot; a slot no dcl_uav_* names is empty),
+  // for a caller that needs no outcome built (the judge). After Run.
+  isa::RunStatus status() const { return outcome_.status; }
+  absl::string_view message() const {
+    return chaos_ ? absl::string_view(kChaosMessage) : absl::string_view(outcome_.message);
+  }
+  absl::Span<const std::optional<Uav>> uavs() const { return uavs_; }
   const AccessLog& log() const { return log_; }
   AccessLog TakeLog() { return std::move(log_); }
   // known.LearnFrom(this pass's log), the log's room staying here.
