@@ -16,10 +16,12 @@ absl::StatusOr<ControlMap> BuildControlMap(const isa::Program& program) {
 absl::Status BuildControlMap(const isa::Program& program, ControlMap& map) {
   const auto& code = program.instructions;
   map.target.assign(code.size(), 0);
-  map.next_case.assign(code.size(), ControlMap::kNoCase);
-  // Indices of open if/loop/switch: in place up to a nesting no generated
-  // program reaches.
+  // Filled at the first switch: most programs have none.
+  map.next_case.clear();
+  // Indices of open if/loop/switch, and of breaks: in place up to what no
+  // generated program reaches.
   absl::InlinedVector<uint32_t, 32> open;
+  absl::InlinedVector<uint32_t, 32> breaks;
   // Per open switch, its last case so far: kept in its target, which its
   // endswitch sets (0 until then: no case is at index 0).
   auto bad = [&](uint32_t i, const char* what) {
@@ -35,7 +37,11 @@ absl::Status BuildControlMap(const isa::Program& program, ControlMap& map) {
   };
   for (uint32_t i = 0; i < code.size(); ++i) {
     switch (code[i].op) {
-      case Op::kIfZ: case Op::kIfNz: case Op::kLoop: case Op::kSwitch:
+      case Op::kSwitch:
+        if (map.next_case.empty()) map.next_case.assign(code.size(), ControlMap::kNoCase);
+        open.push_back(i);
+        break;
+      case Op::kIfZ: case Op::kIfNz: case Op::kLoop:
         open.push_back(i);
         break;
       case Op::kElse:
@@ -92,6 +98,7 @@ absl::Status BuildControlMap(const isa::Program& program, ControlMap& map) {
         const int64_t t = innermost(false);
         if (t < 0) return bad(i, "break outside loop or switch");
         map.target[i] = static_cast<uint32_t>(t);  // patched below
+        breaks.push_back(i);
         break;
       }
       case Op::kContinue: case Op::kContinuecZ: case Op::kContinuecNz: {
@@ -106,12 +113,7 @@ absl::Status BuildControlMap(const isa::Program& program, ControlMap& map) {
   }
   if (!open.empty()) return bad(open.back(), "block not closed");
   // break -> the end of its loop/switch (known only now).
-  for (uint32_t i = 0; i < code.size(); ++i) {
-    const Op op = code[i].op;
-    if (op == Op::kBreak || op == Op::kBreakcZ || op == Op::kBreakcNz) {
-      map.target[i] = map.target[map.target[i]];
-    }
-  }
+  for (uint32_t i : breaks) map.target[i] = map.target[map.target[i]];
   return absl::OkStatus();
 }
 

@@ -22,6 +22,7 @@ struct ControlMap {
   // The case/default instructions directly inside a switch, in order, as a
   // list threaded through the program (no vector per instruction to
   // allocate): switch: its first; case/default: the next; kNoCase ends it.
+  // Empty when the program has no switch.
   static constexpr uint32_t kNoCase = UINT32_MAX;
   std::vector<uint32_t> next_case;
 };

@@ -175,9 +175,11 @@ absl::Status Execution::Setup() {
         group_size_[1], "x", group_size_[2], " in a dispatch of ", case_.groups[0],
         "x", case_.groups[1], "x", case_.groups[2], ", ", temps_, " temps"));
   }
-  // Assigned, not resized: the vectors may hold a last pass's.
-  groups_.assign(group_count, Group{});
-  threads_.assign(threads, Thread{});
+  // Resized, and every field set below: the vectors may hold a last pass's
+  // groups and threads, whose g# and x# keep their room (StartGroup sets
+  // their contents).
+  groups_.resize(group_count);
+  threads_.resize(threads);
   const bool canonical = options_.schedule.kind == Schedule::Kind::kCanonical;
   const uint64_t live = canonical ? per_group : threads;
   reg_pool_.resize(live * (kSystemValueCount + size_t{temps_} * 4));
@@ -187,16 +189,26 @@ absl::Status Execution::Setup() {
         static_cast<uint32_t>(g % case_.groups[0]),
         static_cast<uint32_t>(g / case_.groups[0] % case_.groups[1]),
         static_cast<uint32_t>(g / case_.groups[0] / case_.groups[1])};
-    groups_[g].first_thread = static_cast<uint32_t>(g * per_group);
-    groups_[g].thread_count = static_cast<uint32_t>(per_group);
+    Group& group = groups_[g];
+    group.tgsm_interval = 0;
+    group.uav_interval = 0;
+    group.first_thread = static_cast<uint32_t>(g * per_group);
+    group.thread_count = static_cast<uint32_t>(per_group);
     for (uint64_t k = 0; k < per_group; ++k) {
       Thread& t = threads_[g * per_group + k];
       t.id = static_cast<uint32_t>(g * per_group + k);
       t.group = static_cast<uint32_t>(g);
-      t.gid = gid;
       t.tid = {static_cast<uint32_t>(k % group_size_[0]),
                static_cast<uint32_t>(k / group_size_[0] % group_size_[1]),
                static_cast<uint32_t>(k / group_size_[0] / group_size_[1])};
+      t.gid = gid;
+      t.pc = 0;
+      t.done = false;
+      t.waiting = false;
+      t.steps = 0;
+      t.regs = {};
+      t.values = {};
+      t.occurrences = {};
     }
   }
   return absl::OkStatus();
@@ -273,19 +285,16 @@ absl::Status Execution::RunCanonical() {
       MaybeReleaseBarrier(g);
     }
     // Canonical order finishes a group before the next: its TGSM and x#
-    // can go, their room to the next group (StartGroup refills it).
+    // can go, their room to the next group (StartGroup refills it); the
+    // last group's to the first, for the next pass.
     if (replay_) replay_->GroupDone(g);
     spare_tgsm_.swap(group.tgsm);
-    const bool last = g + 1 == groups_.size();
+    const Group& next = groups_[(g + 1) % groups_.size()];
     for (uint32_t k = 0; k < group.thread_count; ++k) {
       Thread& t = threads_[group.first_thread + k];
       t.regs = {};
       t.values = {};
-      if (last) {
-        t.xregs = {};
-      } else {
-        threads_[groups_[g + 1].first_thread + k].xregs.swap(t.xregs);
-      }
+      threads_[next.first_thread + k].xregs.swap(t.xregs);
     }
   }
   return absl::OkStatus();

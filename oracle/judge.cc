@@ -172,7 +172,7 @@ absl::Status Passes(const isa::Case& c, const isa::Outcome& observed,
     v.findings = replay.TakeFindings();
     CompareMemory(e.uavs(), !learned, observed, v.findings);
     v.unknown = replay.TakeUnknowns();
-    for (std::string& s : replay.TakeUnjudged()) v.notes.push_back(std::move(s));
+    replay.TakeUnjudged(v.notes);
     break;
   }
   if (!v.findings.empty()) {

@@ -236,14 +236,22 @@ void Replay::Finish() {
   }
 }
 
-std::vector<std::string> Replay::TakeUnjudged() {
-  std::vector<std::string> notes;
-  notes.reserve(unjudged_.size());
+void Replay::TakeUnjudged(std::vector<std::string>& notes) {
+  notes.reserve(notes.size() + unjudged_.size());
   for (const Unjudged& u : unjudged_) {
-    notes.push_back(absl::StrCat(Describe(u.cell), ": ", u.why, u.involved));
+    // Describe(u.cell) + ": " + ..., written in one string: a campaign's
+    // verdicts carry thousands of these notes.
+    const Cell& c = u.cell;
+    if (c.word == UINT32_MAX) {
+      notes.push_back(absl::StrCat("u", c.m.slot, " counter: ", u.why, u.involved));
+    } else if (c.m.tgsm) {
+      notes.push_back(absl::StrCat("g", c.m.slot, "[", c.word, "] of group ", c.m.group,
+                                   ": ", u.why, u.involved));
+    } else {
+      notes.push_back(absl::StrCat("u", c.m.slot, "[", c.word, "]: ", u.why, u.involved));
+    }
   }
   unjudged_.clear();
-  return notes;
 }
 
 std::string Replay::Describe(const Cell& c) const {

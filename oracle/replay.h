@@ -98,8 +98,8 @@ class Replay {
   // copied: the judge builds its verdict from them).
   std::vector<Finding> TakeFindings() { return std::move(findings_); }
   std::vector<std::string> TakeUnknowns() { return std::move(unknowns_); }
-  // Words whose atomics could not be judged, and why.
-  std::vector<std::string> TakeUnjudged();
+  // Words whose atomics could not be judged, and why, appended to `notes`.
+  void TakeUnjudged(std::vector<std::string>& notes);
   bool has_trace() const { return observed_.has_trace; }
 
  private:

@@ -67,6 +67,10 @@ TEST(ControlMap, NestedSwitchesKeepTheirOwnCases) {
   EXPECT_EQ(CasesOf(map, 0), std::vector<uint32_t>{1});
   EXPECT_EQ(map.target[0], 2u);
   EXPECT_EQ(map.next_case[3], ControlMap::kNoCase);
+  // And for one without a switch: no case list at all.
+  ASSERT_TRUE(BuildControlMap(Of({Op::kLoop, Op::kBreak, Op::kEndLoop, Op::kRet}), map).ok());
+  EXPECT_TRUE(map.next_case.empty());
+  EXPECT_EQ(map.target[1], 2u);  // break: the endloop
 }
 
 TEST(ControlMap, UnbalancedFails) {
