@@ -29,11 +29,17 @@ void Decode(const isa::Program& program, DecodedProgram& p) {
   p.leading_decls = 0;
   p.atomic_count = 0;
   p.temps = 0;
+  // Room for all, cut to those found (no growth test per declaration).
+  p.declarations.resize(code.size());
+  size_t declarations = 0;
   for (uint32_t i = 0; i < code.size(); ++i) {
     const isa::Instruction& inst = code[i];
     DecodedInstruction& d = p.code[i];
     d.family = inst.info().family;
-    if (p.leading_decls == i && d.family == isa::Family::kDecl) ++p.leading_decls;
+    if (d.family == isa::Family::kDecl) {
+      if (p.leading_decls == i) ++p.leading_decls;
+      p.declarations[declarations++] = i;
+    }
     if (inst.info().is_atomic()) d.atomic_ordinal = p.atomic_count++;
     if (inst.op == Op::kDclTemps) p.temps = inst.operands[0].index;
     if (d.family == isa::Family::kAlu) {
@@ -47,6 +53,7 @@ void Decode(const isa::Program& program, DecodedProgram& p) {
       }
     }
   }
+  p.declarations.resize(declarations);
   // The flat forms need the temp count, which a declaration anywhere sets.
   for (uint32_t i = 0; i < code.size(); ++i) {
     DecodedInstruction& d = p.code[i];

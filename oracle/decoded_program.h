@@ -33,6 +33,9 @@ struct DecodedProgram {
   uint32_t leading_decls = 0;  // declarations before the first other instruction
   uint32_t atomic_count = 0;
   uint32_t temps = 0;  // the last dcl_temps' count (what every pass allots)
+  // The indices of the declarations (family kDecl), in order: what a pass's
+  // setup reads, without walking the whole program.
+  std::vector<uint32_t> declarations;
 };
 
 DecodedProgram Decode(const isa::Program& program);

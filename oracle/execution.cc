@@ -27,6 +27,7 @@ Execution::Execution(const isa::Case& c, const ControlMap& map,
       prng_(options.schedule.seed),
       temps_(decoded.temps),
       decoded_(decoded.code),
+      declarations_(decoded.declarations),
       leading_decls_(decoded.leading_decls),
       atomic_count_(decoded.atomic_count) {
   if (storage_ != nullptr) {
@@ -76,7 +77,7 @@ Execution::~Execution() {
 
 absl::Status Execution::Setup() {
   const auto& code = program_.instructions;
-  for (uint32_t i = 0; i < code.size(); ++i) {
+  for (const uint32_t i : declarations_) {
     const isa::Instruction& inst = code[i];
     const auto& ops = inst.operands;
     switch (inst.op) {
@@ -175,9 +176,9 @@ absl::Status Execution::Setup() {
         group_size_[1], "x", group_size_[2], " in a dispatch of ", case_.groups[0],
         "x", case_.groups[1], "x", case_.groups[2], ", ", temps_, " temps"));
   }
-  // Resized, and every field set below: the vectors may hold a last pass's
-  // groups and threads, whose g# and x# keep their room (StartGroup sets
-  // their contents).
+  // Resized, every field set below or (threads) by StartGroup: the vectors
+  // may hold a last pass's groups and threads, whose g# and x# keep their
+  // room.
   groups_.resize(group_count);
   threads_.resize(threads);
   const bool canonical = options_.schedule.kind == Schedule::Kind::kCanonical;
@@ -185,31 +186,11 @@ absl::Status Execution::Setup() {
   reg_pool_.resize(live * (kSystemValueCount + size_t{temps_} * 4));
   occurrence_pool_.resize(live * atomic_count_);
   for (uint64_t g = 0; g < group_count; ++g) {
-    const std::array<uint32_t, 3> gid = {
-        static_cast<uint32_t>(g % case_.groups[0]),
-        static_cast<uint32_t>(g / case_.groups[0] % case_.groups[1]),
-        static_cast<uint32_t>(g / case_.groups[0] / case_.groups[1])};
     Group& group = groups_[g];
     group.tgsm_interval = 0;
     group.uav_interval = 0;
     group.first_thread = static_cast<uint32_t>(g * per_group);
     group.thread_count = static_cast<uint32_t>(per_group);
-    for (uint64_t k = 0; k < per_group; ++k) {
-      Thread& t = threads_[g * per_group + k];
-      t.id = static_cast<uint32_t>(g * per_group + k);
-      t.group = static_cast<uint32_t>(g);
-      t.tid = {static_cast<uint32_t>(k % group_size_[0]),
-               static_cast<uint32_t>(k / group_size_[0] % group_size_[1]),
-               static_cast<uint32_t>(k / group_size_[0] / group_size_[1])};
-      t.gid = gid;
-      t.pc = 0;
-      t.done = false;
-      t.waiting = false;
-      t.steps = 0;
-      t.regs = {};
-      t.values = {};
-      t.occurrences = {};
-    }
   }
   return absl::OkStatus();
 }
@@ -224,8 +205,29 @@ void Execution::StartGroup(uint32_t g) {
     if (tgsm_layouts_[s]) group.tgsm[s].assign(tgsm_layouts_[s]->words, Value{});
   }
   const bool canonical = options_.schedule.kind == Schedule::Kind::kCanonical;
+  const std::array<uint32_t, 3> gid = {g % case_.groups[0],
+                                       g / case_.groups[0] % case_.groups[1],
+                                       g / case_.groups[0] / case_.groups[1]};
+  // vThreadIDInGroup counts x fastest: counted up here, thread by thread,
+  // rather than divided out of k.
+  std::array<uint32_t, 3> tid = {0, 0, 0};
   for (uint32_t k = 0; k < group.thread_count; ++k) {
     Thread& t = threads_[group.first_thread + k];
+    t.id = group.first_thread + k;
+    t.group = g;
+    t.tid = tid;
+    t.gid = gid;
+    t.pc = 0;
+    t.done = false;
+    t.waiting = false;
+    t.steps = 0;
+    if (++tid[0] == group_size_[0]) {
+      tid[0] = 0;
+      if (++tid[1] == group_size_[1]) {
+        tid[1] = 0;
+        ++tid[2];
+      }
+    }
     const size_t live = canonical ? k : group.first_thread + k;
     const size_t regs = size_t{temps_} * 4;
     const size_t values = kSystemValueCount + regs;

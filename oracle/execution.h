@@ -211,6 +211,7 @@ class Execution {
   uint32_t temps_ = 0;                      // the last dcl_temps' count
   std::vector<uint32_t> xsizes_;            // x# -> elements (0 = undeclared)
   absl::Span<const Decoded> decoded_;       // by instruction index
+  absl::Span<const uint32_t> declarations_;  // DecodedProgram::declarations
   uint32_t leading_decls_ = 0;  // declarations before the first other instruction
   uint32_t atomic_count_ = 0;
   std::array<uint32_t, 3> group_size_ = {1, 1, 1};

@@ -22,7 +22,7 @@ std::string Xyz(const std::array<uint32_t, 3>& v) {
 Replay::Replay(const isa::Outcome& observed, const isa::Program& program,
                uint64_t search_budget)
     : observed_(observed), program_(program), budget_(search_budget) {
-  consumed_.assign(observed.trace.size(), false);
+  consumed_.assign(observed.trace.size(), 0);
   index_.Build(observed.trace);
 }
 
@@ -43,7 +43,7 @@ Replay::Replay(const isa::Outcome& observed, const isa::Program& program,
 }
 
 void Replay::Restart() {
-  consumed_.assign(observed_.trace.size(), false);
+  consumed_.assign(observed_.trace.size(), 0);
   open_.clear();
   findings_.clear();
   unknowns_.clear();
@@ -56,20 +56,24 @@ std::optional<uint32_t> Replay::Observed(const AtomicSite& site, bool* found) {
   const uint32_t i = index_.Find(site.key.group, site.key.thread, site.key.instruction,
                                  site.key.occurrence);
   if (i == TraceIndex::kAbsent || consumed_[i]) {
-    const auto& inst = program_.instructions[site.key.instruction];
-    findings_.push_back(
-        {"missing-atomic",
-         absl::StrCat(inst.info().mnemonic, " (instruction ", site.key.instruction,
-                      ", line ", inst.line, ") in group ", Xyz(site.key.group),
-                      " thread ", Xyz(site.key.thread), " occurrence ",
-                      site.key.occurrence),
-         "the spec executes it but the target's trace does not have it",
-         static_cast<int>(site.key.instruction)});
+    Missing(site);
     return std::nullopt;
   }
   *found = true;
-  consumed_[i] = true;
+  consumed_[i] = 1;
   return observed_.trace[i].returned;
+}
+
+void Replay::Missing(const AtomicSite& site) {
+  const auto& inst = program_.instructions[site.key.instruction];
+  findings_.push_back(
+      {"missing-atomic",
+       absl::StrCat(inst.info().mnemonic, " (instruction ", site.key.instruction,
+                    ", line ", inst.line, ") in group ", Xyz(site.key.group),
+                    " thread ", Xyz(site.key.thread), " occurrence ",
+                    site.key.occurrence),
+       "the spec executes it but the target's trace does not have it",
+       static_cast<int>(site.key.instruction)});
 }
 
 void Replay::Untouched(const AtomicSite& site) {

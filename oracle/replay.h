@@ -13,6 +13,7 @@
 #include <utility>
 #include <vector>
 
+#include "absl/base/attributes.h"
 #include "absl/container/flat_hash_map.h"
 #include "absl/container/inlined_vector.h"
 #include "absl/strings/string_view.h"
@@ -125,6 +126,9 @@ class Replay {
   };
 
   std::optional<uint32_t> Observed(const AtomicSite& site, bool* found);
+  // Observed's finding for an atomic the trace lacks, out of line: building
+  // it would weigh on every lookup.
+  ABSL_ATTRIBUTE_NOINLINE void Missing(const AtomicSite& site);
   // Histories close in this order (abseil's hash order changes from run to
   // run; findings must not).
   static bool CellLess(const Cell& a, const Cell& b);
@@ -141,7 +145,7 @@ class Replay {
   const isa::Program& program_;
   uint64_t budget_;
   TraceIndex index_;
-  std::vector<bool> consumed_;
+  std::vector<uint8_t> consumed_;  // per trace event (bytes: read at every atomic)
   absl::flat_hash_map<Cell, History> open_;
   std::vector<Cell> closing_;  // CloseWhere's and Finish's, kept for its room
   std::vector<Finding> findings_;
