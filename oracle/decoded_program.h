@@ -25,7 +25,7 @@ struct DecodedInstruction {
   // ALU: whether `flat` holds the instruction (one lane, no x#).
   bool alu_flat = false;
   uint32_t atomic_ordinal = UINT32_MAX;  // index into Thread::occurrences
-  FlatAlu flat;
+  FlatAlu flat;  // meaningful only where alu_flat (Decode leaves others as it found them)
 };
 
 struct DecodedProgram {

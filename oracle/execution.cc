@@ -3,6 +3,8 @@
 
 #include <algorithm>
 #include <bit>
+#include <cstring>
+#include <type_traits>
 
 #include "absl/strings/str_cat.h"
 #include "oracle/alu.h"
@@ -208,8 +210,11 @@ void Execution::StartGroup(uint32_t g) {
   const std::array<uint32_t, 3> gid = {g % case_.groups[0],
                                        g / case_.groups[0] % case_.groups[1],
                                        g / case_.groups[0] / case_.groups[1]};
+  // Spec 1.9: vThreadID = vThreadGroupID * group size + vThreadIDInGroup.
+  const std::array<uint32_t, 3> base = {gid[0] * group_size_[0], gid[1] * group_size_[1],
+                                        gid[2] * group_size_[2]};
   // vThreadIDInGroup counts x fastest: counted up here, thread by thread,
-  // rather than divided out of k.
+  // rather than divided out of k; its flattened form is k itself.
   std::array<uint32_t, 3> tid = {0, 0, 0};
   for (uint32_t k = 0; k < group.thread_count; ++k) {
     Thread& t = threads_[group.first_thread + k];
@@ -221,6 +226,22 @@ void Execution::StartGroup(uint32_t g) {
     t.done = false;
     t.waiting = false;
     t.steps = 0;
+    const size_t live = canonical ? k : group.first_thread + k;
+    const size_t regs = size_t{temps_} * 4;
+    const size_t values = kSystemValueCount + regs;
+    t.values = absl::MakeSpan(reg_pool_).subspan(live * values, values);
+    t.regs = t.values.subspan(kSystemValueCount);
+    // Temps start undefined. All bytes zero is Value{}: cleared as bytes,
+    // in wide stores (a loop of Value{} stores its two fields one by one).
+    static_assert(std::is_trivially_copyable_v<Value>);
+    std::memset(static_cast<void*>(t.regs.data()), 0, t.regs.size() * sizeof(Value));
+    Value* const sv = t.values.data();  // the slots of SystemValueSlot
+    for (size_t c = 0; c < 3; ++c) {
+      sv[c] = Value::Of(base[c] + tid[c]);
+      sv[3 + c] = Value::Of(gid[c]);
+      sv[6 + c] = Value::Of(tid[c]);
+    }
+    sv[9] = Value::Of(k);
     if (++tid[0] == group_size_[0]) {
       tid[0] = 0;
       if (++tid[1] == group_size_[1]) {
@@ -228,13 +249,6 @@ void Execution::StartGroup(uint32_t g) {
         ++tid[2];
       }
     }
-    const size_t live = canonical ? k : group.first_thread + k;
-    const size_t regs = size_t{temps_} * 4;
-    const size_t values = kSystemValueCount + regs;
-    t.values = absl::MakeSpan(reg_pool_).subspan(live * values, values);
-    t.regs = t.values.subspan(kSystemValueCount);
-    std::fill(t.regs.begin(), t.regs.end(), Value{});  // temps start undefined
-    SetSystemValues(t);
     t.xregs.resize(xsizes_.size());
     for (size_t x = 0; x < xsizes_.size(); ++x) {
       t.xregs[x].assign(size_t{xsizes_[x]} * 4, Value{});
@@ -242,18 +256,6 @@ void Execution::StartGroup(uint32_t g) {
     t.occurrences = absl::MakeSpan(occurrence_pool_).subspan(live * atomic_count_, atomic_count_);
     std::fill(t.occurrences.begin(), t.occurrences.end(), 0u);
   }
-}
-
-// Spec 1.9: vThreadID = vThreadGroupID * group size + vThreadIDInGroup,
-// and the flattened index counts x fastest.
-void Execution::SetSystemValues(Thread& t) const {
-  for (size_t c = 0; c < 3; ++c) {
-    t.values[c] = Value::Of(t.gid[c] * group_size_[c] + t.tid[c]);
-    t.values[3 + c] = Value::Of(t.gid[c]);
-    t.values[6 + c] = Value::Of(t.tid[c]);
-  }
-  t.values[9] = Value::Of(t.tid[2] * group_size_[0] * group_size_[1] +
-                          t.tid[1] * group_size_[0] + t.tid[0]);
 }
 
 absl::Status Execution::Run() {

@@ -138,7 +138,6 @@ class Execution {
   ABSL_ATTRIBUTE_NOINLINE absl::Status OverBudget() const;
   ABSL_ATTRIBUTE_NOINLINE absl::Status OverTraceCap() const;
   bool MaybeReleaseBarrier(uint32_t g);  // true if it released
-  void SetSystemValues(Thread& t) const;
   // Temps and immediates are most reads and writes: those paths are here,
   // to inline into the instruction loops; the other files in ReadOther and
   // WriteOther.
