@@ -41,11 +41,10 @@ Execution::Execution(const isa::Case& c, const ControlMap& map,
     reg_pool_ = std::move(storage_->reg_pool);
     occurrence_pool_ = std::move(storage_->occurrence_pool);
     log_ = std::move(storage_->log);
-    outcome_ = std::move(storage_->outcome);
     spare_words_ = std::move(storage_->spare_words);
     spare_tgsm_ = std::move(storage_->spare_tgsm);
-    // Emptied, not freed: Setup and BuildOutcome fill them afresh, Setup
-    // UAVs' words in the room of the last pass's.
+    // Emptied, not freed: Setup fills them afresh, UAVs' words in the room
+    // of the last pass's.
     xsizes_.clear();
     for (std::optional<Uav>& u : uavs_) {
       if (u) spare_words_.push_back(std::move(u->words));
@@ -53,10 +52,6 @@ Execution::Execution(const isa::Case& c, const ControlMap& map,
     uavs_.clear();
     tgsm_layouts_.clear();
     log_.Clear();
-    outcome_.status = isa::RunStatus::kOk;
-    outcome_.message.clear();
-    outcome_.trace.clear();
-    outcome_.has_trace = false;
   }
   // A later pass touches about the words the earlier ones did.
   log_.Reserve(known.WordCount());
@@ -74,7 +69,6 @@ Execution::~Execution() {
   storage_->spare_words = std::move(spare_words_);
   storage_->spare_tgsm = std::move(spare_tgsm_);
   storage_->log = std::move(log_);
-  storage_->outcome = std::move(outcome_);
 }
 
 absl::Status Execution::Setup() {
@@ -298,7 +292,7 @@ absl::Status Execution::RunCanonical() {
       Thread& t = threads_[group.first_thread + k];
       t.regs = {};
       t.values = {};
-      threads_[next.first_thread + k].xregs.swap(t.xregs);
+      if (!xsizes_.empty()) threads_[next.first_thread + k].xregs.swap(t.xregs);
     }
   }
   return absl::OkStatus();
@@ -626,40 +620,33 @@ void Execution::ExecControl(Thread& t, const isa::Instruction& inst) {
   }
 }
 
-isa::Outcome& Execution::BuildOutcome() {
-  // Each UavState in the room of the one at its place before (the storage's
-  // last outcome), if any.
-  size_t n = 0;
+isa::Outcome Execution::TakeOutcome() {
+  outcome_.uavs.reserve(uavs_.size());
   for (uint32_t slot = 0; slot < uavs_.size(); ++slot) {
     if (!uavs_[slot]) continue;
     const Uav& u = *uavs_[slot];
     // Poison left its mark in the words themselves (Poison, StoreWord).
     const bool all_undefined = chaos_;
-    if (n == outcome_.uavs.size()) outcome_.uavs.emplace_back();
-    isa::UavState& s = outcome_.uavs[n++];
+    isa::UavState s;
     s.slot = slot;
-    s.words.clear();
-    s.defined.clear();
     s.words.reserve(u.words.size());
     s.defined.reserve(u.words.size());
     for (const Value& v : u.words) {
       s.words.push_back(v.bits);
       s.defined.push_back(v.defined && !all_undefined);
     }
-    s.counter.reset();
-    s.counter_defined = true;
     if (u.counter) {
       s.counter = u.counter->bits;
       s.counter_defined = u.counter->defined && !chaos_;
     }
+    outcome_.uavs.push_back(std::move(s));
   }
-  outcome_.uavs.resize(n);
   if (chaos_) {
     outcome_.message = kChaosMessage;
     for (auto& e : outcome_.trace) e.returned.reset();
   }
   outcome_.has_trace = true;
-  return outcome_;
+  return std::move(outcome_);
 }
 
 }  // namespace atomfuzz::oracle

@@ -76,7 +76,6 @@ struct ExecutionStorage {
   std::vector<std::vector<Value>> spare_words;  // UAV words' room
   std::vector<std::vector<Value>> spare_tgsm;   // a group's g#' room
   AccessLog log;
-  isa::Outcome outcome;
 };
 
 class Execution {
@@ -94,9 +93,7 @@ class Execution {
   Execution& operator=(const Execution&) = delete;
 
   absl::Status Run();
-  isa::Outcome TakeOutcome() { return std::move(BuildOutcome()); }
-  // The outcome, in place (kept in the storage's room); once, after Run.
-  isa::Outcome& BuildOutcome();
+  isa::Outcome TakeOutcome();
   // What the outcome's status and message will be, and the UAVs its words
   // and counters come from (by slot; a slot no dcl_uav_* names is empty),
   // for a caller that needs no outcome built (the judge). After Run.

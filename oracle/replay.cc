@@ -44,7 +44,9 @@ Replay::Replay(const isa::Outcome& observed, const isa::Program& program,
 
 void Replay::Restart() {
   consumed_.assign(observed_.trace.size(), 0);
-  open_.clear();
+  // Usually empty already (Finish empties it): abseil's clear() would
+  // still sweep every slot.
+  if (!open_.empty()) open_.clear();
   findings_.clear();
   unknowns_.clear();
   unjudged_.clear();
