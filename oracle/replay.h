@@ -125,7 +125,10 @@ class Replay {
     uint32_t first_group = 0;
   };
 
-  std::optional<uint32_t> Observed(const AtomicSite& site, bool* found);
+  // Inlined into its two callers: at every atomic, its call's saving and
+  // restoring of registers cost about as much as its lookup.
+  ABSL_ATTRIBUTE_ALWAYS_INLINE std::optional<uint32_t> Observed(const AtomicSite& site,
+                                                                bool* found);
   // Observed's finding for an atomic the trace lacks, out of line: building
   // it would weigh on every lookup.
   ABSL_ATTRIBUTE_NOINLINE void Missing(const AtomicSite& site);
