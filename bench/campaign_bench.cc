@@ -80,8 +80,9 @@ void PrintBreakdown(const CampaignSetup& setup, const std::vector<isa::Case>& ca
     outcomes.push_back(o.ok() ? *std::move(o) : isa::Outcome{});
   }
   const double t1 = CpuSeconds();
+  oracle::JudgingScratch judging;  // as the workers judge
   for (size_t i = 0; i < cases.size(); ++i) {
-    (void)oracle::Judge(cases[i], outcomes[i], setup.JudgeOptions());
+    (void)oracle::Judge(cases[i], outcomes[i], setup.JudgeOptions(), judging);
   }
   const double t2 = CpuSeconds();
   CampaignCorpus corpus(setup.options.out + "/corpus");

@@ -101,10 +101,11 @@ int Main(const Args& a) {
   }
   const oracle::JudgeOptions options = setup.JudgeOptions();
   uint64_t divergences = 0, unknown = 0;
+  oracle::JudgingScratch scratch;  // as a campaign worker: one for the run
   const double t3 = CpuSeconds();
   for (int r = 0; r < a.reps; ++r) {
     for (size_t i = 0; i < cases.size(); ++i) {
-      absl::StatusOr<oracle::Verdict> v = oracle::Judge(cases[i], outcomes[i], options);
+      absl::StatusOr<oracle::Verdict> v = oracle::Judge(cases[i], outcomes[i], options, scratch);
       if (r > 0) continue;
       if (a.dump) Dump(i, v);
       if (!v.ok()) continue;

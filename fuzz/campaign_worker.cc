@@ -121,7 +121,7 @@ class Worker {
       return;
     }
     Enter(WorkerPhase::kJudge);
-    absl::StatusOr<oracle::Verdict> verdict = oracle::Judge(c, *outcome, judge_);
+    absl::StatusOr<oracle::Verdict> verdict = oracle::Judge(c, *outcome, judge_, judging_);
     counters_.cases.fetch_add(1, std::memory_order_relaxed);
     if (!verdict.ok()) {
       counters_.rejected.fetch_add(1, std::memory_order_relaxed);
@@ -226,6 +226,7 @@ class Worker {
   // A word whose order the search cannot settle quickly is `unknown`, not a
   // stalled worker: a campaign prefers the next case.
   const oracle::JudgeOptions judge_ = setup_.JudgeOptions();
+  oracle::JudgingScratch judging_;  // the judge's buffers, kept from case to case
 };
 
 }  // namespace

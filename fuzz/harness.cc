@@ -228,7 +228,7 @@ InputResult Harness::RunOne(absl::Span<const uint8_t> bytes) const {
                                           options_.max_atomics_per_word, ")")};
   }
   absl::StatusOr<oracle::Verdict> verdict =
-      oracle::Judge(d->c, *outcome, judge_);
+      oracle::Judge(d->c, *outcome, judge_, judging_);
   if (!verdict.ok()) {
     // A valid case the oracle refuses (too large for it) is no finding;
     // any other failure is a bug of ours.

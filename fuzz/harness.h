@@ -78,6 +78,9 @@ class Harness {
   Policy policy_;
   std::unique_ptr<targets::Target> target_;
   oracle::JudgeOptions judge_;
+  // The judge's buffers, kept from input to input (RunOne is const to its
+  // callers; the scratch holds nothing between calls that they could see).
+  mutable oracle::JudgingScratch judging_;
 };
 
 }  // namespace atomfuzz::fuzz

@@ -131,8 +131,9 @@ bool AccessLog::LearnFrom(AccessLog&& seen) {
   bool learned;
   if (words_.empty()) {  // the first pass: everything seen is new
     learned = !seen.words_.empty();
-    index_ = std::move(seen.index_);
-    words_ = std::move(seen.words_);
+    // Swapped: `seen` keeps this log's room (empty), for its next pass.
+    std::swap(index_, seen.index_);
+    std::swap(words_, seen.words_);
     poisoned_ = seen.poisoned_;
   } else {
     learned = Merge(seen);

@@ -80,6 +80,15 @@ class AccessLog {
     words_.reserve(words);
   }
   size_t WordCount() const { return words_.size(); }
+  // Empty again, as a new log, with the room it had (a judge that keeps its
+  // logs from case to case allocates nothing here once it is there).
+  void Clear() {
+    asked_.clear();
+    last_poison_ = {};
+    index_.Clear();
+    words_.clear();
+    poisoned_ = false;
+  }
 
   // A first pass's room: small cases fit, larger ones skip the first few
   // rehashes of their largest entries.

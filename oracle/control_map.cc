@@ -1,5 +1,6 @@
 #include "oracle/control_map.h"
 
+#include "absl/container/inlined_vector.h"
 #include "absl/strings/str_cat.h"
 
 namespace atomfuzz::oracle {
@@ -7,12 +8,22 @@ namespace atomfuzz::oracle {
 using isa::Op;
 
 absl::StatusOr<ControlMap> BuildControlMap(const isa::Program& program) {
-  const auto& code = program.instructions;
   ControlMap map;
+  if (absl::Status s = BuildControlMap(program, map); !s.ok()) return s;
+  return map;
+}
+
+absl::Status BuildControlMap(const isa::Program& program, ControlMap& map) {
+  const auto& code = program.instructions;
   map.target.assign(code.size(), 0);
-  map.cases.resize(code.size());
-  std::vector<uint32_t> open;  // indices of open if/loop/switch
-  std::vector<uint32_t> pending_if;  // per open if: its else, or UINT32_MAX
+  // Filled at the first switch: most programs have none.
+  map.next_case.clear();
+  // Indices of open if/loop/switch, and of breaks: in place up to what no
+  // generated program reaches.
+  absl::InlinedVector<uint32_t, 32> open;
+  absl::InlinedVector<uint32_t, 32> breaks;
+  // Per open switch, its last case so far: kept in its target, which its
+  // endswitch sets (0 until then: no case is at index 0).
   auto bad = [&](uint32_t i, const char* what) {
     return absl::InvalidArgumentError(
         absl::StrCat("line ", code[i].line, ": ", what));
@@ -26,7 +37,11 @@ absl::StatusOr<ControlMap> BuildControlMap(const isa::Program& program) {
   };
   for (uint32_t i = 0; i < code.size(); ++i) {
     switch (code[i].op) {
-      case Op::kIfZ: case Op::kIfNz: case Op::kLoop: case Op::kSwitch:
+      case Op::kSwitch:
+        if (map.next_case.empty()) map.next_case.assign(code.size(), ControlMap::kNoCase);
+        open.push_back(i);
+        break;
+      case Op::kIfZ: case Op::kIfNz: case Op::kLoop:
         open.push_back(i);
         break;
       case Op::kElse:
@@ -69,17 +84,21 @@ absl::StatusOr<ControlMap> BuildControlMap(const isa::Program& program) {
         map.target[open.back()] = i;
         open.pop_back();
         break;
-      case Op::kCase: case Op::kDefault:
+      case Op::kCase: case Op::kDefault: {
         if (open.empty() || code[open.back()].op != Op::kSwitch) {
           return bad(i, "case outside switch");
         }
-        map.target[i] = open.back();
-        map.cases[open.back()].push_back(i);
+        const uint32_t s = open.back();
+        map.target[i] = s;
+        map.next_case[map.target[s] == 0 ? s : map.target[s]] = i;
+        map.target[s] = i;  // the last case so far
         break;
+      }
       case Op::kBreak: case Op::kBreakcZ: case Op::kBreakcNz: {
         const int64_t t = innermost(false);
         if (t < 0) return bad(i, "break outside loop or switch");
         map.target[i] = static_cast<uint32_t>(t);  // patched below
+        breaks.push_back(i);
         break;
       }
       case Op::kContinue: case Op::kContinuecZ: case Op::kContinuecNz: {
@@ -94,13 +113,8 @@ absl::StatusOr<ControlMap> BuildControlMap(const isa::Program& program) {
   }
   if (!open.empty()) return bad(open.back(), "block not closed");
   // break -> the end of its loop/switch (known only now).
-  for (uint32_t i = 0; i < code.size(); ++i) {
-    const Op op = code[i].op;
-    if (op == Op::kBreak || op == Op::kBreakcZ || op == Op::kBreakcNz) {
-      map.target[i] = map.target[map.target[i]];
-    }
-  }
-  return map;
+  for (uint32_t i : breaks) map.target[i] = map.target[map.target[i]];
+  return absl::OkStatus();
 }
 
 }  // namespace atomfuzz::oracle

@@ -19,13 +19,20 @@ struct ControlMap {
   //   break*/continue*: the enclosing endloop/endswitch (break) or loop
   //   switch: its endswitch;  case/default: their switch
   std::vector<uint32_t> target;
-  // switch: the case/default instructions directly inside it, in order.
-  std::vector<std::vector<uint32_t>> cases;
+  // The case/default instructions directly inside a switch, in order, as a
+  // list threaded through the program (no vector per instruction to
+  // allocate): switch: its first; case/default: the next; kNoCase ends it.
+  // Empty when the program has no switch.
+  static constexpr uint32_t kNoCase = UINT32_MAX;
+  std::vector<uint32_t> next_case;
 };
 
 // Fails (InvalidArgument) on unbalanced control flow; the validator reports
 // that too, but the interpreter must never trust its input.
 absl::StatusOr<ControlMap> BuildControlMap(const isa::Program& program);
+// The same into `map`, in the room its vectors already have (the judge
+// keeps one map for all its cases).
+absl::Status BuildControlMap(const isa::Program& program, ControlMap& map);
 
 }  // namespace atomfuzz::oracle
 

@@ -17,16 +17,37 @@ constexpr std::array<int8_t, 16> kOnlyLane = {-1, 0, 1, -1, 2, -1, -1, -1,
 }  // namespace
 
 DecodedProgram Decode(const isa::Program& program) {
+  DecodedProgram p;
+  Decode(program, p);
+  return p;
+}
+
+void Decode(const isa::Program& program, DecodedProgram& p) {
   using isa::Op;
   const auto& code = program.instructions;
-  DecodedProgram p;
+  // Resized, not assigned: each entry's fields are set below, its FlatAlu
+  // only where it is used (alu_flat), which is most of an entry's bytes.
   p.code.resize(code.size());
+  p.leading_decls = 0;
+  p.atomic_count = 0;
+  p.temps = 0;
+  // Room for all, cut to those found (no growth test per declaration).
+  p.declarations.resize(code.size());
+  size_t declarations = 0;
   for (uint32_t i = 0; i < code.size(); ++i) {
     const isa::Instruction& inst = code[i];
     DecodedInstruction& d = p.code[i];
-    d.family = inst.info().family;
-    if (p.leading_decls == i && d.family == isa::Family::kDecl) ++p.leading_decls;
-    if (inst.info().is_atomic()) d.atomic_ordinal = p.atomic_count++;
+    const isa::OpcodeInfo& info = inst.info();
+    d.family = info.family;
+    d.alu_sources = 0;
+    d.alu_lane = -1;
+    d.alu_counted = 0;
+    d.alu_flat = false;
+    d.atomic_ordinal = info.is_atomic() ? p.atomic_count++ : UINT32_MAX;
+    if (d.family == isa::Family::kDecl) {
+      if (p.leading_decls == i) ++p.leading_decls;
+      p.declarations[declarations++] = i;
+    }
     if (inst.op == Op::kDclTemps) p.temps = inst.operands[0].index;
     if (d.family == isa::Family::kAlu) {
       const bool two_dst = inst.op == Op::kIMul || inst.op == Op::kUMul;
@@ -39,14 +60,15 @@ DecodedProgram Decode(const isa::Program& program) {
       }
     }
   }
+  p.declarations.resize(declarations);
   // The flat forms need the temp count, which a declaration anywhere sets.
   for (uint32_t i = 0; i < code.size(); ++i) {
     DecodedInstruction& d = p.code[i];
     if (d.family != isa::Family::kAlu || d.alu_lane < 0) continue;
+    d.flat = FlatAlu{};  // as FlatAlu::Of expects
     d.alu_flat = FlatAlu::Of(code[i], d.alu_lane, d.alu_sources, d.alu_counted,
                              size_t{p.temps} * 4, d.flat);
   }
-  return p;
 }
 
 }  // namespace atomfuzz::oracle

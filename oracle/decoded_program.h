@@ -25,7 +25,7 @@ struct DecodedInstruction {
   // ALU: whether `flat` holds the instruction (one lane, no x#).
   bool alu_flat = false;
   uint32_t atomic_ordinal = UINT32_MAX;  // index into Thread::occurrences
-  FlatAlu flat;
+  FlatAlu flat;  // meaningful only where alu_flat (Decode leaves others as it found them)
 };
 
 struct DecodedProgram {
@@ -33,9 +33,15 @@ struct DecodedProgram {
   uint32_t leading_decls = 0;  // declarations before the first other instruction
   uint32_t atomic_count = 0;
   uint32_t temps = 0;  // the last dcl_temps' count (what every pass allots)
+  // The indices of the declarations (family kDecl), in order: what a pass's
+  // setup reads, without walking the whole program.
+  std::vector<uint32_t> declarations;
 };
 
 DecodedProgram Decode(const isa::Program& program);
+// The same into `p`, in the room its vector already has (the judge keeps
+// one for all its cases).
+void Decode(const isa::Program& program, DecodedProgram& p);
 
 }  // namespace atomfuzz::oracle
 

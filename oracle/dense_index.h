@@ -42,6 +42,21 @@ class DenseIndex {
     if (2 * n > slots_.size()) Rehash(2 * n);
   }
 
+  // Forgets every key, keeping the room. Only the slots in use are emptied
+  // (a table kept from a large case would cost more to wipe than a small
+  // case to fill): first each key's slot is found, and noted in place of
+  // the key, then those slots are emptied (emptying one before finding the
+  // next could break the next's probe chain).
+  void Clear() {
+    for (uint32_t n = 0; n < keys_.size(); ++n) {
+      size_t s = Home(keys_[n]);
+      while (slots_[s].number != n) s = (s + 1) & mask_;
+      keys_[n] = s;
+    }
+    for (uint64_t s : keys_) slots_[s] = Slot{};
+    keys_.clear();
+  }
+
   size_t size() const { return keys_.size(); }
   bool empty() const { return keys_.empty(); }
   uint64_t key(uint32_t number) const { return keys_[number]; }

@@ -3,6 +3,8 @@
 
 #include <algorithm>
 #include <bit>
+#include <cstring>
+#include <type_traits>
 
 #include "absl/strings/str_cat.h"
 #include "oracle/alu.h"
@@ -16,25 +18,62 @@ using isa::RegFile;
 Execution::Execution(const isa::Case& c, const ControlMap& map,
                      const DecodedProgram& decoded,
                      const InterpretOptions& options, const AccessLog& known,
-                     Replay* replay)
+                     Replay* replay, ExecutionStorage* storage)
     : case_(c),
       program_(c.shader),
       map_(map),
       options_(options),
       known_(known),
       replay_(replay),
+      storage_(storage),
       prng_(options.schedule.seed),
       temps_(decoded.temps),
       decoded_(decoded.code),
+      declarations_(decoded.declarations),
       leading_decls_(decoded.leading_decls),
       atomic_count_(decoded.atomic_count) {
+  if (storage_ != nullptr) {
+    xsizes_ = std::move(storage_->xsizes);
+    uavs_ = std::move(storage_->uavs);
+    tgsm_layouts_ = std::move(storage_->tgsm_layouts);
+    groups_ = std::move(storage_->groups);
+    threads_ = std::move(storage_->threads);
+    reg_pool_ = std::move(storage_->reg_pool);
+    occurrence_pool_ = std::move(storage_->occurrence_pool);
+    log_ = std::move(storage_->log);
+    spare_words_ = std::move(storage_->spare_words);
+    spare_tgsm_ = std::move(storage_->spare_tgsm);
+    // Emptied, not freed: Setup fills them afresh, UAVs' words in the room
+    // of the last pass's.
+    xsizes_.clear();
+    for (std::optional<Uav>& u : uavs_) {
+      if (u) spare_words_.push_back(std::move(u->words));
+    }
+    uavs_.clear();
+    tgsm_layouts_.clear();
+    log_.Clear();
+  }
   // A later pass touches about the words the earlier ones did.
   log_.Reserve(known.WordCount());
 }
 
+Execution::~Execution() {
+  if (storage_ == nullptr) return;
+  storage_->xsizes = std::move(xsizes_);
+  storage_->uavs = std::move(uavs_);
+  storage_->tgsm_layouts = std::move(tgsm_layouts_);
+  storage_->groups = std::move(groups_);
+  storage_->threads = std::move(threads_);
+  storage_->reg_pool = std::move(reg_pool_);
+  storage_->occurrence_pool = std::move(occurrence_pool_);
+  storage_->spare_words = std::move(spare_words_);
+  storage_->spare_tgsm = std::move(spare_tgsm_);
+  storage_->log = std::move(log_);
+}
+
 absl::Status Execution::Setup() {
   const auto& code = program_.instructions;
-  for (uint32_t i = 0; i < code.size(); ++i) {
+  for (const uint32_t i : declarations_) {
     const isa::Instruction& inst = code[i];
     const auto& ops = inst.operands;
     switch (inst.op) {
@@ -78,6 +117,11 @@ absl::Status Execution::Setup() {
               absl::StrCat("u", slot, " is bound to a resource of another kind"));
         }
         u.format = r->format;
+        if (!spare_words_.empty()) {
+          u.words = std::move(spare_words_.back());
+          spare_words_.pop_back();
+          u.words.clear();
+        }
         u.words.reserve(r->init.size());
         for (uint32_t w : r->init) u.words.push_back(Value::Of(w));
         if (r->counter) u.counter = Value::Of(*r->counter);
@@ -128,6 +172,9 @@ absl::Status Execution::Setup() {
         group_size_[1], "x", group_size_[2], " in a dispatch of ", case_.groups[0],
         "x", case_.groups[1], "x", case_.groups[2], ", ", temps_, " temps"));
   }
+  // Resized, every field set below or (threads) by StartGroup: the vectors
+  // may hold a last pass's groups and threads, whose g# and x# keep their
+  // room.
   groups_.resize(group_count);
   threads_.resize(threads);
   const bool canonical = options_.schedule.kind == Schedule::Kind::kCanonical;
@@ -135,42 +182,67 @@ absl::Status Execution::Setup() {
   reg_pool_.resize(live * (kSystemValueCount + size_t{temps_} * 4));
   occurrence_pool_.resize(live * atomic_count_);
   for (uint64_t g = 0; g < group_count; ++g) {
-    const std::array<uint32_t, 3> gid = {
-        static_cast<uint32_t>(g % case_.groups[0]),
-        static_cast<uint32_t>(g / case_.groups[0] % case_.groups[1]),
-        static_cast<uint32_t>(g / case_.groups[0] / case_.groups[1])};
-    groups_[g].first_thread = static_cast<uint32_t>(g * per_group);
-    groups_[g].thread_count = static_cast<uint32_t>(per_group);
-    for (uint64_t k = 0; k < per_group; ++k) {
-      Thread& t = threads_[g * per_group + k];
-      t.id = static_cast<uint32_t>(g * per_group + k);
-      t.group = static_cast<uint32_t>(g);
-      t.gid = gid;
-      t.tid = {static_cast<uint32_t>(k % group_size_[0]),
-               static_cast<uint32_t>(k / group_size_[0] % group_size_[1]),
-               static_cast<uint32_t>(k / group_size_[0] / group_size_[1])};
-    }
+    Group& group = groups_[g];
+    group.tgsm_interval = 0;
+    group.uav_interval = 0;
+    group.first_thread = static_cast<uint32_t>(g * per_group);
+    group.thread_count = static_cast<uint32_t>(per_group);
   }
   return absl::OkStatus();
 }
 
 void Execution::StartGroup(uint32_t g) {
   Group& group = groups_[g];
-  // Spec 1.8, E-22: TGSM is undefined at group start.
+  // Spec 1.8, E-22: TGSM is undefined at group start. Filled in the room of
+  // an earlier group's, if any (assigning keeps the inner vectors' room).
+  group.tgsm.swap(spare_tgsm_);
   group.tgsm.assign(tgsm_layouts_.size(), {});
   for (size_t s = 0; s < tgsm_layouts_.size(); ++s) {
     if (tgsm_layouts_[s]) group.tgsm[s].assign(tgsm_layouts_[s]->words, Value{});
   }
   const bool canonical = options_.schedule.kind == Schedule::Kind::kCanonical;
+  const std::array<uint32_t, 3> gid = {g % case_.groups[0],
+                                       g / case_.groups[0] % case_.groups[1],
+                                       g / case_.groups[0] / case_.groups[1]};
+  // Spec 1.9: vThreadID = vThreadGroupID * group size + vThreadIDInGroup.
+  const std::array<uint32_t, 3> base = {gid[0] * group_size_[0], gid[1] * group_size_[1],
+                                        gid[2] * group_size_[2]};
+  // vThreadIDInGroup counts x fastest: counted up here, thread by thread,
+  // rather than divided out of k; its flattened form is k itself.
+  std::array<uint32_t, 3> tid = {0, 0, 0};
   for (uint32_t k = 0; k < group.thread_count; ++k) {
     Thread& t = threads_[group.first_thread + k];
+    t.id = group.first_thread + k;
+    t.group = g;
+    t.tid = tid;
+    t.gid = gid;
+    t.pc = 0;
+    t.done = false;
+    t.waiting = false;
+    t.steps = 0;
     const size_t live = canonical ? k : group.first_thread + k;
     const size_t regs = size_t{temps_} * 4;
     const size_t values = kSystemValueCount + regs;
     t.values = absl::MakeSpan(reg_pool_).subspan(live * values, values);
     t.regs = t.values.subspan(kSystemValueCount);
-    std::fill(t.regs.begin(), t.regs.end(), Value{});  // temps start undefined
-    SetSystemValues(t);
+    // Temps start undefined. All bytes zero is Value{}: cleared as bytes,
+    // in wide stores (a loop of Value{} stores its two fields one by one).
+    static_assert(std::is_trivially_copyable_v<Value>);
+    std::memset(static_cast<void*>(t.regs.data()), 0, t.regs.size() * sizeof(Value));
+    Value* const sv = t.values.data();  // the slots of SystemValueSlot
+    for (size_t c = 0; c < 3; ++c) {
+      sv[c] = Value::Of(base[c] + tid[c]);
+      sv[3 + c] = Value::Of(gid[c]);
+      sv[6 + c] = Value::Of(tid[c]);
+    }
+    sv[9] = Value::Of(k);
+    if (++tid[0] == group_size_[0]) {
+      tid[0] = 0;
+      if (++tid[1] == group_size_[1]) {
+        tid[1] = 0;
+        ++tid[2];
+      }
+    }
     t.xregs.resize(xsizes_.size());
     for (size_t x = 0; x < xsizes_.size(); ++x) {
       t.xregs[x].assign(size_t{xsizes_[x]} * 4, Value{});
@@ -178,18 +250,6 @@ void Execution::StartGroup(uint32_t g) {
     t.occurrences = absl::MakeSpan(occurrence_pool_).subspan(live * atomic_count_, atomic_count_);
     std::fill(t.occurrences.begin(), t.occurrences.end(), 0u);
   }
-}
-
-// Spec 1.9: vThreadID = vThreadGroupID * group size + vThreadIDInGroup,
-// and the flattened index counts x fastest.
-void Execution::SetSystemValues(Thread& t) const {
-  for (size_t c = 0; c < 3; ++c) {
-    t.values[c] = Value::Of(t.gid[c] * group_size_[c] + t.tid[c]);
-    t.values[3 + c] = Value::Of(t.gid[c]);
-    t.values[6 + c] = Value::Of(t.tid[c]);
-  }
-  t.values[9] = Value::Of(t.tid[2] * group_size_[0] * group_size_[1] +
-                          t.tid[1] * group_size_[0] + t.tid[0]);
 }
 
 absl::Status Execution::Run() {
@@ -222,14 +282,17 @@ absl::Status Execution::RunCanonical() {
       if (all_done) break;
       MaybeReleaseBarrier(g);
     }
-    // Canonical order finishes a group before the next: its TGSM can go.
+    // Canonical order finishes a group before the next: its TGSM and x#
+    // can go, their room to the next group (StartGroup refills it); the
+    // last group's to the first, for the next pass.
     if (replay_) replay_->GroupDone(g);
-    group.tgsm.clear();
+    spare_tgsm_.swap(group.tgsm);
+    const Group& next = groups_[(g + 1) % groups_.size()];
     for (uint32_t k = 0; k < group.thread_count; ++k) {
       Thread& t = threads_[group.first_thread + k];
       t.regs = {};
       t.values = {};
-      t.xregs = {};
+      if (!xsizes_.empty()) threads_[next.first_thread + k].xregs.swap(t.xregs);
     }
   }
   return absl::OkStatus();
@@ -537,7 +600,8 @@ void Execution::ExecControl(Thread& t, const isa::Instruction& inst) {
       const Value v = Read(t, inst.operands[0], 0);
       if (!v.defined) chaos_ = true;
       uint32_t chosen = target;  // endswitch when nothing matches
-      for (uint32_t k : map_.cases[here]) {
+      for (uint32_t k = map_.next_case[here]; k != ControlMap::kNoCase;
+           k = map_.next_case[k]) {
         const isa::Instruction& label = program_.instructions[k];
         if (label.op == Op::kDefault) {
           if (chosen == target) chosen = k;

@@ -5,10 +5,12 @@
 
 #include <array>
 #include <cstdint>
+#include <optional>
 #include <vector>
 
 #include "absl/base/attributes.h"
 #include "absl/status/status.h"
+#include "absl/strings/string_view.h"
 #include "absl/types/span.h"
 #include "isa/case_file.h"
 #include "isa/outcome.h"
@@ -59,20 +61,51 @@ struct Group {
   uint32_t first_thread = 0, thread_count = 0;
 };
 
+// What an Execution allocates, kept by a caller that runs pass after pass
+// (the judge keeps one for all its cases): each pass borrows the vectors and
+// hands them back, with their room, when it ends. Their contents mean
+// nothing between passes.
+struct ExecutionStorage {
+  std::vector<uint32_t> xsizes;
+  std::vector<std::optional<Uav>> uavs;
+  std::vector<std::optional<Layout>> tgsm_layouts;
+  std::vector<Group> groups;
+  std::vector<Thread> threads;
+  std::vector<Value> reg_pool;
+  std::vector<uint32_t> occurrence_pool;
+  std::vector<std::vector<Value>> spare_words;  // UAV words' room
+  std::vector<std::vector<Value>> spare_tgsm;   // a group's g#' room
+  AccessLog log;
+};
+
 class Execution {
  public:
   // `known` holds what earlier passes saw (races, poison); this pass records
   // its own accesses into log().
   // With `replay`, atomics take their returns from it (the judge).
-  // `decoded` is Decode(c.shader).
+  // `decoded` is Decode(c.shader). With `storage`, the pass works in its
+  // vectors and gives them back when it is destroyed.
   Execution(const isa::Case& c, const ControlMap& map, const DecodedProgram& decoded,
             const InterpretOptions& options, const AccessLog& known,
-            Replay* replay = nullptr);
+            Replay* replay = nullptr, ExecutionStorage* storage = nullptr);
+  ~Execution();
+  Execution(const Execution&) = delete;
+  Execution& operator=(const Execution&) = delete;
 
   absl::Status Run();
   isa::Outcome TakeOutcome();
+  // What the outcome's status and message will be, and the UAVs its words
+  // and counters come from (by slot; a slot no dcl_uav_* names is empty),
+  // for a caller that needs no outcome built (the judge). After Run.
+  isa::RunStatus status() const { return outcome_.status; }
+  absl::string_view message() const {
+    return chaos_ ? absl::string_view(kChaosMessage) : absl::string_view(outcome_.message);
+  }
+  absl::Span<const std::optional<Uav>> uavs() const { return uavs_; }
   const AccessLog& log() const { return log_; }
   AccessLog TakeLog() { return std::move(log_); }
+  // known.LearnFrom(this pass's log), the log's room staying here.
+  bool LearnInto(AccessLog& known) { return known.LearnFrom(std::move(log_)); }
   // Whether a branch, loop or switch took an undefined condition: from then
   // on the spec allows any behaviour (6.0), so nothing may be judged.
   bool chaos() const { return chaos_; }
@@ -102,7 +135,6 @@ class Execution {
   ABSL_ATTRIBUTE_NOINLINE absl::Status OverBudget() const;
   ABSL_ATTRIBUTE_NOINLINE absl::Status OverTraceCap() const;
   bool MaybeReleaseBarrier(uint32_t g);  // true if it released
-  void SetSystemValues(Thread& t) const;
   // Temps and immediates are most reads and writes: those paths are here,
   // to inline into the instruction loops; the other files in ReadOther and
   // WriteOther.
@@ -168,12 +200,14 @@ class Execution {
   const InterpretOptions& options_;
   const AccessLog& known_;
   Replay* replay_;
+  ExecutionStorage* storage_;
   AccessLog log_;
   isa::Prng prng_;
 
   uint32_t temps_ = 0;                      // the last dcl_temps' count
   std::vector<uint32_t> xsizes_;            // x# -> elements (0 = undeclared)
   absl::Span<const Decoded> decoded_;       // by instruction index
+  absl::Span<const uint32_t> declarations_;  // DecodedProgram::declarations
   uint32_t leading_decls_ = 0;  // declarations before the first other instruction
   uint32_t atomic_count_ = 0;
   std::array<uint32_t, 3> group_size_ = {1, 1, 1};
@@ -185,6 +219,10 @@ class Execution {
   // canonical schedule (groups run one after another), else every thread's.
   std::vector<Value> reg_pool_;
   std::vector<uint32_t> occurrence_pool_;
+  // Room for UAV words, from the storage's last pass.
+  std::vector<std::vector<Value>> spare_words_;
+  // Room for a group's g# (Group::tgsm), from the last group to finish.
+  std::vector<std::vector<Value>> spare_tgsm_;
   uint64_t total_steps_ = 0;
   uint64_t atomics_run_ = 0;
   bool chaos_ = false;  // control flow depended on an undefined value

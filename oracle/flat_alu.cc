@@ -10,7 +10,9 @@ bool FlatAlu::Of(const isa::Instruction& inst, int lane, size_t sources, int cou
                  size_t temp_values, FlatAlu& f) {
   f.op = inst.op;
   constexpr size_t kTemps = kSystemValueCount;  // where r0.x is
-  const isa::Operand& dst = inst.operands[0];
+  // Indexed once: each index into the inlined vector tests where it lives.
+  const isa::Operand* const operands = inst.operands.data();
+  const isa::Operand& dst = operands[0];
   if (dst.file == isa::RegFile::kIndexableTemp) return false;
   const size_t d = size_t{dst.index} * 4 + static_cast<size_t>(lane & 3);
   // Out of range, or another file: the write goes nowhere.
@@ -28,7 +30,7 @@ bool FlatAlu::Of(const isa::Instruction& inst, int lane, size_t sources, int cou
       constant = AbsentSource(k, counted);
       continue;
     }
-    const isa::Operand& op = inst.operands[1 + k];
+    const isa::Operand& op = operands[1 + k];
     if (op.file == isa::RegFile::kTemp) {
       const size_t r = size_t{op.index} * 4 + op.Component(lane);
       if (r < temp_values) read(k, kTemps + r);  // else undefined

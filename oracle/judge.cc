@@ -1,5 +1,7 @@
 #include "oracle/judge.h"
 
+#include <optional>
+
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
 #include "oracle/access_log.h"
@@ -12,31 +14,37 @@ namespace {
 std::string Hex(uint32_t v) { return absl::StrFormat("0x%08x", v); }
 
 // Final words and counters the replay defines must be what was observed.
-void CompareMemory(const isa::Outcome& spec, const isa::Outcome& seen,
-                   std::vector<Finding>& findings) {
-  for (const isa::UavState& want : spec.uavs) {
-    const isa::UavState* got = seen.FindUav(want.slot);
+// Read from the pass's UAVs themselves (by slot, as an outcome lists them),
+// not from an outcome built of them: `words_defined` false (the race
+// analysis did not converge) leaves only sizes and counters to compare.
+void CompareMemory(absl::Span<const std::optional<Uav>> uavs, bool words_defined,
+                   const isa::Outcome& seen, std::vector<Finding>& findings) {
+  for (uint32_t slot = 0; slot < uavs.size(); ++slot) {
+    if (!uavs[slot]) continue;
+    const Uav& want = *uavs[slot];
+    const isa::UavState* got = seen.FindUav(slot);
     if (got == nullptr || got->words.size() != want.words.size()) {
-      findings.push_back({"wrong-memory", absl::StrCat("u", want.slot),
+      findings.push_back({"wrong-memory", absl::StrCat("u", slot),
                           absl::StrCat("expected ", want.words.size(),
                                        " words, the target returned ",
                                        got ? got->words.size() : 0),
-                          -1, false, static_cast<int>(want.slot)});
+                          -1, false, static_cast<int>(slot)});
       continue;
     }
-    for (size_t w = 0; w < want.words.size(); ++w) {
-      if (!want.defined[w] || got->words[w] == want.words[w]) continue;
-      findings.push_back({"wrong-memory", absl::StrCat("u", want.slot, "[", w, "]"),
-                          absl::StrCat("expected ", Hex(want.words[w]), ", got ",
+    for (size_t w = 0; words_defined && w < want.words.size(); ++w) {
+      const Value v = want.words[w];
+      if (!v.defined || got->words[w] == v.bits) continue;
+      findings.push_back({"wrong-memory", absl::StrCat("u", slot, "[", w, "]"),
+                          absl::StrCat("expected ", Hex(v.bits), ", got ",
                                        Hex(got->words[w])),
-                          -1, false, static_cast<int>(want.slot), static_cast<int64_t>(w)});
+                          -1, false, static_cast<int>(slot), static_cast<int64_t>(w)});
     }
-    if (want.counter && want.counter_defined &&
-        (!got->counter || *got->counter != *want.counter)) {
-      findings.push_back({"wrong-counter", absl::StrCat("u", want.slot, " counter"),
-                          absl::StrCat("expected ", Hex(*want.counter), ", got ",
+    if (want.counter && want.counter->defined &&
+        (!got->counter || *got->counter != want.counter->bits)) {
+      findings.push_back({"wrong-counter", absl::StrCat("u", slot, " counter"),
+                          absl::StrCat("expected ", Hex(want.counter->bits), ", got ",
                                        got->counter ? Hex(*got->counter) : "none"),
-                          -1, false, static_cast<int>(want.slot)});
+                          -1, false, static_cast<int>(slot)});
     }
   }
 }
@@ -58,8 +66,36 @@ std::string Verdict::Summary() const {
   return "?";
 }
 
-absl::StatusOr<Verdict> Judge(const isa::Case& c, const isa::Outcome& observed,
-                              const JudgeOptions& options) {
+namespace judge_internal {
+
+struct Room {
+  ControlMap map;
+  DecodedProgram decoded;
+  AccessLog known;
+  ExecutionStorage execution;
+  // The last case's Replay, finished: only its containers' room is used.
+  std::optional<Replay> spent;
+};
+
+}  // namespace judge_internal
+
+JudgingScratch::JudgingScratch() : room_(std::make_unique<judge_internal::Room>()) {}
+JudgingScratch::~JudgingScratch() = default;
+JudgingScratch::JudgingScratch(JudgingScratch&&) noexcept = default;
+JudgingScratch& JudgingScratch::operator=(JudgingScratch&&) noexcept = default;
+
+namespace {
+
+using judge_internal::Room;
+
+// The passes over a case with a trace, into `v`.
+absl::Status Passes(const isa::Case& c, const isa::Outcome& observed,
+                    const JudgeOptions& options, Room& room, Replay& replay, Verdict& v);
+
+// Both Judge()s (one body, not one calling the other: profiles toggle on
+// entering either).
+absl::StatusOr<Verdict> JudgeIn(const isa::Case& c, const isa::Outcome& observed,
+                                const JudgeOptions& options, Room& room) {
   Verdict v;
   if (observed.status != isa::RunStatus::kOk) {
     // Only an endless loop excuses a run that did not finish.
@@ -93,44 +129,50 @@ absl::StatusOr<Verdict> Judge(const isa::Case& c, const isa::Outcome& observed,
                                                    : observed.message});
     return v;
   }
-  absl::StatusOr<ControlMap> map = BuildControlMap(c.shader);
-  if (!map.ok()) return map.status();
+  if (absl::Status s = BuildControlMap(c.shader, room.map); !s.ok()) return s;
   if (!observed.has_trace) {
     v.notes.push_back("no trace: returned values and order-dependent words not judged");
   }
+  Decode(c.shader, room.decoded);
+  room.known.Clear();
+  Replay replay = room.spent ? Replay(observed, c.shader, options.search_budget,
+                                      std::move(*room.spent))
+                             : Replay(observed, c.shader, options.search_budget);
+  absl::Status s = Passes(c, observed, options, room, replay, v);
+  room.spent.emplace(std::move(replay));
+  if (!s.ok()) return s;
+  return v;
+}
+
+absl::Status Passes(const isa::Case& c, const isa::Outcome& observed,
+                    const JudgeOptions& options, Room& room, Replay& replay, Verdict& v) {
   // Same fixpoint as Interpret(): rerun until no new race or poison appears.
   constexpr int kMaxPasses = 8;
-  const DecodedProgram decoded = Decode(c.shader);
-  AccessLog known;
-  Replay replay(observed, c.shader, options.search_budget);
   for (int pass = 0; pass < kMaxPasses; ++pass) {
     if (pass > 0) replay.Restart();
-    Execution e(c, *map, decoded, options.interpret, known, &replay);
+    Execution e(c, room.map, room.decoded, options.interpret, room.known, &replay,
+                &room.execution);
     if (absl::Status s = e.Run(); !s.ok()) return s;
-    const bool learned = known.LearnFrom(e.TakeLog());
+    const bool learned = e.LearnInto(room.known);
     if (learned && pass + 1 < kMaxPasses) continue;
     replay.Finish();
-    isa::Outcome spec = e.TakeOutcome();
-    if (spec.status != isa::RunStatus::kOk) {
+    if (e.status() != isa::RunStatus::kOk) {
       v.kind = Verdict::Kind::kUnknown;
-      v.unknown.push_back(absl::StrCat("replaying the observed returns: ", spec.message));
-      return v;
+      v.unknown.push_back(absl::StrCat("replaying the observed returns: ", e.message()));
+      return absl::OkStatus();
     }
-    if (learned) {
-      v.notes.push_back("race analysis did not converge; memory not judged");
-      for (auto& u : spec.uavs) u.defined.assign(u.defined.size(), false);
-    }
-    if (!spec.message.empty()) v.notes.push_back(spec.message);
+    if (learned) v.notes.push_back("race analysis did not converge; memory not judged");
+    if (!e.message().empty()) v.notes.push_back(std::string(e.message()));
     if (e.chaos()) {
       // Which atomics run, how often, is itself undefined: any trace and
       // any memory are allowed (spec 6.0).
       v.notes.push_back("nothing judged: control flow depended on an undefined value");
-      return v;
+      return absl::OkStatus();
     }
     v.findings = replay.TakeFindings();
-    CompareMemory(spec, observed, v.findings);
+    CompareMemory(e.uavs(), !learned, observed, v.findings);
     v.unknown = replay.TakeUnknowns();
-    for (std::string& s : replay.TakeUnjudged()) v.notes.push_back(std::move(s));
+    replay.TakeUnjudged(v.notes);
     break;
   }
   if (!v.findings.empty()) {
@@ -138,7 +180,20 @@ absl::StatusOr<Verdict> Judge(const isa::Case& c, const isa::Outcome& observed,
   } else if (!v.unknown.empty()) {
     v.kind = Verdict::Kind::kUnknown;
   }
-  return v;
+  return absl::OkStatus();
+}
+
+}  // namespace
+
+absl::StatusOr<Verdict> Judge(const isa::Case& c, const isa::Outcome& observed,
+                              const JudgeOptions& options) {
+  Room room;
+  return JudgeIn(c, observed, options, room);
+}
+
+absl::StatusOr<Verdict> Judge(const isa::Case& c, const isa::Outcome& observed,
+                              const JudgeOptions& options, JudgingScratch& scratch) {
+  return JudgeIn(c, observed, options, *scratch.room_);
 }
 
 }  // namespace atomfuzz::oracle

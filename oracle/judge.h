@@ -12,6 +12,7 @@
 #ifndef ATOMFUZZ_ORACLE_JUDGE_H_
 #define ATOMFUZZ_ORACLE_JUDGE_H_
 
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -39,8 +40,35 @@ struct Verdict {
   std::string Summary() const;
 };
 
+namespace judge_internal {
+struct Room;  // judge.cc
+}  // namespace judge_internal
+
+// What the judge builds per case (the control map, the trace's index, the
+// passes' threads, registers, memory and access logs), kept with the room
+// of its vectors for the next case. Small cases are most of a campaign, and
+// there allocating all that anew was an eighth of the judge's work. For one
+// thread at a time. (Not named Judge*: profiles toggle on that pattern.)
+class JudgingScratch {
+ public:
+  JudgingScratch();
+  ~JudgingScratch();
+  JudgingScratch(JudgingScratch&&) noexcept;
+  JudgingScratch& operator=(JudgingScratch&&) noexcept;
+
+ private:
+  friend absl::StatusOr<Verdict> Judge(const isa::Case&, const isa::Outcome&,
+                                       const JudgeOptions&, JudgingScratch&);
+  std::unique_ptr<judge_internal::Room> room_;
+};
+
+// One case, from scratch.
 absl::StatusOr<Verdict> Judge(const isa::Case& c, const isa::Outcome& observed,
                               const JudgeOptions& options = {});
+// The same verdict, in `scratch`'s room: for a caller that judges many
+// cases (a campaign worker keeps one scratch for its whole run).
+absl::StatusOr<Verdict> Judge(const isa::Case& c, const isa::Outcome& observed,
+                              const JudgeOptions& options, JudgingScratch& scratch);
 
 }  // namespace atomfuzz::oracle
 

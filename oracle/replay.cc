@@ -22,17 +22,31 @@ std::string Xyz(const std::array<uint32_t, 3>& v) {
 Replay::Replay(const isa::Outcome& observed, const isa::Program& program,
                uint64_t search_budget)
     : observed_(observed), program_(program), budget_(search_budget) {
-  consumed_.assign(observed.trace.size(), false);
-  index_.reserve(observed.trace.size());
-  for (size_t i = 0; i < observed.trace.size(); ++i) {
-    const isa::AtomicEvent& e = observed.trace[i];
-    index_.emplace(EventKey{e.group, e.thread, e.instruction, e.occurrence}, i);
-  }
+  consumed_.assign(observed.trace.size(), 0);
+  index_.Build(observed.trace);
+}
+
+Replay::Replay(const isa::Outcome& observed, const isa::Program& program,
+               uint64_t search_budget, Replay&& spent)
+    : observed_(observed),
+      program_(program),
+      budget_(search_budget),
+      index_(std::move(spent.index_)),
+      consumed_(std::move(spent.consumed_)),
+      open_(std::move(spent.open_)),
+      closing_(std::move(spent.closing_)),
+      findings_(std::move(spent.findings_)),
+      unknowns_(std::move(spent.unknowns_)),
+      unjudged_(std::move(spent.unjudged_)) {
+  Restart();
+  index_.Build(observed.trace);
 }
 
 void Replay::Restart() {
-  consumed_.assign(observed_.trace.size(), false);
-  open_.clear();
+  consumed_.assign(observed_.trace.size(), 0);
+  // Usually empty already (Finish empties it): abseil's clear() would
+  // still sweep every slot.
+  if (!open_.empty()) open_.clear();
   findings_.clear();
   unknowns_.clear();
   unjudged_.clear();
@@ -41,22 +55,27 @@ void Replay::Restart() {
 std::optional<uint32_t> Replay::Observed(const AtomicSite& site, bool* found) {
   *found = false;
   if (!observed_.has_trace) return std::nullopt;
-  auto it = index_.find(site.key);
-  if (it == index_.end() || consumed_[it->second]) {
-    const auto& inst = program_.instructions[site.key.instruction];
-    findings_.push_back(
-        {"missing-atomic",
-         absl::StrCat(inst.info().mnemonic, " (instruction ", site.key.instruction,
-                      ", line ", inst.line, ") in group ", Xyz(site.key.group),
-                      " thread ", Xyz(site.key.thread), " occurrence ",
-                      site.key.occurrence),
-         "the spec executes it but the target's trace does not have it",
-         static_cast<int>(site.key.instruction)});
+  const uint32_t i = index_.Find(site.key.group, site.key.thread, site.key.instruction,
+                                 site.key.occurrence);
+  if (i == TraceIndex::kAbsent || consumed_[i]) {
+    Missing(site);
     return std::nullopt;
   }
   *found = true;
-  consumed_[it->second] = true;
-  return observed_.trace[it->second].returned;
+  consumed_[i] = 1;
+  return observed_.trace[i].returned;
+}
+
+void Replay::Missing(const AtomicSite& site) {
+  const auto& inst = program_.instructions[site.key.instruction];
+  findings_.push_back(
+      {"missing-atomic",
+       absl::StrCat(inst.info().mnemonic, " (instruction ", site.key.instruction,
+                    ", line ", inst.line, ") in group ", Xyz(site.key.group),
+                    " thread ", Xyz(site.key.thread), " occurrence ",
+                    site.key.occurrence),
+       "the spec executes it but the target's trace does not have it",
+       static_cast<int>(site.key.instruction)});
 }
 
 void Replay::Untouched(const AtomicSite& site) {
@@ -223,14 +242,22 @@ void Replay::Finish() {
   }
 }
 
-std::vector<std::string> Replay::TakeUnjudged() {
-  std::vector<std::string> notes;
-  notes.reserve(unjudged_.size());
+void Replay::TakeUnjudged(std::vector<std::string>& notes) {
+  notes.reserve(notes.size() + unjudged_.size());
   for (const Unjudged& u : unjudged_) {
-    notes.push_back(absl::StrCat(Describe(u.cell), ": ", u.why, u.involved));
+    // Describe(u.cell) + ": " + ..., written in one string: a campaign's
+    // verdicts carry thousands of these notes.
+    const Cell& c = u.cell;
+    if (c.word == UINT32_MAX) {
+      notes.push_back(absl::StrCat("u", c.m.slot, " counter: ", u.why, u.involved));
+    } else if (c.m.tgsm) {
+      notes.push_back(absl::StrCat("g", c.m.slot, "[", c.word, "] of group ", c.m.group,
+                                   ": ", u.why, u.involved));
+    } else {
+      notes.push_back(absl::StrCat("u", c.m.slot, "[", c.word, "]: ", u.why, u.involved));
+    }
   }
   unjudged_.clear();
-  return notes;
 }
 
 std::string Replay::Describe(const Cell& c) const {

@@ -13,6 +13,7 @@
 #include <utility>
 #include <vector>
 
+#include "absl/base/attributes.h"
 #include "absl/container/flat_hash_map.h"
 #include "absl/container/inlined_vector.h"
 #include "absl/strings/string_view.h"
@@ -20,6 +21,7 @@
 #include "isa/program.h"
 #include "oracle/access_log.h"
 #include "oracle/serialization.h"
+#include "oracle/trace_index.h"
 #include "oracle/value.h"
 
 namespace atomfuzz::oracle {
@@ -59,6 +61,12 @@ class Replay {
   // depends on the order of other threads' atomics is undefined.
   Replay(const isa::Outcome& observed, const isa::Program& program,
          uint64_t search_budget);
+  // The same, in the room of a finished Replay's containers (`spent` is
+  // left empty): a caller that judges case after case allocates nothing
+  // here once the room is there.
+  Replay(const isa::Outcome& observed, const isa::Program& program,
+         uint64_t search_budget, Replay&& spent);
+  Replay(Replay&&) = default;
   // Forgets what the last pass recorded, for the next pass over the same
   // case; the index of the observed trace is kept (building it is a good
   // part of a small case's cost).
@@ -91,8 +99,8 @@ class Replay {
   // copied: the judge builds its verdict from them).
   std::vector<Finding> TakeFindings() { return std::move(findings_); }
   std::vector<std::string> TakeUnknowns() { return std::move(unknowns_); }
-  // Words whose atomics could not be judged, and why.
-  std::vector<std::string> TakeUnjudged();
+  // Words whose atomics could not be judged, and why, appended to `notes`.
+  void TakeUnjudged(std::vector<std::string>& notes);
   bool has_trace() const { return observed_.has_trace; }
 
  private:
@@ -117,7 +125,13 @@ class Replay {
     uint32_t first_group = 0;
   };
 
-  std::optional<uint32_t> Observed(const AtomicSite& site, bool* found);
+  // Inlined into its two callers: at every atomic, its call's saving and
+  // restoring of registers cost about as much as its lookup.
+  ABSL_ATTRIBUTE_ALWAYS_INLINE std::optional<uint32_t> Observed(const AtomicSite& site,
+                                                                bool* found);
+  // Observed's finding for an atomic the trace lacks, out of line: building
+  // it would weigh on every lookup.
+  ABSL_ATTRIBUTE_NOINLINE void Missing(const AtomicSite& site);
   // Histories close in this order (abseil's hash order changes from run to
   // run; findings must not).
   static bool CellLess(const Cell& a, const Cell& b);
@@ -133,8 +147,8 @@ class Replay {
   const isa::Outcome& observed_;
   const isa::Program& program_;
   uint64_t budget_;
-  absl::flat_hash_map<EventKey, size_t> index_;
-  std::vector<bool> consumed_;
+  TraceIndex index_;
+  std::vector<uint8_t> consumed_;  // per trace event (bytes: read at every atomic)
   absl::flat_hash_map<Cell, History> open_;
   std::vector<Cell> closing_;  // CloseWhere's and Finish's, kept for its room
   std::vector<Finding> findings_;
