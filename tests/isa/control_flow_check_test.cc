@@ -206,6 +206,26 @@ TEST(ControlFlowSync, LoopCarriedVaryingValue) {
               ElementsAre(Barrier(15)));
 }
 
+TEST(ControlFlowSync, VaryingValueTakesTwoBackEdgesToReachTheBarrier) {
+  // r1.x turns varying on the first pass, r2.x on the second (from r1.x),
+  // and the if on line 15 branches on it only from the third: a walk that
+  // stopped once the heads changed no more than once would miss it.
+  EXPECT_THAT(Flow("mov r0.x, l(0)\n"
+                   "mov r1.x, l(0)\n"
+                   "mov r2.x, l(0)\n"
+                   "loop\n"
+                   "  uge r0.y, r0.x, l(4)\n"
+                   "  breakc_nz r0.y\n"
+                   "  if_nz r2.x\n"
+                   "    sync_g_t\n"
+                   "  endif\n"
+                   "  mov r2.x, r1.x\n"
+                   "  mov r1.x, vThreadID.x\n"
+                   "  iadd r0.x, r0.x, l(1)\n"
+                   "endloop\n"),
+              ElementsAre(Barrier(16)));
+}
+
 TEST(ControlFlowSync, ReusedRegisterBecomesUniformAgain) {
   // fxc reuses registers: r0.x holds a thread id, then a uniform counter.
   EXPECT_THAT(Flow("mov r0.x, vThreadID.x\n"
