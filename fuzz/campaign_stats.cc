@@ -32,49 +32,54 @@ isa::Op AtomicOp(int index) {
 // Cells of the coverage matrix (op x kind x address class).
 constexpr int kCellCount = kAtomicOpCount * isa::kTargetKindCount * isa::kAddressClassCount;
 
+// Scratch kept between calls, all zero at rest: zeroing a whole table per
+// case would cost more than the counting (a trace holds tens of events).
+// Each call clears what it touched.
+struct WordSlot {
+  uint64_t a = 0, b = 0;
+  uint32_t count = 0;  // 0: empty
+};
+struct CoverageScratch {
+  std::array<uint32_t, kCellCount> per_cell{};
+  std::vector<WordSlot> table;  // a power of two in size
+};
+
 // Into `aliases`, per event of `trace`: for an in-bounds one, how many
 // in-bounds events touch the same word (g#: of the same group); 0 for the
-// others. Counted in an open-addressing table keyed by the word, a power of
-// two at least twice the events: two passes, no sort.
+// others. Counted in an open-addressing table keyed by the word, at least
+// twice the events in size: two passes, no sort.
 template <typename Out>
-void CountWordAliases(const std::vector<isa::AtomicEvent>& trace, Out& aliases) {
+void CountWordAliases(const std::vector<isa::AtomicEvent>& trace,
+                      std::vector<WordSlot>& table, Out& aliases) {
   aliases.assign(trace.size(), 0);
-  // (file, slot) and (word, group) packed in two integers.
-  auto key_of = [](const isa::AtomicEvent& e) {
-    const uint32_t group = e.file == isa::RegFile::kTgsm
-                               ? e.group[0] | e.group[1] << 16 | e.group[2] << 24
-                               : 0;
-    return std::pair<uint64_t, uint64_t>{
-        uint64_t{static_cast<uint32_t>(e.file)} << 32 | e.slot,
-        uint64_t{e.word} << 32 | group};
-  };
-  struct Slot {
-    uint64_t a = 0, b = 0;
-    uint32_t count = 0;  // 0: empty
-  };
-  size_t size = 16;
+  size_t size = 64;
   while (size < 2 * trace.size()) size *= 2;
-  absl::InlinedVector<Slot, 128> table(size);
-  absl::InlinedVector<uint32_t, 64> slot_of(trace.size());
-  auto find = [&](const std::pair<uint64_t, uint64_t>& key) {
+  if (table.size() < size) table.assign(size, WordSlot{});
+  const size_t mask = size - 1;
+  // (file, slot) and (word, group) packed in two integers.
+  auto find = [&](uint64_t a, uint64_t b) {
     // SplitMix64's finalizer spreads neighbouring words over the table.
-    uint64_t h = key.first * 0x9E3779B97F4A7C15ull ^ key.second;
+    uint64_t h = a * 0x9E3779B97F4A7C15ull ^ b;
     h = (h ^ (h >> 30)) * 0xBF58476D1CE4E5B9ull;
     h = (h ^ (h >> 27)) * 0x94D049BB133111EBull;
-    size_t at = (h ^ (h >> 31)) & (size - 1);
-    while (table[at].count != 0 &&
-           (table[at].a != key.first || table[at].b != key.second)) {
-      at = (at + 1) & (size - 1);
+    size_t at = (h ^ (h >> 31)) & mask;
+    while (table[at].count != 0 && (table[at].a != a || table[at].b != b)) {
+      at = (at + 1) & mask;
     }
     return at;
   };
+  absl::InlinedVector<uint32_t, 64> slot_of(trace.size());
   for (uint32_t i = 0; i < trace.size(); ++i) {
     const isa::AtomicEvent& e = trace[i];
     if (e.address != isa::AddressClass::kInBounds) continue;
-    const auto key = key_of(e);
-    const size_t at = find(key);
-    table[at].a = key.first;
-    table[at].b = key.second;
+    const uint32_t group = e.file == isa::RegFile::kTgsm
+                               ? e.group[0] | e.group[1] << 16 | e.group[2] << 24
+                               : 0;
+    const uint64_t a = uint64_t{static_cast<uint32_t>(e.file)} << 32 | e.slot;
+    const uint64_t b = uint64_t{e.word} << 32 | group;
+    const size_t at = find(a, b);
+    table[at].a = a;
+    table[at].b = b;
     ++table[at].count;
     slot_of[i] = static_cast<uint32_t>(at);
   }
@@ -82,6 +87,9 @@ void CountWordAliases(const std::vector<isa::AtomicEvent>& trace, Out& aliases) 
     if (trace[i].address == isa::AddressClass::kInBounds) {
       aliases[i] = table[slot_of[i]].count;
     }
+  }
+  for (uint32_t i = 0; i < trace.size(); ++i) {
+    if (trace[i].address == isa::AddressClass::kInBounds) table[slot_of[i]] = WordSlot{};
   }
 }
 
@@ -122,12 +130,13 @@ void CountCoverage(const isa::Case& c, const isa::Outcome& outcome,
   constexpr size_t kInlineEvents = 64;
   // Per in-bounds event, how many in-bounds events touch its word; g# words
   // are per group, u# words shared by all (WordCounts).
+  thread_local CoverageScratch scratch;
   absl::InlinedVector<uint32_t, kInlineEvents> aliases;
-  CountWordAliases(outcome.trace, aliases);
+  CountWordAliases(outcome.trace, scratch.table, aliases);
   // Events per cell of the matrix, so that the shared counters see one
   // atomic add per cell, not per event; and the features as a bit set,
   // read back in order (sorted and distinct, as the callers expect).
-  std::array<uint32_t, kCellCount> per_cell{};
+  std::array<uint32_t, kCellCount>& per_cell = scratch.per_cell;
   absl::InlinedVector<int, 16> cells;  // those with a count, as first seen
   std::array<uint64_t, (kFeatureCount + 63) / 64> seen{};
   for (uint32_t i = 0; i < outcome.trace.size(); ++i) {
@@ -152,6 +161,7 @@ void CountCoverage(const isa::Case& c, const isa::Outcome& outcome,
     const int op = cell / isa::kAddressClassCount / isa::kTargetKindCount;
     counters.coverage[op][k][cls].fetch_add(per_cell[static_cast<size_t>(cell)],
                                             std::memory_order_relaxed);
+    per_cell[static_cast<size_t>(cell)] = 0;
   }
   for (size_t w = 0; w < seen.size(); ++w) {
     for (uint64_t bits = seen[w]; bits != 0; bits &= bits - 1) {
