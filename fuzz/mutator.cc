@@ -33,11 +33,6 @@ constexpr NamedMutation kMutations[] = {
 // Attempts at a valid splice before crossover falls back to mutation.
 constexpr int kCrossOverAttempts = 16;
 
-// What a run depends on (expectations, description, metadata do not).
-bool SameRun(const isa::Case& a, const isa::Case& b) {
-  return a.groups == b.groups && a.resources == b.resources &&
-         a.shader == b.shader;
-}
 
 // A copy to mutate: the parent's expectations would be wrong for it, and
 // its description would describe another case.
@@ -65,16 +60,28 @@ absl::Span<const NamedMutation> AllMutations() { return kMutations; }
 Mutator::Mutator(const Policy& policy, MutatorOptions options)
     : policy_(&policy), options_(options) {}
 
-bool Mutator::Keep(isa::Case& candidate, const isa::Case& original) const {
-  return !SameRun(candidate, original) &&
-         WithinLimits(candidate, options_.limits) &&
-         isa::Validate(candidate).ok();
+// A run depends on the dispatch, the resources and the shader (not on the
+// expectations, description or metadata): a candidate equal in all three is
+// no mutant. One whose shader is that of an original which passed Validate
+// needs only the case's own rules checked (isa::ValidateWithCheckedProgram).
+bool Mutator::Keep(isa::Case& candidate, const isa::Case& original,
+                   bool original_valid) const {
+  const bool same_shader = candidate.shader == original.shader;
+  if (same_shader && candidate.groups == original.groups &&
+      candidate.resources == original.resources) {
+    return false;
+  }
+  if (!WithinLimits(candidate, options_.limits)) return false;
+  return (same_shader && original_valid
+              ? isa::ValidateWithCheckedProgram(candidate)
+              : isa::Validate(candidate))
+      .ok();
 }
 
 bool Mutator::Apply(const NamedMutation& m, isa::Case& c,
                     Choices& choices) const {
   isa::Case scratch;
-  return Apply(m, c, choices, scratch);
+  return Apply(m, c, choices, scratch, false);
 }
 
 // Copy-assigning onto `scratch`, a case of about the same shape left by the
@@ -82,23 +89,27 @@ bool Mutator::Apply(const NamedMutation& m, isa::Case& c,
 // every instruction's operands again. A kept child is swapped in, and the
 // old case becomes the next scratch.
 bool Mutator::Apply(const NamedMutation& m, isa::Case& c, Choices& choices,
-                    isa::Case& scratch) const {
+                    isa::Case& scratch, bool c_valid) const {
   CopyAsChild(c, scratch);
-  if (!m.fn(scratch, choices, *policy_) || !Keep(scratch, c)) return false;
+  if (!m.fn(scratch, choices, *policy_) || !Keep(scratch, c, c_valid)) return false;
   std::swap(c, scratch);
   return true;
 }
 
 std::string Mutator::MutateOnce(isa::Case& c, Choices& choices) const {
   isa::Case scratch;
-  return MutateOnce(c, choices, scratch);
+  bool c_valid = false;
+  return MutateOnce(c, choices, scratch, c_valid);
 }
 
 std::string Mutator::MutateOnce(isa::Case& c, Choices& choices,
-                                isa::Case& scratch) const {
+                                isa::Case& scratch, bool& c_valid) const {
   for (int attempt = 0; attempt < options_.max_attempts; ++attempt) {
     const NamedMutation& m = kMutations[choices.Below(std::size(kMutations))];
-    if (Apply(m, c, choices, scratch)) return std::string(m.name);
+    if (Apply(m, c, choices, scratch, c_valid)) {
+      c_valid = true;  // Keep validated it
+      return std::string(m.name);
+    }
   }
   return "";
 }
@@ -107,8 +118,9 @@ std::vector<std::string> Mutator::Mutate(isa::Case& c, Choices& choices) const {
   const uint64_t n = 1 + choices.Below(std::max(1, options_.max_stack));
   std::vector<std::string> names;
   isa::Case scratch;  // shared by every attempt of the stack
+  bool c_valid = false;  // whether `c` passed Validate (not known for the input)
   for (uint64_t k = 0; k < n; ++k) {
-    std::string name = MutateOnce(c, choices, scratch);
+    std::string name = MutateOnce(c, choices, scratch, c_valid);
     if (!name.empty()) names.push_back(std::move(name));
   }
   RecordMutations(c, names);
@@ -119,7 +131,7 @@ isa::Case Mutator::CrossOver(const isa::Case& a, const isa::Case& b,
                              Choices& choices) const {
   for (int attempt = 0; attempt < kCrossOverAttempts; ++attempt) {
     isa::Case child = Child(a);
-    if (SpliceCode(child, b, choices) && Keep(child, a)) {
+    if (SpliceCode(child, b, choices) && Keep(child, a, false)) {
       RecordMutations(child, {"crossover"});
       return child;
     }

@@ -63,13 +63,17 @@ class Mutator {
   const MutatorOptions& options() const { return options_; }
 
  private:
-  bool Keep(isa::Case& candidate, const isa::Case& original) const;
+  // `original_valid`: `original` is known to pass isa::Validate.
+  bool Keep(isa::Case& candidate, const isa::Case& original,
+            bool original_valid) const;
   // As the public ones, mutating a copy in `scratch` (any case; its content
   // is replaced), so that a stack of attempts reuses one case's memory.
-  std::string MutateOnce(isa::Case& c, Choices& choices,
-                         isa::Case& scratch) const;
+  // `c_valid` says whether `c` is known to pass isa::Validate; MutateOnce
+  // sets it once a mutation is kept (Keep validated the result).
+  std::string MutateOnce(isa::Case& c, Choices& choices, isa::Case& scratch,
+                         bool& c_valid) const;
   bool Apply(const NamedMutation& m, isa::Case& c, Choices& choices,
-             isa::Case& scratch) const;
+             isa::Case& scratch, bool c_valid) const;
 
   const Policy* policy_;
   MutatorOptions options_;
