@@ -44,20 +44,28 @@ struct CoverageScratch {
   std::vector<WordSlot> table;  // a power of two in size
 };
 
-// Into `aliases`, per event of `trace`: for an in-bounds one, how many
-// in-bounds events touch the same word (g#: of the same group); 0 for the
-// others. Counted in an open-addressing table keyed by the word, at least
-// twice the events in size: two passes, no sort.
+// Counts the in-bounds events of `trace` per word (g#: per word and
+// group) in `table`, an open-addressing table at least twice the events in
+// size: no sort. Into `slot_of`, per in-bounds event, the slot of its word,
+// whose count is then how many in-bounds events alias it; the caller clears
+// those slots (ClearWords) when done.
 template <typename Out>
-void CountWordAliases(const std::vector<isa::AtomicEvent>& trace,
-                      std::vector<WordSlot>& table, Out& aliases) {
-  aliases.assign(trace.size(), 0);
+void CountWords(const std::vector<isa::AtomicEvent>& trace,
+                std::vector<WordSlot>& table, Out& slot_of) {
+  slot_of.resize(trace.size());
   size_t size = 64;
   while (size < 2 * trace.size()) size *= 2;
   if (table.size() < size) table.assign(size, WordSlot{});
   const size_t mask = size - 1;
-  // (file, slot) and (word, group) packed in two integers.
-  auto find = [&](uint64_t a, uint64_t b) {
+  for (uint32_t i = 0; i < trace.size(); ++i) {
+    const isa::AtomicEvent& e = trace[i];
+    if (e.address != isa::AddressClass::kInBounds) continue;
+    // (file, slot) and (word, group) packed in two integers.
+    const uint32_t group = e.file == isa::RegFile::kTgsm
+                               ? e.group[0] | e.group[1] << 16 | e.group[2] << 24
+                               : 0;
+    const uint64_t a = uint64_t{static_cast<uint32_t>(e.file)} << 32 | e.slot;
+    const uint64_t b = uint64_t{e.word} << 32 | group;
     // SplitMix64's finalizer spreads neighbouring words over the table.
     uint64_t h = a * 0x9E3779B97F4A7C15ull ^ b;
     h = (h ^ (h >> 30)) * 0xBF58476D1CE4E5B9ull;
@@ -66,30 +74,10 @@ void CountWordAliases(const std::vector<isa::AtomicEvent>& trace,
     while (table[at].count != 0 && (table[at].a != a || table[at].b != b)) {
       at = (at + 1) & mask;
     }
-    return at;
-  };
-  absl::InlinedVector<uint32_t, 64> slot_of(trace.size());
-  for (uint32_t i = 0; i < trace.size(); ++i) {
-    const isa::AtomicEvent& e = trace[i];
-    if (e.address != isa::AddressClass::kInBounds) continue;
-    const uint32_t group = e.file == isa::RegFile::kTgsm
-                               ? e.group[0] | e.group[1] << 16 | e.group[2] << 24
-                               : 0;
-    const uint64_t a = uint64_t{static_cast<uint32_t>(e.file)} << 32 | e.slot;
-    const uint64_t b = uint64_t{e.word} << 32 | group;
-    const size_t at = find(a, b);
     table[at].a = a;
     table[at].b = b;
     ++table[at].count;
     slot_of[i] = static_cast<uint32_t>(at);
-  }
-  for (uint32_t i = 0; i < trace.size(); ++i) {
-    if (trace[i].address == isa::AddressClass::kInBounds) {
-      aliases[i] = table[slot_of[i]].count;
-    }
-  }
-  for (uint32_t i = 0; i < trace.size(); ++i) {
-    if (trace[i].address == isa::AddressClass::kInBounds) table[slot_of[i]] = WordSlot{};
   }
 }
 
@@ -119,20 +107,31 @@ void CountCoverage(const isa::Case& c, const isa::Outcome& outcome,
       declared.push_back({i.operands[0].file, i.operands[0].index, static_cast<int>(*k)});
     }
   }
+  // Runs of events on one memory are the rule: the last answer is kept.
+  isa::RegFile last_file = isa::RegFile::kNull;
+  uint32_t last_slot = 0;
+  int last_kind = -1;
   auto kind_of = [&](const isa::AtomicEvent& e) {
+    if (e.file == last_file && e.slot == last_slot) return last_kind;
+    last_file = e.file;
+    last_slot = e.slot;
+    last_kind = -1;
     // From the back: a later declaration of a slot wins (isa::DeclaredKinds).
     for (auto d = declared.rbegin(); d != declared.rend(); ++d) {
-      if (d->file == e.file && d->slot == e.slot) return d->kind;
+      if (d->file == e.file && d->slot == e.slot) {
+        last_kind = d->kind;
+        break;
+      }
     }
-    return -1;
+    return last_kind;
   };
   // Most traces hold tens of events: the scratch below lives on the stack.
   constexpr size_t kInlineEvents = 64;
-  // Per in-bounds event, how many in-bounds events touch its word; g# words
-  // are per group, u# words shared by all (WordCounts).
+  // Per in-bounds event, the slot counting the in-bounds events on its word
+  // (g# words are per group, u# words shared by all).
   thread_local CoverageScratch scratch;
-  absl::InlinedVector<uint32_t, kInlineEvents> aliases;
-  CountWordAliases(outcome.trace, scratch.table, aliases);
+  absl::InlinedVector<uint32_t, kInlineEvents> slot_of;
+  CountWords(outcome.trace, scratch.table, slot_of);
   // Events per cell of the matrix, so that the shared counters see one
   // atomic add per cell, not per event; and the features as a bit set,
   // read back in order (sorted and distinct, as the callers expect).
@@ -151,7 +150,9 @@ void CountCoverage(const isa::Case& c, const isa::Outcome& outcome,
     const int cell = (op * isa::kTargetKindCount + k) * isa::kAddressClassCount + cls;
     if (per_cell[static_cast<size_t>(cell)]++ == 0) cells.push_back(cell);
     int alias = 0;
-    if (e.address == isa::AddressClass::kInBounds) alias = AliasBucket(aliases[i]);
+    if (e.address == isa::AddressClass::kInBounds) {
+      alias = AliasBucket(scratch.table[slot_of[i]].count);
+    }
     const int f = cell * kAliasBuckets + alias;
     seen[static_cast<size_t>(f) / 64] |= uint64_t{1} << (f % 64);
   }
@@ -162,6 +163,11 @@ void CountCoverage(const isa::Case& c, const isa::Outcome& outcome,
     counters.coverage[op][k][cls].fetch_add(per_cell[static_cast<size_t>(cell)],
                                             std::memory_order_relaxed);
     per_cell[static_cast<size_t>(cell)] = 0;
+  }
+  for (uint32_t i = 0; i < outcome.trace.size(); ++i) {
+    if (outcome.trace[i].address == isa::AddressClass::kInBounds) {
+      scratch.table[slot_of[i]] = WordSlot{};
+    }
   }
   for (size_t w = 0; w < seen.size(); ++w) {
     for (uint64_t bits = seen[w]; bits != 0; bits &= bits - 1) {
