@@ -81,52 +81,72 @@ bool Mutator::Keep(isa::Case& candidate, const isa::Case& original,
       .ok();
 }
 
-bool Mutator::Apply(const NamedMutation& m, isa::Case& c,
-                    Choices& choices) const {
+// A stack of mutations under way. The case so far is the parent until a
+// mutation is kept, then `c`: the parent is copied only into the first
+// attempt's scratch, not once more to mutate a copy in place.
+struct Mutator::Stack {
+  explicit Stack(const isa::Case& parent) : current(&parent) {}
+  const isa::Case* current;
+  isa::Case c;
+  // Copy-assigning onto `scratch`, a case of about the same shape left by
+  // the previous attempt, reuses its vectors' memory, where a fresh copy
+  // allocated every instruction's operands again. A kept child is swapped
+  // into `c`, and the old case becomes the next scratch.
   isa::Case scratch;
-  return Apply(m, c, choices, scratch, false);
-}
+  bool valid = false;  // *current passed Validate (not known for the parent)
+};
 
-// Copy-assigning onto `scratch`, a case of about the same shape left by the
-// previous attempt, reuses its vectors' memory, where a fresh copy allocated
-// every instruction's operands again. A kept child is swapped in, and the
-// old case becomes the next scratch.
-bool Mutator::Apply(const NamedMutation& m, isa::Case& c, Choices& choices,
-                    isa::Case& scratch, bool c_valid) const {
-  CopyAsChild(c, scratch);
-  if (!m.fn(scratch, choices, *policy_) || !Keep(scratch, c, c_valid)) return false;
-  std::swap(c, scratch);
+bool Mutator::Apply(const NamedMutation& m, Stack& s, Choices& choices) const {
+  CopyAsChild(*s.current, s.scratch);
+  if (!m.fn(s.scratch, choices, *policy_) || !Keep(s.scratch, *s.current, s.valid)) {
+    return false;
+  }
+  std::swap(s.c, s.scratch);
+  s.current = &s.c;
+  s.valid = true;  // Keep validated it
   return true;
 }
 
-std::string Mutator::MutateOnce(isa::Case& c, Choices& choices) const {
-  isa::Case scratch;
-  bool c_valid = false;
-  return MutateOnce(c, choices, scratch, c_valid);
+bool Mutator::Apply(const NamedMutation& m, isa::Case& c,
+                    Choices& choices) const {
+  Stack s(c);
+  if (!Apply(m, s, choices)) return false;
+  c = std::move(s.c);
+  return true;
 }
 
-std::string Mutator::MutateOnce(isa::Case& c, Choices& choices,
-                                isa::Case& scratch, bool& c_valid) const {
+std::string Mutator::MutateOnce(Stack& s, Choices& choices) const {
   for (int attempt = 0; attempt < options_.max_attempts; ++attempt) {
     const NamedMutation& m = kMutations[choices.Below(std::size(kMutations))];
-    if (Apply(m, c, choices, scratch, c_valid)) {
-      c_valid = true;  // Keep validated it
-      return std::string(m.name);
-    }
+    if (Apply(m, s, choices)) return std::string(m.name);
   }
   return "";
 }
 
-std::vector<std::string> Mutator::Mutate(isa::Case& c, Choices& choices) const {
+std::string Mutator::MutateOnce(isa::Case& c, Choices& choices) const {
+  Stack s(c);
+  std::string name = MutateOnce(s, choices);
+  if (!name.empty()) c = std::move(s.c);
+  return name;
+}
+
+isa::Case Mutator::Mutated(const isa::Case& parent, Choices& choices,
+                           std::vector<std::string>& names) const {
   const uint64_t n = 1 + choices.Below(std::max(1, options_.max_stack));
-  std::vector<std::string> names;
-  isa::Case scratch;  // shared by every attempt of the stack
-  bool c_valid = false;  // whether `c` passed Validate (not known for the input)
+  Stack s(parent);
   for (uint64_t k = 0; k < n; ++k) {
-    std::string name = MutateOnce(c, choices, scratch, c_valid);
+    std::string name = MutateOnce(s, choices);
     if (!name.empty()) names.push_back(std::move(name));
   }
-  RecordMutations(c, names);
+  if (s.current == &parent) s.c = parent;  // nothing kept: the parent as it is
+  RecordMutations(s.c, names);
+  return std::move(s.c);
+}
+
+std::vector<std::string> Mutator::Mutate(isa::Case& c, Choices& choices) const {
+  std::vector<std::string> names;
+  isa::Case mutated = Mutated(c, choices, names);
+  c = std::move(mutated);
   return names;
 }
 
@@ -147,6 +167,11 @@ isa::Case Mutator::CrossOver(const isa::Case& a, const isa::Case& b,
 std::vector<std::string> MutateCase(isa::Case& c, Choices& choices,
                                     const Policy& policy) {
   return Mutator(policy).Mutate(c, choices);
+}
+
+isa::Case MutatedCase(const isa::Case& parent, Choices& choices,
+                      const Policy& policy, std::vector<std::string>& names) {
+  return Mutator(policy).Mutated(parent, choices, names);
 }
 
 void RecordMutations(isa::Case& c, const std::vector<std::string>& names) {
