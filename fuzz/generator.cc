@@ -21,13 +21,6 @@ using isa::RegFile;
 uint32_t FloorPow2(uint32_t n) { return n == 0 ? 1 : std::bit_floor(n); }
 int Log2(uint32_t pow2) { return std::countr_zero(pow2); }
 
-Operand Dst(uint32_t reg, uint8_t comp) {
-  return isa::Temp(reg, isa::Selection::kMask,
-                   static_cast<uint8_t>(1u << comp));
-}
-Operand Src(uint32_t reg, uint8_t comp) {
-  return isa::Temp(reg, isa::Selection::kSelect1, comp);
-}
 Operand Swizzle(uint32_t reg, std::array<uint8_t, 4> swizzle) {
   return isa::TempSwizzle(reg, swizzle);
 }
