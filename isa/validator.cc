@@ -22,10 +22,13 @@ struct Declarations {
   const Instruction* thread_group = nullptr;     // the first one
 };
 
-uint8_t MemoryOf(const Declarations& d, const Operand& op) {
+// The memory kind `op` names (0: undeclared), and its declaration.
+uint8_t MemoryOf(const Declarations& d, const Operand& op,
+                 const Instruction*& decl) {
   if (op.file == RegFile::kUav) {
     const Instruction* const* dcl = d.uavs.find(op.index);
     if (dcl == nullptr) return 0;
+    decl = *dcl;
     switch ((*dcl)->op) {
       case Op::kDclUavRaw: return kUavRaw;
       case Op::kDclUavStructured: return kUavStructured;
@@ -35,6 +38,7 @@ uint8_t MemoryOf(const Declarations& d, const Operand& op) {
   if (op.file == RegFile::kTgsm) {
     const Instruction* const* dcl = d.tgsm.find(op.index);
     if (dcl == nullptr) return 0;
+    decl = *dcl;
     return (*dcl)->op == Op::kDclTgsmRaw ? kTgsmRaw : kTgsmStructured;
   }
   return 0;
@@ -66,10 +70,13 @@ class ProgramChecker {
 
   void Run() {
     CollectDeclarations();
+    bool counters = false;
     for (const Instruction& inst : p_.instructions) {
-      if (inst.info().family != Family::kDecl) CheckInstruction(inst);
+      const Family family = inst.info().family;
+      if (family != Family::kDecl) CheckInstruction(inst);
+      counters |= family == Family::kCounter;
     }
-    CheckCounterMix();
+    if (counters) CheckCounterMix();  // it looks at alloc and consume only
     if (p_.instructions.empty() || p_.instructions.back().op != Op::kRet) {
       const int line = p_.instructions.empty() ? 0 : p_.instructions.back().line;
       Violation(sink_, RuleId::kEndsWithRet, line, "ret as the last instruction",
@@ -318,7 +325,8 @@ class ProgramChecker {
   // Memory kind, operand widths, masks and counters of one memory access.
   void CheckMemoryAccess(const Instruction& i, const Operand& target) {
     const OpcodeInfo& row = i.info();
-    const uint8_t mem = MemoryOf(d_, target);
+    const Instruction* decl = nullptr;
+    const uint8_t mem = MemoryOf(d_, target, decl);
     if (mem == 0) return;  // undeclared: reported already
     if ((row.memories & mem) == 0) {
       Violation(sink_, RuleId::kMemoryKind, i.line,
@@ -326,9 +334,7 @@ class ProgramChecker {
                 MemoryName(mem));
       return;
     }
-    const Instruction& dcl = target.file == RegFile::kUav
-                                 ? **d_.uavs.find(target.index)
-                                 : **d_.tgsm.find(target.index);
+    const Instruction& dcl = *decl;
     if (row.is_atomic() && mem == kUavTyped) {
       for (ReturnType t : dcl.types) {
         if (t != ReturnType::kUint && t != ReturnType::kSint) {
