@@ -153,7 +153,21 @@ std::vector<Instruction> Builder::Declarations() const {
   return out;
 }
 
+namespace {
+
+// The code is built in a buffer kept per thread: its instructions move out
+// into the case, and its capacity (128 instructions, 28 KiB, which most
+// programs fit) serves the next case instead of being allocated anew.
+std::vector<Instruction>& CodeBuffer() {
+  thread_local std::vector<Instruction> buffer;
+  return buffer;
+}
+
+}  // namespace
+
 isa::Case Builder::Build() {
+  code_.swap(CodeBuffer());
+  code_.clear();
   code_.reserve(128);  // most programs fit: no copies as the code grows
   case_.resources.reserve(8);  // the same for the UAVs
   ChooseDispatch();
@@ -176,6 +190,8 @@ isa::Case Builder::Build() {
   all.insert(all.end(), std::make_move_iterator(code_.begin()),
              std::make_move_iterator(code_.end()));
   case_.shader.instructions = std::move(all);
+  code_.clear();
+  code_.swap(CodeBuffer());
   Metadata();
   return std::move(case_);
 }
