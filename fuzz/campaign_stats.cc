@@ -1,6 +1,8 @@
 #include "fuzz/campaign_stats.h"
 
 #include <algorithm>
+#include <array>
+#include <bit>
 #include <optional>
 #include <utility>
 #include <vector>
@@ -25,6 +27,58 @@ int AliasBucket(size_t n) {
 
 isa::Op AtomicOp(int index) {
   return static_cast<isa::Op>(static_cast<int>(isa::Op::kAtomicAnd) + index);
+}
+
+// Cells of the coverage matrix (op x kind x address class).
+constexpr int kCellCount = kAtomicOpCount * isa::kTargetKindCount * isa::kAddressClassCount;
+
+// Scratch kept between calls, all zero at rest: zeroing a whole table per
+// case would cost more than the counting (a trace holds tens of events).
+// Each call clears what it touched.
+struct WordSlot {
+  uint64_t a = 0, b = 0;
+  uint32_t count = 0;  // 0: empty
+};
+struct CoverageScratch {
+  std::array<uint32_t, kCellCount> per_cell{};
+  std::vector<WordSlot> table;  // a power of two in size
+};
+
+// Counts the in-bounds events of `trace` per word (g#: per word and
+// group) in `table`, an open-addressing table at least twice the events in
+// size: no sort. Into `slot_of`, per in-bounds event, the slot of its word,
+// whose count is then how many in-bounds events alias it; the caller clears
+// those slots (ClearWords) when done.
+template <typename Out>
+void CountWords(const std::vector<isa::AtomicEvent>& trace,
+                std::vector<WordSlot>& table, Out& slot_of) {
+  slot_of.resize(trace.size());
+  size_t size = 64;
+  while (size < 2 * trace.size()) size *= 2;
+  if (table.size() < size) table.assign(size, WordSlot{});
+  const size_t mask = size - 1;
+  for (uint32_t i = 0; i < trace.size(); ++i) {
+    const isa::AtomicEvent& e = trace[i];
+    if (e.address != isa::AddressClass::kInBounds) continue;
+    // (file, slot) and (word, group) packed in two integers.
+    const uint32_t group = e.file == isa::RegFile::kTgsm
+                               ? e.group[0] | e.group[1] << 16 | e.group[2] << 24
+                               : 0;
+    const uint64_t a = uint64_t{static_cast<uint32_t>(e.file)} << 32 | e.slot;
+    const uint64_t b = uint64_t{e.word} << 32 | group;
+    // SplitMix64's finalizer spreads neighbouring words over the table.
+    uint64_t h = a * 0x9E3779B97F4A7C15ull ^ b;
+    h = (h ^ (h >> 30)) * 0xBF58476D1CE4E5B9ull;
+    h = (h ^ (h >> 27)) * 0x94D049BB133111EBull;
+    size_t at = (h ^ (h >> 31)) & mask;
+    while (table[at].count != 0 && (table[at].a != a || table[at].b != b)) {
+      at = (at + 1) & mask;
+    }
+    table[at].a = a;
+    table[at].b = b;
+    ++table[at].count;
+    slot_of[i] = static_cast<uint32_t>(at);
+  }
 }
 
 std::string Rate(double per_second) {
@@ -53,47 +107,37 @@ void CountCoverage(const isa::Case& c, const isa::Outcome& outcome,
       declared.push_back({i.operands[0].file, i.operands[0].index, static_cast<int>(*k)});
     }
   }
+  // Runs of events on one memory are the rule: the last answer is kept.
+  isa::RegFile last_file = isa::RegFile::kNull;
+  uint32_t last_slot = 0;
+  int last_kind = -1;
   auto kind_of = [&](const isa::AtomicEvent& e) {
+    if (e.file == last_file && e.slot == last_slot) return last_kind;
+    last_file = e.file;
+    last_slot = e.slot;
+    last_kind = -1;
     // From the back: a later declaration of a slot wins (isa::DeclaredKinds).
     for (auto d = declared.rbegin(); d != declared.rend(); ++d) {
-      if (d->file == e.file && d->slot == e.slot) return d->kind;
+      if (d->file == e.file && d->slot == e.slot) {
+        last_kind = d->kind;
+        break;
+      }
     }
-    return -1;
+    return last_kind;
   };
   // Most traces hold tens of events: the scratch below lives on the stack.
   constexpr size_t kInlineEvents = 64;
-  // Words touched by in-bounds atomics, to tell how many alias each other.
-  // g# words are per group; u# words are shared by all.
-  // (file, slot) and (word, group) packed in two integers: sorted as the
-  // tuple of the four, and compared far faster.
-  using WordKey = std::pair<uint64_t, uint64_t>;
-  auto key_of = [](const isa::AtomicEvent& e) {
-    const uint32_t group = e.file == isa::RegFile::kTgsm
-                               ? e.group[0] | e.group[1] << 16 | e.group[2] << 24
-                               : 0;
-    return WordKey{uint64_t{static_cast<uint32_t>(e.file)} << 32 | e.slot,
-                   uint64_t{e.word} << 32 | group};
-  };
-  // In-bounds events sorted by word: each run is one word's atomics, and
-  // its length is how many alias it (one sort, no search per event).
-  absl::InlinedVector<std::pair<WordKey, uint32_t>, kInlineEvents> words;  // key, event index
-  words.reserve(outcome.trace.size());
-  for (uint32_t i = 0; i < outcome.trace.size(); ++i) {
-    const isa::AtomicEvent& e = outcome.trace[i];
-    if (e.address == isa::AddressClass::kInBounds) words.emplace_back(key_of(e), i);
-  }
-  std::sort(words.begin(), words.end());
-  absl::InlinedVector<uint32_t, kInlineEvents> aliases(outcome.trace.size(), 0);
-  for (size_t i = 0; i < words.size();) {
-    size_t j = i;
-    while (j < words.size() && words[j].first == words[i].first) ++j;
-    for (size_t k = i; k < j; ++k) aliases[words[k].second] = static_cast<uint32_t>(j - i);
-    i = j;
-  }
-  // Cells of the matrix, one entry per event; counted per distinct cell so
-  // that the shared counters see one atomic add per cell, not per event.
-  absl::InlinedVector<int, kInlineEvents> cells;
-  cells.reserve(outcome.trace.size());
+  // Per in-bounds event, the slot counting the in-bounds events on its word
+  // (g# words are per group, u# words shared by all).
+  thread_local CoverageScratch scratch;
+  absl::InlinedVector<uint32_t, kInlineEvents> slot_of;
+  CountWords(outcome.trace, scratch.table, slot_of);
+  // Events per cell of the matrix, so that the shared counters see one
+  // atomic add per cell, not per event; and the features as a bit set,
+  // read back in order (sorted and distinct, as the callers expect).
+  std::array<uint32_t, kCellCount>& per_cell = scratch.per_cell;
+  absl::InlinedVector<int, 16> cells;  // those with a count, as first seen
+  std::array<uint64_t, (kFeatureCount + 63) / 64> seen{};
   for (uint32_t i = 0; i < outcome.trace.size(); ++i) {
     const isa::AtomicEvent& e = outcome.trace[i];
     if (e.instruction >= c.shader.instructions.size()) continue;
@@ -104,24 +148,32 @@ void CountCoverage(const isa::Case& c, const isa::Outcome& outcome,
     if (k < 0) continue;
     const int cls = static_cast<int>(e.address);
     const int cell = (op * isa::kTargetKindCount + k) * isa::kAddressClassCount + cls;
-    cells.push_back(cell);
+    if (per_cell[static_cast<size_t>(cell)]++ == 0) cells.push_back(cell);
     int alias = 0;
-    if (e.address == isa::AddressClass::kInBounds) alias = AliasBucket(aliases[i]);
-    features.push_back(cell * kAliasBuckets + alias);
+    if (e.address == isa::AddressClass::kInBounds) {
+      alias = AliasBucket(scratch.table[slot_of[i]].count);
+    }
+    const int f = cell * kAliasBuckets + alias;
+    seen[static_cast<size_t>(f) / 64] |= uint64_t{1} << (f % 64);
   }
-  std::sort(cells.begin(), cells.end());
-  for (size_t i = 0; i < cells.size();) {
-    size_t j = i;
-    while (j < cells.size() && cells[j] == cells[i]) ++j;
-    const int cell = cells[i];
+  for (const int cell : cells) {
     const int cls = cell % isa::kAddressClassCount;
     const int k = cell / isa::kAddressClassCount % isa::kTargetKindCount;
     const int op = cell / isa::kAddressClassCount / isa::kTargetKindCount;
-    counters.coverage[op][k][cls].fetch_add(j - i, std::memory_order_relaxed);
-    i = j;
+    counters.coverage[op][k][cls].fetch_add(per_cell[static_cast<size_t>(cell)],
+                                            std::memory_order_relaxed);
+    per_cell[static_cast<size_t>(cell)] = 0;
   }
-  std::sort(features.begin(), features.end());
-  features.erase(std::unique(features.begin(), features.end()), features.end());
+  for (uint32_t i = 0; i < outcome.trace.size(); ++i) {
+    if (outcome.trace[i].address == isa::AddressClass::kInBounds) {
+      scratch.table[slot_of[i]] = WordSlot{};
+    }
+  }
+  for (size_t w = 0; w < seen.size(); ++w) {
+    for (uint64_t bits = seen[w]; bits != 0; bits &= bits - 1) {
+      features.push_back(static_cast<int>(w * 64) + std::countr_zero(bits));
+    }
+  }
 }
 
 std::string StatusLine(const CampaignTotals& t) {

@@ -46,9 +46,7 @@ isa::Case BuildCase(uint64_t campaign_seed, uint64_t index, const isa::Case* par
   origin.mutations.clear();
   SeededChoices choices(origin.seed);
   if (parent == nullptr) return GenerateCase(choices, policy);
-  isa::Case c = *parent;
-  origin.mutations = MutateCase(c, choices, policy);
-  return c;
+  return MutatedCase(*parent, choices, policy, origin.mutations);
 }
 
 }  // namespace atomfuzz::fuzz

@@ -21,13 +21,6 @@ using isa::RegFile;
 uint32_t FloorPow2(uint32_t n) { return n == 0 ? 1 : std::bit_floor(n); }
 int Log2(uint32_t pow2) { return std::countr_zero(pow2); }
 
-Operand Dst(uint32_t reg, uint8_t comp) {
-  return isa::Temp(reg, isa::Selection::kMask,
-                   static_cast<uint8_t>(1u << comp));
-}
-Operand Src(uint32_t reg, uint8_t comp) {
-  return isa::Temp(reg, isa::Selection::kSelect1, comp);
-}
 Operand Swizzle(uint32_t reg, std::array<uint8_t, 4> swizzle) {
   return isa::TempSwizzle(reg, swizzle);
 }
@@ -160,7 +153,21 @@ std::vector<Instruction> Builder::Declarations() const {
   return out;
 }
 
+namespace {
+
+// The code is built in a buffer kept per thread: its instructions move out
+// into the case, and its capacity (128 instructions, 28 KiB, which most
+// programs fit) serves the next case instead of being allocated anew.
+std::vector<Instruction>& CodeBuffer() {
+  thread_local std::vector<Instruction> buffer;
+  return buffer;
+}
+
+}  // namespace
+
 isa::Case Builder::Build() {
+  code_.swap(CodeBuffer());
+  code_.clear();
   code_.reserve(128);  // most programs fit: no copies as the code grows
   case_.resources.reserve(8);  // the same for the UAVs
   ChooseDispatch();
@@ -183,6 +190,8 @@ isa::Case Builder::Build() {
   all.insert(all.end(), std::make_move_iterator(code_.begin()),
              std::make_move_iterator(code_.end()));
   case_.shader.instructions = std::move(all);
+  code_.clear();
+  code_.swap(CodeBuffer());
   Metadata();
   return std::move(case_);
 }

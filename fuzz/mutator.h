@@ -48,6 +48,10 @@ class Mutator {
   // 1..max_stack mutations; the names of those applied (none if nothing
   // applied within the attempts; the case is then unchanged).
   std::vector<std::string> Mutate(isa::Case& c, Choices& choices) const;
+  // Mutate() on a copy of `parent`, returned, without copying the parent
+  // first; the names of the mutations applied are appended to `names`.
+  isa::Case Mutated(const isa::Case& parent, Choices& choices,
+                    std::vector<std::string>& names) const;
   // One mutation picked at random; its name, or "" if none applied.
   std::string MutateOnce(isa::Case& c, Choices& choices) const;
   // Applies `m` once; keeps the result if it is valid, within the limits
@@ -63,21 +67,25 @@ class Mutator {
   const MutatorOptions& options() const { return options_; }
 
  private:
-  bool Keep(isa::Case& candidate, const isa::Case& original) const;
-  // As the public ones, mutating a copy in `scratch` (any case; its content
-  // is replaced), so that a stack of attempts reuses one case's memory.
-  std::string MutateOnce(isa::Case& c, Choices& choices,
-                         isa::Case& scratch) const;
-  bool Apply(const NamedMutation& m, isa::Case& c, Choices& choices,
-             isa::Case& scratch) const;
+  // `original_valid`: `original` is known to pass isa::Validate.
+  bool Keep(isa::Case& candidate, const isa::Case& original,
+            bool original_valid) const;
+  // As the public ones, on a stack under way (mutator.cc), whose attempts
+  // share one scratch case.
+  struct Stack;
+  std::string MutateOnce(Stack& s, Choices& choices) const;
+  bool Apply(const NamedMutation& m, Stack& s, Choices& choices) const;
 
   const Policy* policy_;
   MutatorOptions options_;
 };
 
-// Mutator(policy).Mutate(c, choices): what a campaign calls.
+// Mutator(policy).Mutate(c, choices).
 std::vector<std::string> MutateCase(isa::Case& c, Choices& choices,
                                     const Policy& policy);
+// Mutator(policy).Mutated(parent, choices, names): what a campaign calls.
+isa::Case MutatedCase(const isa::Case& parent, Choices& choices,
+                      const Policy& policy, std::vector<std::string>& names);
 
 // Appends `names` to the case's "mutations" metadata.
 void RecordMutations(isa::Case& c, const std::vector<std::string>& names);

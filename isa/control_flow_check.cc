@@ -24,8 +24,10 @@ namespace {
 enum class Block : uint8_t { kIf, kElse, kLoop, kSwitch };
 
 // Returns whether the blocks balance; reports every place where they do not.
-bool CheckBalance(const Program& p, DiagnosticSink& sink) {
+// Sets `thread_sync` when some sync has _t.
+bool CheckBalance(const Program& p, DiagnosticSink& sink, bool& thread_sync) {
   bool ok = true;
+  thread_sync = false;
   // Inline: programs nest a few levels and switch a few labels, and this
   // runs on every case the fuzzer builds.
   absl::InlinedVector<std::pair<Block, int>, 16> stack;  // block, its line
@@ -108,6 +110,9 @@ bool CheckBalance(const Program& p, DiagnosticSink& sink) {
       case Op::kContinue: case Op::kContinuecZ: case Op::kContinuecNz:
         if (!inside(Block::kLoop)) error(i, "continue inside a loop");
         break;
+      case Op::kSync:
+        thread_sync |= (i.sync_flags & kSyncThreads) != 0;
+        break;
       default:
         break;
     }
@@ -135,6 +140,10 @@ struct State {
   TempBits temps;         // r#.c varying, at 4 * # + c
   bool returned = false;  // some threads of the group have returned
 
+  // Whether everything varying here is varying in `o`.
+  bool SubsetOf(const State& o) const {
+    return (!returned || o.returned) && temps.SubsetOf(o.temps);
+  }
   // Returns whether anything became varying.
   bool Join(const State& o) {
     bool changed = !returned && o.returned;
@@ -160,7 +169,9 @@ using Frames = absl::InlinedVector<Frame, 16>;
 // heads and the divergence of loops stop changing. The round that changed
 // nothing saw exactly the heads a further walk would see, so its findings
 // are reported; when the rounds do not settle, one last walk with everything
-// varying reports instead.
+// varying reports instead. A round after which every loop would start from
+// the state it started from (Settled) is followed by one that repeats it
+// step for step and so changes nothing: that round is not walked.
 class UniformityPass {
  public:
   explicit UniformityPass(const Program& p) : p_(p) {}
@@ -172,7 +183,7 @@ class UniformityPass {
          ++round) {
       changed_ = false;
       Walk();
-      converged = !changed_;
+      converged = !changed_ || Settled();
     }
     if (!converged || gave_up_) {
       everything_varying_ = true;
@@ -210,7 +221,9 @@ class UniformityPass {
       tracked_ = 0;
     }
     heads_.assign(loops, Empty());
+    starts_.assign(loops, State{});
     divergent_loops_.assign(loops, false);
+    started_divergent_.assign(loops, false);
   }
 
   // The state at program start: temps hold undefined, per-thread values.
@@ -264,6 +277,22 @@ class UniformityPass {
     return std::nullopt;  // unbalanced programs are not analysed
   }
 
+  // Whether a further walk would repeat the last one exactly: at each loop
+  // the head joined over back edges adds nothing to the state the loop
+  // started from, and the loop's divergence is what it started with. By
+  // induction over the loops in program order, every state of the next
+  // walk is then the same, so it joins nothing new and changes nothing.
+  bool Settled() const {
+    if (gave_up_) return false;
+    for (size_t id = 0; id < heads_.size(); ++id) {
+      if (!heads_[id].SubsetOf(starts_[id]) ||
+          divergent_loops_[id] != started_divergent_[id]) {
+        return false;
+      }
+    }
+    return true;
+  }
+
   // Fills divergent_syncs_ afresh.
   void Walk();
   void Escape(Frames& stack, State& state, Op op, bool divergent);
@@ -274,6 +303,10 @@ class UniformityPass {
   // pass runs on every case the fuzzer builds.
   absl::InlinedVector<State, 8> heads_;  // per loop: joined over back edges
   absl::InlinedVector<bool, 8> divergent_loops_;
+  // Per loop, as the last walk entered it: its state after the join with
+  // its head, and divergent_loops_ (for Settled).
+  absl::InlinedVector<State, 8> starts_;
+  absl::InlinedVector<bool, 8> started_divergent_;
   absl::InlinedVector<const Instruction*, 4> divergent_syncs_;  // sync_*_t
   absl::InlinedVector<Frame, 16> frames_;  // Walk's open blocks
   bool changed_ = false;
@@ -357,6 +390,8 @@ void UniformityPass::Walk() {
       case Op::kLoop: {
         const size_t id = next_loop++;
         state.Join(heads_[id]);
+        starts_[id] = state;
+        started_divergent_[id] = divergent_loops_[id];
         push(Block::kLoop, divergent_here() || divergent_loops_[id], id,
              State{});
         continue;
@@ -414,8 +449,12 @@ void UniformityPass::Walk() {
 
 void CheckControlFlow(const Program& program, DiagnosticSink& sink) {
   // The uniformity walk needs the block structure; an unbalanced program is
-  // rejected already.
-  if (CheckBalance(program, sink)) UniformityPass(program).Run(sink);
+  // rejected already. It reports only sync_*_t in divergent flow, so a
+  // program without one has nothing to walk for.
+  bool thread_sync = false;
+  if (CheckBalance(program, sink, thread_sync) && thread_sync) {
+    UniformityPass(program).Run(sink);
+  }
 }
 
 }  // namespace atomfuzz::isa

@@ -8,53 +8,65 @@
 namespace atomfuzz::isa {
 namespace {
 
-std::string MaskLetters(uint8_t mask) {
-  std::string s;
-  for (int c = 0; c < 4; ++c) {
-    if (mask & (1u << c)) s += ComponentLetter(c);
-  }
-  return s;
-}
-
 std::string TypeList(const std::array<ReturnType, 4>& types) {
   return absl::StrCat("(", ReturnTypeName(types[0]), ",",
                       ReturnTypeName(types[1]), ",", ReturnTypeName(types[2]),
                       ",", ReturnTypeName(types[3]), ")");
 }
 
-std::string Mnemonic(const Instruction& inst) {
+// Appends the mnemonic with its suffixes.
+void AppendMnemonic(std::string& out, const Instruction& inst) {
   const OpcodeInfo& row = inst.info();
   switch (row.suffix) {
     case Suffix::kSyncFlags:
-      return SyncMnemonic(inst.sync_flags);
+      out += SyncMnemonic(inst.sync_flags);
+      return;
     case Suffix::kGlc:
-      return absl::StrCat(row.mnemonic, inst.glc ? "_glc" : "");
+      absl::StrAppend(&out, row.mnemonic, inst.glc ? "_glc" : "");
+      return;
     case Suffix::kGlcOpc:
-      return absl::StrCat(row.mnemonic, inst.glc ? "_glc" : "",
-                          inst.opc ? "_opc" : "");
+      absl::StrAppend(&out, row.mnemonic, inst.glc ? "_glc" : "",
+                      inst.opc ? "_opc" : "");
+      return;
     case Suffix::kDimGlc:
-      return absl::StrCat(row.mnemonic, "_", DimName(inst.dim),
-                          inst.glc ? "_glc" : "", " ", TypeList(inst.types));
+      absl::StrAppend(&out, row.mnemonic, "_", DimName(inst.dim),
+                      inst.glc ? "_glc" : "", " ", TypeList(inst.types));
+      return;
     case Suffix::kIndexable:
-      if (!inst.indexable) return std::string(row.mnemonic);
-      return absl::StrCat(
-          row.mnemonic, "_indexable(", DimName(inst.indexable->dim),
+      if (!inst.indexable) break;
+      absl::StrAppend(
+          &out, row.mnemonic, "_indexable(", DimName(inst.indexable->dim),
           inst.indexable->dim == Dim::kStructuredBuffer
               ? absl::StrCat(", stride=", inst.indexable->stride)
               : "",
           ")", TypeList(inst.indexable->types));
+      return;
     case Suffix::kGlobalFlags: {
       std::vector<absl::string_view> names;
       for (GlobalFlag f : kAllGlobalFlags) {
         if (inst.global_flags & f) names.push_back(GlobalFlagName(f));
       }
-      if (names.empty()) return std::string(row.mnemonic);
-      return absl::StrCat(row.mnemonic, " ", absl::StrJoin(names, " | "));
+      if (names.empty()) break;
+      absl::StrAppend(&out, row.mnemonic, " ", absl::StrJoin(names, " | "));
+      return;
     }
     case Suffix::kNone:
       break;
   }
-  return std::string(row.mnemonic);
+  out.append(row.mnemonic.data(), row.mnemonic.size());
+}
+
+// FormatLiteral(value), appended: decimal within +-65535, else 0x%08x.
+void AppendLiteral(std::string& out, uint32_t value) {
+  const int32_t s = static_cast<int32_t>(value);
+  if (s > -65536 && s < 65536) {
+    absl::StrAppend(&out, s);
+    return;
+  }
+  constexpr char kHex[] = "0123456789abcdef";
+  char hex[10] = {'0', 'x'};
+  for (int k = 0; k < 8; ++k) hex[2 + k] = kHex[(value >> (28 - 4 * k)) & 0xF];
+  out.append(hex, sizeof(hex));
 }
 
 // How far an instruction shifts the indentation of itself and what follows.
@@ -78,24 +90,34 @@ void Indentation(Op op, int& before, int& after) {
 
 }  // namespace
 
-std::string PrintOperand(const Operand& op) {
-  std::string s;
+namespace {
+
+// The printers below append to one string: the corpus prints every case
+// it keeps, and a string per operand and per instruction cost more than
+// the text itself.
+void AppendOperand(std::string& s, const Operand& op) {
   switch (op.file) {
     case RegFile::kImmediate: {
-      std::vector<std::string> vals;
+      s += "l(";
       for (int i = 0; i < op.value_count; ++i) {
-        vals.push_back(FormatLiteral(op.values[static_cast<size_t>(i)]));
+        if (i != 0) s += ", ";
+        AppendLiteral(s, op.values[static_cast<size_t>(i)]);
       }
-      return absl::StrCat("l(", absl::StrJoin(vals, ", "), ")");
+      s += ')';
+      return;
     }
     case RegFile::kNumber:
-      return absl::StrCat(op.index);
+      absl::StrAppend(&s, op.index);
+      return;
     case RegFile::kNull:
-      return "null";
-    default:
-      s = std::string(RegFileName(op.file));
+      s += "null";
+      return;
+    default: {
+      const absl::string_view name = RegFileName(op.file);
+      s.append(name.data(), name.size());
       if (HasIndex(op.file)) absl::StrAppend(&s, op.index);
       break;
+    }
   }
   // u0[3] (an immediate index on u#/g#) parses; keep it so that it prints
   // back unchanged. u0[0] is u0.
@@ -105,15 +127,18 @@ std::string PrintOperand(const Operand& op) {
   if (bracket) {
     s += "[";
     if (op.relative) {
-      absl::StrAppend(&s, "r", op.relative->temp, ".",
-                      std::string(1, ComponentLetter(op.relative->component)),
-                      " + ");
+      absl::StrAppend(&s, "r", op.relative->temp, ".");
+      s += ComponentLetter(op.relative->component);
+      s += " + ";
     }
     absl::StrAppend(&s, op.offset, "]");
   }
   switch (op.selection) {
     case Selection::kMask:
-      absl::StrAppend(&s, ".", MaskLetters(op.mask));
+      s += '.';
+      for (int c = 0; c < 4; ++c) {
+        if (op.mask & (1u << c)) s += ComponentLetter(c);
+      }
       break;
     case Selection::kSwizzle:
       s += '.';
@@ -126,26 +151,42 @@ std::string PrintOperand(const Operand& op) {
     case Selection::kNone:
       break;
   }
+}
+
+void AppendInstruction(std::string& s, const Instruction& inst) {
+  AppendMnemonic(s, inst);
+  for (size_t i = 0; i < inst.operands.size(); ++i) {
+    s += i == 0 ? " " : ", ";
+    AppendOperand(s, inst.operands[i]);
+  }
+}
+
+}  // namespace
+
+std::string PrintOperand(const Operand& op) {
+  std::string s;
+  AppendOperand(s, op);
   return s;
 }
 
 std::string PrintInstruction(const Instruction& inst) {
-  std::string s = Mnemonic(inst);
-  for (size_t i = 0; i < inst.operands.size(); ++i) {
-    absl::StrAppend(&s, i == 0 ? " " : ", ", PrintOperand(inst.operands[i]));
-  }
+  std::string s;
+  AppendInstruction(s, inst);
   return s;
 }
 
 std::string Print(const Program& program) {
   std::string out = absl::StrCat("cs_", program.major, "_", program.minor, "\n");
+  // About 32 bytes a line: one allocation for most programs.
+  out.reserve(out.size() + program.instructions.size() * 40);
   int depth = 0;
   for (const Instruction& inst : program.instructions) {
     int before, after;
     Indentation(inst.op, before, after);
     depth = std::max(0, depth + before);
     out.append(static_cast<size_t>(depth) * 2, ' ');
-    absl::StrAppend(&out, PrintInstruction(inst), "\n");
+    AppendInstruction(out, inst);
+    out += '\n';
     depth += after;
   }
   return out;

@@ -41,6 +41,13 @@ class TempBits {
     }
     return changed;
   }
+  // Whether every bit set here is set in `o` (of the same size).
+  bool SubsetOf(const TempBits& o) const {
+    for (size_t w = 0; w < words_.size(); ++w) {
+      if ((words_[w] & ~o.words_[w]) != 0) return false;
+    }
+    return true;
+  }
 
  private:
   absl::InlinedVector<uint64_t, 2> words_;

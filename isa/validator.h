@@ -30,6 +30,14 @@ void ValidateCase(const Case& c, DiagnosticSink& sink);
 // Convenience: OK, or InvalidArgument listing every violation.
 absl::Status Validate(const Case& c);
 
+// Validate(c) for a case whose program is known to pass ValidateProgram
+// (say, the program of a case that passed Validate): only the rules on what
+// the case adds (dispatch, bindings, counters, expectations) are checked,
+// so a mutant that changed only those is validated without walking its
+// program again. Given a program that does not pass, the result is
+// meaningless.
+absl::Status ValidateWithCheckedProgram(const Case& c);
+
 }  // namespace atomfuzz::isa
 
 #endif  // ATOMFUZZ_ISA_VALIDATOR_H_

@@ -2,6 +2,7 @@
 // counts for the matrix.
 #include "fuzz/campaign_stats.h"
 
+#include <algorithm>
 #include <string>
 #include <vector>
 
@@ -67,6 +68,43 @@ TEST(CountCoverage, ARunCutShortByItsBudgetAddsNothing) {
   CountCoverage(c, o, counters, features);
   EXPECT_EQ(Counted(counters), 0u);
   EXPECT_TRUE(features.empty());
+}
+
+// A hand-made trace: three atomics on word 0, one on word 1, one out of
+// bounds; the features carry each word's alias bucket, sorted and distinct,
+// and a second call (the scratch reused) gives the same.
+TEST(CountCoverage, AliasBucketsCountTheAtomicsOnEachWord) {
+  const isa::Case c = TwoAdders(false);  // instruction 3: imm_atomic_iadd on u0
+  isa::Outcome o;
+  o.has_trace = true;
+  auto event = [](uint32_t word, isa::AddressClass cls) {
+    isa::AtomicEvent e;
+    e.instruction = 3;
+    e.word = word;
+    e.address = cls;
+    return e;
+  };
+  for (int k = 0; k < 3; ++k) o.trace.push_back(event(0, isa::AddressClass::kInBounds));
+  o.trace.push_back(event(1, isa::AddressClass::kInBounds));
+  o.trace.push_back(event(9, isa::AddressClass::kSkip));
+  const int op = static_cast<int>(isa::Op::kImmAtomicIAdd) - static_cast<int>(isa::Op::kAtomicAnd);
+  const int kind = static_cast<int>(isa::TargetKind::kUavRaw);
+  auto feature = [&](isa::AddressClass cls, int alias) {
+    const int cell = (op * isa::kTargetKindCount + kind) * isa::kAddressClassCount +
+                     static_cast<int>(cls);
+    return cell * kAliasBuckets + alias;
+  };
+  std::vector<int> expected = {feature(isa::AddressClass::kInBounds, 0),   // word 1
+                               feature(isa::AddressClass::kInBounds, 2),   // word 0: 3
+                               feature(isa::AddressClass::kSkip, 0)};
+  std::sort(expected.begin(), expected.end());
+  for (int run = 0; run < 2; ++run) {
+    WorkerCounters counters;
+    std::vector<int> features;
+    CountCoverage(c, o, counters, features);
+    EXPECT_EQ(features, expected);
+    EXPECT_EQ(Counted(counters), 5u);
+  }
 }
 
 }  // namespace

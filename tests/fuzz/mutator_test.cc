@@ -222,6 +222,30 @@ TEST(MutatorTest, SameSeedSameMutations) {
   }
 }
 
+// Mutated() builds from a const parent what Mutate() makes of a copy: the
+// same case, names and draws, whether or not anything applied.
+TEST(MutatorTest, MutatedEqualsMutateOnACopy) {
+  const std::vector<isa::Case> corpus = Corpus();
+  ASSERT_FALSE(corpus.empty());
+  const Policy policy;
+  MutatorOptions tight;
+  tight.max_attempts = 1;  // so that some stacks apply nothing
+  for (const MutatorOptions& options : {MutatorOptions{}, tight}) {
+    const Mutator mutator(policy, options);
+    for (uint64_t seed = 1; seed <= 40; ++seed) {
+      const isa::Case& parent = corpus[seed % corpus.size()];
+      isa::Case a = parent;
+      SeededChoices ca(seed), cb(seed);
+      const std::vector<std::string> names_a = mutator.Mutate(a, ca);
+      std::vector<std::string> names_b;
+      const isa::Case b = mutator.Mutated(parent, cb, names_b);
+      EXPECT_EQ(names_a, names_b);
+      EXPECT_EQ(a, b);
+      EXPECT_EQ(ca.Word(), cb.Word());
+    }
+  }
+}
+
 // Fuzzer bytes drive the mutator too; running out of them is harmless.
 TEST(MutatorTest, ByteChoicesNeverBreakACase) {
   const std::vector<isa::Case> corpus = Corpus();

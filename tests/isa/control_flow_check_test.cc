@@ -206,6 +206,60 @@ TEST(ControlFlowSync, LoopCarriedVaryingValue) {
               ElementsAre(Barrier(15)));
 }
 
+TEST(ControlFlowSync, VaryingValueTakesTwoBackEdgesToReachTheBarrier) {
+  // r1.x turns varying on the first pass, r2.x on the second (from r1.x),
+  // and the if on line 15 branches on it only from the third: a walk that
+  // stopped once the heads changed no more than once would miss it.
+  EXPECT_THAT(Flow("mov r0.x, l(0)\n"
+                   "mov r1.x, l(0)\n"
+                   "mov r2.x, l(0)\n"
+                   "loop\n"
+                   "  uge r0.y, r0.x, l(4)\n"
+                   "  breakc_nz r0.y\n"
+                   "  if_nz r2.x\n"
+                   "    sync_g_t\n"
+                   "  endif\n"
+                   "  mov r2.x, r1.x\n"
+                   "  mov r1.x, vThreadID.x\n"
+                   "  iadd r0.x, r0.x, l(1)\n"
+                   "endloop\n"),
+              ElementsAre(Barrier(16)));
+}
+
+TEST(ControlFlowSync, LoopsSettleEachInTheirOwnRound) {
+  // The first loop settles in one walk (its sync on line 14 stays uniform),
+  // the third (line 24) needs three; the second, inside an if, makes r3.x
+  // varying only on its second pass, which the third loop's if reads.
+  EXPECT_THAT(Flow("mov r0.x, l(0)\n"          // 9
+                   "mov r1.x, l(0)\n"
+                   "mov r2.x, l(0)\n"
+                   "mov r3.x, l(0)\n"
+                   "loop\n"                    // 13
+                   "  sync_g_t\n"              // 14
+                   "  breakc_nz r0.x\n"
+                   "endloop\n"
+                   "if_nz r0.x\n"              // 17
+                   "  loop\n"
+                   "    mov r3.x, r2.x\n"
+                   "    mov r2.x, vThreadID.x\n"
+                   "    break\n"
+                   "  endloop\n"
+                   "endif\n"
+                   "loop\n"                    // 24
+                   "  uge r0.y, r0.x, l(4)\n"
+                   "  breakc_nz r0.y\n"
+                   "  if_nz r1.x\n"
+                   "    sync_g_t\n"            // 28
+                   "  endif\n"
+                   "  if_nz r3.x\n"
+                   "    sync_g_t\n"            // 31
+                   "  endif\n"
+                   "  mov r1.x, vThreadID.x\n"
+                   "  iadd r0.x, r0.x, l(1)\n"
+                   "endloop\n"),
+              ElementsAre(Barrier(28), Barrier(31)));
+}
+
 TEST(ControlFlowSync, ReusedRegisterBecomesUniformAgain) {
   // fxc reuses registers: r0.x holds a thread id, then a uniform counter.
   EXPECT_THAT(Flow("mov r0.x, vThreadID.x\n"

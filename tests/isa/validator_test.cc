@@ -331,6 +331,18 @@ TEST_P(RuleTableTest, ExactlyOneDiagnostic) {
             absl::string_view::npos);
 }
 
+// Where the program alone passes, skipping its rules changes nothing: the
+// case rules' violations (binding, dispatch, ...) come out the same.
+TEST_P(RuleTableTest, CheckedProgramAgreesWhereTheProgramPasses) {
+  absl::StatusOr<Case> c = ParseCase(GetParam().text, "t.case");
+  ASSERT_TRUE(c.ok()) << c.status();
+  DiagnosticSink program("t.case");
+  ValidateProgram(c->shader, program);
+  if (!program.diagnostics().empty()) return;
+  EXPECT_EQ(ValidateWithCheckedProgram(*c), Validate(*c));
+  EXPECT_FALSE(ValidateWithCheckedProgram(*c).ok());
+}
+
 INSTANTIATE_TEST_SUITE_P(Validator, RuleTableTest,
                          testing::ValuesIn(kRuleCases),
                          [](const testing::TestParamInfo<RuleCase>& info) {
@@ -425,6 +437,7 @@ TEST(ValidatorTest, BaselineIsValid) {
   absl::StatusOr<Case> c = ParseCase(kBaseline, "t.case");
   ASSERT_TRUE(c.ok()) << c.status();
   EXPECT_TRUE(Validate(*c).ok());
+  EXPECT_TRUE(ValidateWithCheckedProgram(*c).ok());
 }
 
 TEST(ValidatorTest, ValidateListsEveryViolation) {
