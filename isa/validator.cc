@@ -4,23 +4,14 @@
 
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
+#include "isa/case_rules.h"
 #include "isa/printer.h"
-#include "isa/small_sorted_map.h"
 #include "isa/spelling.h"
 #include "isa/validation_rules.h"
 
 namespace atomfuzz::isa {
 namespace {
 
-// Declarations gathered in one pass, then consulted by the instruction checks.
-struct Declarations {
-  std::optional<uint32_t> temps;
-  SmallSortedMap<uint32_t, uint32_t> indexable;       // x# -> size
-  SmallSortedMap<uint32_t, const Instruction*> uavs;  // u# -> dcl
-  SmallSortedMap<uint32_t, const Instruction*> tgsm;  // g# -> dcl
-  SmallSortedMap<RegFile, uint8_t> inputs;            // system value -> mask
-  const Instruction* thread_group = nullptr;     // the first one
-};
 
 // The memory kind `op` names (0: undeclared), and its declaration.
 uint8_t MemoryOf(const Declarations& d, const Operand& op,
@@ -418,158 +409,6 @@ class ProgramChecker {
   Declarations d_;
 };
 
-bool TypeMatchesFormat(ReturnType t, Format f) {
-  return (t == ReturnType::kUint && f == Format::kR32Uint) ||
-         (t == ReturnType::kSint && f == Format::kR32Sint) ||
-         (t == ReturnType::kFloat && f == Format::kR32Float);
-}
-
-// The [uav] section bound to the u# that `dcl` declares.
-void CheckUavBinding(const Case& c, uint32_t slot, const Instruction* dcl,
-                     DiagnosticSink& sink) {
-  // Out of range: reported as register-range, and no [uav] can bind it.
-  if (slot > kMaxUavSlot) return;
-  const Resource* r = c.FindResource(slot);
-  // Spelled only for a diagnostic: this runs for every UAV of every case.
-  auto what = [slot] { return absl::StrCat("u", slot); };
-  if (r == nullptr) {
-    Violation(sink, RuleId::kResourceBinding, dcl->line,
-              absl::StrCat("a [uav ", what(), "] section for ", what()),
-              "none");
-    return;
-  }
-  auto mismatch = [&](std::string expected, std::string found) {
-    Violation(sink, RuleId::kResourceBinding, r->line, std::move(expected),
-              std::move(found));
-  };
-  switch (dcl->op) {
-    case Op::kDclUavRaw:
-      if (r->kind != ResourceKind::kRaw)
-        mismatch(absl::StrCat("kind raw, as declared for ", what()),
-                 absl::StrCat("kind ", ResourceKindName(r->kind)));
-      break;
-    case Op::kDclUavStructured:
-      if (r->kind != ResourceKind::kStructured ||
-          r->stride != dcl->operands[1].index) {
-        mismatch(absl::StrCat("kind structured with stride ",
-                              dcl->operands[1].index, ", as declared"),
-                 absl::StrCat("kind ", ResourceKindName(r->kind),
-                              r->kind == ResourceKind::kStructured
-                                  ? absl::StrCat(" stride ", r->stride)
-                                  : ""));
-      }
-      if (dcl->opc && !r->counter) {
-        Violation(sink, RuleId::kOpcNeedsCounter, r->line,
-                  absl::StrCat("a 'counter' line for ", what(),
-                               ", declared _opc"),
-                  "none");
-      }
-      break;
-    default:
-      if (r->kind != ResourceKind::kTyped || r->dim != dcl->dim) {
-        mismatch(absl::StrCat("kind typed, dim ", DimName(dcl->dim),
-                              ", as declared"),
-                 absl::StrCat("kind ", ResourceKindName(r->kind),
-                              r->kind == ResourceKind::kTyped
-                                  ? absl::StrCat(" dim ", DimName(r->dim))
-                                  : ""));
-      } else if (!TypeMatchesFormat(dcl->types[0], r->format)) {
-        mismatch(absl::StrCat("a format matching (",
-                              ReturnTypeName(dcl->types[0]), ",...)"),
-                 absl::StrCat("format ", FormatName(r->format)));
-      }
-      break;
-  }
-}
-
-void CheckBinding(const Case& c, const Declarations& d, DiagnosticSink& sink) {
-  d.uavs.ForEach([&](uint32_t slot, const Instruction* dcl) {
-    CheckUavBinding(c, slot, dcl, sink);
-  });
-  for (const Resource& r : c.resources) {
-    if (!d.uavs.contains(r.slot)) {
-      Violation(sink, RuleId::kResourceBinding, r.line,
-                absl::StrCat("a dcl_uav_* for the bound u", r.slot), "none");
-    }
-    if (r.counter && r.kind != ResourceKind::kStructured) {  // spec 1.6
-      Violation(sink, RuleId::kResourceBinding, r.line,
-                "a counter on structured UAVs only",
-                absl::StrCat("a counter on a ", ResourceKindName(r.kind),
-                             " UAV"));
-    }
-  }
-}
-
-// Counters on other kinds are reported as memory-kind (the instruction) or
-// resource-binding (the view).
-void CheckCounters(const Case& c, const Program& p, DiagnosticSink& sink) {
-  for (const Instruction& i : p.instructions) {
-    if (i.info().family != Family::kCounter) continue;
-    const Resource* r = c.FindResource(i.operands[1].index);
-    if (r != nullptr && r->kind == ResourceKind::kStructured && !r->counter) {
-      Violation(sink, RuleId::kCounterNeedsCounter, i.line,
-                absl::StrCat("a 'counter' line in [uav u", r->slot, "]"),
-                "a UAV without a counter");
-    }
-  }
-}
-
-std::string Triple(const std::array<uint32_t, 3>& v) {
-  return absl::StrCat(v[0], ", ", v[1], ", ", v[2]);
-}
-
-// An expectation about a thread that never runs could never fail.
-void CheckReturnThread(const ReturnExpectation& e, const Case& c,
-                       const Declarations& d, DiagnosticSink& sink) {
-  using Xyz = std::array<uint32_t, 3>;
-  auto inside = [&](absl::string_view what, const Xyz& v, const Xyz& extent,
-                    absl::string_view where) {
-    if (v[0] >= extent[0] || v[1] >= extent[1] || v[2] >= extent[2]) {
-      Violation(sink, RuleId::kExpectation, e.line,
-                absl::StrCat("a ", what, " inside the ", where, Triple(extent)),
-                absl::StrCat(what, " ", Triple(v)));
-    }
-  };
-  inside("group", e.group, c.groups, "dispatch ");
-  if (const Instruction* tg = d.thread_group) {  // else reported already
-    const OperandList& o = tg->operands;
-    inside("thread", e.thread, {o[0].index, o[1].index, o[2].index}, "group ");
-  }
-}
-
-void CheckExpectations(const Case& c, const Declarations& d,
-                       DiagnosticSink& sink) {
-  for (const WordExpectation& w : c.expect_words) {
-    const Resource* r = c.FindResource(w.slot);
-    if (r == nullptr || w.last >= r->init.size()) {
-      Violation(sink, RuleId::kExpectation, w.line,
-                r ? absl::StrCat("word indices below ", r->init.size())
-                  : absl::StrCat("a bound u", w.slot),
-                absl::StrCat("word ", w.last));
-    }
-  }
-  for (const CounterExpectation& k : c.expect_counters) {
-    const Resource* r = c.FindResource(k.slot);
-    if (r == nullptr || !r->counter) {
-      Violation(sink, RuleId::kExpectation, k.line,
-                absl::StrCat("a counter on u", k.slot), "none");
-    }
-  }
-  if (c.expect_returns.empty()) return;  // mutants and fresh cases have none
-  uint32_t returning = 0;
-  for (const Instruction& i : c.shader.instructions) {
-    if (i.info().returns_old()) ++returning;
-  }
-  for (const ReturnExpectation& e : c.expect_returns) {
-    if (e.atomic >= returning) {
-      Violation(sink, RuleId::kExpectation, e.line,
-                absl::StrCat("an atomic number below ", returning),
-                absl::StrCat(e.atomic));
-    }
-    CheckReturnThread(e, c, d, sink);
-  }
-}
-
 }  // namespace
 
 std::span<const Rule> AllRules() { return kRules; }
@@ -586,22 +425,6 @@ void Violation(DiagnosticSink& sink, RuleId id, int line, std::string expected,
 void ValidateProgram(const Program& program, DiagnosticSink& sink) {
   ProgramChecker(program, sink).Run();
 }
-
-namespace {
-
-// The rules on what the case adds to its program.
-void CheckCaseRules(const Case& c, const Declarations& d, DiagnosticSink& sink) {
-  if (*std::max_element(c.groups.begin(), c.groups.end()) > 65535) {
-    // The Case keeps no line for [dispatch].
-    Violation(sink, RuleId::kDispatch, c.dispatch_line, "group counts <= 65535",
-              Triple(c.groups));
-  }
-  CheckBinding(c, d, sink);
-  CheckCounters(c, c.shader, sink);
-  CheckExpectations(c, d, sink);
-}
-
-}  // namespace
 
 void ValidateCase(const Case& c, DiagnosticSink& sink) {
   ProgramChecker checker(c.shader, sink);
