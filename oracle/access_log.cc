@@ -46,8 +46,8 @@ uint64_t AccessLog::Key(const MemoryId& m, uint32_t word) {
   return (memory << 32) | word;
 }
 
-void AccessLog::Record(const MemoryId& m, uint32_t word, Access kind,
-                       const Accessor& a) {
+uint32_t AccessLog::Record(const MemoryId& m, uint32_t word, Access kind,
+                           const Accessor& a) {
   last_poison_.kinds = 0;  // answers may change
   const auto [n, added] = index_.Add(Key(m, word));
   if (added) words_.emplace_back();
@@ -55,6 +55,7 @@ void AccessLog::Record(const MemoryId& m, uint32_t word, Access kind,
   const size_t k = static_cast<size_t>(kind);
   w.groups[k].Add(a.group);
   w.FindOrAdd(a.group, a.interval).threads[k].Add(a.thread);
+  return n;
 }
 
 void AccessLog::RecordPoison(const MemoryId& m, const Accessor& a) {

@@ -44,7 +44,10 @@ class AccessLog {
  public:
   static constexpr uint8_t Bit(Access k) { return uint8_t{1} << static_cast<int>(k); }
 
-  void Record(const MemoryId& m, uint32_t word, Access kind, const Accessor& a);
+  // Returns the word's number: words are numbered 0, 1, 2, ... in the order
+  // this log first saw them, so a number names one word for as long as the
+  // log lives (the replay finds a word's open history by it).
+  uint32_t Record(const MemoryId& m, uint32_t word, Access kind, const Accessor& a);
   // `m` for TGSM stands for all g# of m.group (TGSM-POISON).
   void RecordPoison(const MemoryId& m, const Accessor& a);
 

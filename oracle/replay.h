@@ -64,19 +64,21 @@ class Replay {
   // part of a small case's cost).
   void Restart();
 
-  // An in-bounds atomic on `cell` (a memory word or a counter). `clean` is
+  // An in-bounds atomic on `cell` (a memory word or a counter), whose
+  // `number` is the one the pass's access log gave the word (Record). `clean` is
   // false when the word's value cannot be reasoned about (poisoned, racing
   // with a plain store, or the operands are undefined). `others` is whether
   // other threads' atomics on it are concurrent. Returns dst0; updates *cell.
-  Value Atomic(const MemoryId& m, uint32_t word, Value* cell, const AtomicSite& site,
-               isa::Rmw rmw, Value src0, Value src1, bool clean, bool others);
+  Value Atomic(const MemoryId& m, uint32_t word, uint32_t number, Value* cell,
+               const AtomicSite& site, isa::Rmw rmw, Value src0, Value src1,
+               bool clean, bool others);
   // An atomic that did not access memory (out of bounds, poison): its
   // observed event is accounted for; dst0 stays undefined.
   void Untouched(const AtomicSite& site);
 
-  // A plain store to the word is about to happen; `racing`: other threads'
-  // atomics on the word are concurrent with it.
-  void BeforeStore(const MemoryId& m, uint32_t word, bool racing);
+  // A plain store to the word (`number` as for Atomic) is about to happen;
+  // `racing`: other threads' atomics on the word are concurrent with it.
+  void BeforeStore(uint32_t number, bool racing);
   // `m` was poisoned (for g#: every g# of m.group): its words may now hold
   // anything, so no final value can be judged against the atomics before.
   void Poisoned(const MemoryId& m);
@@ -117,6 +119,22 @@ class Replay {
     uint32_t first_group = 0;
   };
 
+  // An open history and its word. Found by the word's number (a hash of
+  // the word at every atomic cost more than the rest of its bookkeeping);
+  // kept unordered, the closing order is CellLess's.
+  struct Open {
+    Cell cell;
+    uint32_t number;
+    History history;
+  };
+  // The open history of the word numbered `number`, or nullptr.
+  Open* FindOpen(uint32_t number) {
+    const uint32_t i = number < open_at_.size() ? open_at_[number] : UINT32_MAX;
+    return i < open_.size() && open_[i].number == number ? &open_[i] : nullptr;
+  }
+  // Closes open_[i] and forgets it (the last entry takes its place).
+  void CloseOpen(size_t i, std::optional<uint32_t> final_value);
+
   std::optional<uint32_t> Observed(const AtomicSite& site, bool* found);
   // Histories close in this order (abseil's hash order changes from run to
   // run; findings must not).
@@ -135,8 +153,13 @@ class Replay {
   uint64_t budget_;
   absl::flat_hash_map<EventKey, size_t> index_;
   std::vector<bool> consumed_;
-  absl::flat_hash_map<Cell, History> open_;
-  std::vector<Cell> closing_;  // CloseWhere's and Finish's, kept for its room
+  std::vector<Open> open_;
+  // By word number: where its history is in open_. Checked against the
+  // entry's number, so entries left from closed histories or an earlier
+  // pass mislead nothing, and clearing open_ forgets them all.
+  std::vector<uint32_t> open_at_;
+  // CloseWhere's and Finish's: the word and its number, kept for its room.
+  std::vector<std::pair<Cell, uint32_t>> closing_;
   std::vector<Finding> findings_;
   std::vector<std::string> unknowns_;
   // Kept as parts and written out by TakeUnjudged: most passes but the
