@@ -37,15 +37,6 @@ AccessLog::Interval& AccessLog::Word::FindOrAdd(uint32_t group, uint32_t interva
   return intervals.emplace_back(Interval{group, interval, {}});
 }
 
-uint64_t AccessLog::Key(const MemoryId& m, uint32_t word) {
-  // tgsm: 1 bit, group: 24 bits (UAVs: 0), slot: 7 bits (0..63; 127 is all
-  // of a group's g#, for TGSM poison), then the word.
-  const uint64_t slot = m.slot > 126 ? 127 : m.slot;
-  const uint64_t memory = (uint64_t{m.tgsm} << 31) |
-                          (uint64_t{m.group & (kMaxGroups - 1)} << 7) | slot;
-  return (memory << 32) | word;
-}
-
 uint32_t AccessLog::Record(const MemoryId& m, uint32_t word, Access kind,
                            const Accessor& a) {
   last_poison_.kinds = 0;  // answers may change
@@ -68,16 +59,7 @@ AccessLog::Query& AccessLog::Remember(const Query& q) const {
   return asked_.emplace_back(q);
 }
 
-bool AccessLog::ConcurrentPoison(const MemoryId& m, const Accessor& a) const {
-  // A thread asks this at each access to a memory: while the log stays as
-  // it is, the same question from the same place has the same answer, and
-  // one copy among the remembered questions is enough for LearnFrom.
-  const uint64_t key = Key(PoisonKey(m), kPoisonWord);
-  const Query& last = last_poison_;
-  if (last.kinds != 0 && last.key == key && last.a.thread == a.thread &&
-      last.a.group == a.group && last.a.interval == a.interval) {
-    return last.answer != 0;
-  }
+bool AccessLog::AskPoison(uint64_t key, const Accessor& a) const {
   Query& q = Remember({key, a, Bit(Access::kStore), 0});
   // Without poison, the answer Answer() would give, without the lookup.
   if (poisoned_) q.answer = Answer(q);
