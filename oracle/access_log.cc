@@ -1,5 +1,7 @@
 #include "oracle/access_log.h"
 
+#include "absl/base/attributes.h"
+
 namespace atomfuzz::oracle {
 
 bool AccessLog::Two::Add(uint32_t v) {
@@ -67,22 +69,13 @@ bool AccessLog::AskPoison(uint64_t key, const Accessor& a) const {
   return q.answer != 0;
 }
 
-uint8_t AccessLog::ConcurrentKinds(const MemoryId& m, uint32_t word, uint8_t kinds,
-                                   const Accessor& a) const {
-  return Ask({Key(m, word), a, kinds, 0});
-}
-
-bool AccessLog::ConcurrentAny(const MemoryId& m, uint32_t word, uint8_t kinds,
-                              const Accessor& a) const {
-  return Ask({Key(m, word), a, kinds, 0, true}) != 0;
-}
-
 bool AccessLog::OnlyGroupWrites(const MemoryId& m, uint32_t word,
                                 uint32_t group) const {
   return Ask({Key(m, word), Accessor{0, group, 0}, 0, 0}) != 0;
 }
 
-uint8_t AccessLog::Answer(const Query& q) const {
+// Inlined into Ask and LearnFrom, its two callers: one call per question.
+ABSL_ATTRIBUTE_ALWAYS_INLINE inline uint8_t AccessLog::Answer(const Query& q) const {
   // A first pass asks an empty log: the answers of a word never seen,
   // without hashing the key.
   if (words_.empty()) return q.kinds == 0 ? 1 : 0;
@@ -109,6 +102,8 @@ uint8_t AccessLog::Answer(const Query& q) const {
   }
   return q.any ? answer != 0 : answer;
 }
+
+uint8_t AccessLog::Ask(const Query& q) const { return Remember(q).answer = Answer(q); }
 
 bool AccessLog::LearnFrom(AccessLog&& seen) {
   bool learned;

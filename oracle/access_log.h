@@ -53,12 +53,17 @@ class AccessLog {
 
   // Of the access kinds in the mask `kinds`, those that a thread other than
   // `a.thread` makes to the word concurrently with `a` (one lookup for all).
+  // (Inline, as the questions below: the judge asks at every access.)
   uint8_t ConcurrentKinds(const MemoryId& m, uint32_t word, uint8_t kinds,
-                          const Accessor& a) const;
+                          const Accessor& a) const {
+    return Ask({Key(m, word), a, kinds, 0});
+  }
   // Whether any of `kinds` is concurrent, for a caller that needs no more:
   // a pass is run again only when an answer it used changes.
   bool ConcurrentAny(const MemoryId& m, uint32_t word, uint8_t kinds,
-                     const Accessor& a) const;
+                     const Accessor& a) const {
+    return Ask({Key(m, word), a, kinds, 0, true}) != 0;
+  }
   bool Concurrent(const MemoryId& m, uint32_t word, Access kind,
                   const Accessor& a) const {
     return ConcurrentKinds(m, word, Bit(kind), a) != 0;
@@ -148,7 +153,7 @@ class AccessLog {
   bool AskPoison(uint64_t key, const Accessor& a) const;
   // Keeps `q` for LearnFrom; Ask also answers it.
   Query& Remember(const Query& q) const;
-  uint8_t Ask(const Query& q) const { return Remember(q).answer = Answer(q); }
+  uint8_t Ask(const Query& q) const;
   // A small case asks about a hundred questions a pass: room for them at
   // the first, instead of growing one doubling at a time.
   static constexpr size_t kInitialQueries = 128;
