@@ -46,8 +46,10 @@ class AccessLog {
 
   // Returns the word's number: words are numbered 0, 1, 2, ... in the order
   // this log first saw them, so a number names one word for as long as the
-  // log lives (the replay finds a word's open history by it).
+  // log lives (the replay finds a word's open history by it), if
+  // NumberedAlone(m): g# slots past 126 share their words' numbers (Key).
   uint32_t Record(const MemoryId& m, uint32_t word, Access kind, const Accessor& a);
+  static bool NumberedAlone(const MemoryId& m) { return m.slot <= kLastKeySlot; }
   // `m` for TGSM stands for all g# of m.group (TGSM-POISON).
   void RecordPoison(const MemoryId& m, const Accessor& a);
 
@@ -134,11 +136,12 @@ class AccessLog {
   static uint64_t Key(const MemoryId& m, uint32_t word) {
     // tgsm: 1 bit, group: 24 bits (UAVs: 0), slot: 7 bits (0..63; 127 is
     // all of a group's g#, for TGSM poison), then the word.
-    const uint64_t slot = m.slot > 126 ? 127 : m.slot;
+    const uint64_t slot = m.slot > kLastKeySlot ? 127 : m.slot;
     const uint64_t memory = (uint64_t{m.tgsm} << 31) |
                             (uint64_t{m.group & (kMaxGroups - 1)} << 7) | slot;
     return (memory << 32) | word;
   }
+  static constexpr uint32_t kLastKeySlot = 126;
   static bool IsTgsm(uint64_t key) { return key >> 63; }
   // The queries asked of this log and their answers, for LearnFrom.
   struct Query {

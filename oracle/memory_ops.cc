@@ -109,7 +109,9 @@ void Execution::StoreWord(Thread& t, const Operand& target, uint32_t word,
   // Other threads' atomics racing with this store may fall on either side
   // of it, so the history it closes need not hold all that came before.
   const uint8_t racing = known_.ConcurrentKinds(id, word, kWrites, a);
-  if (replay_) replay_->BeforeStore(number, racing & AccessLog::Bit(Access::kAtomic));
+  if (replay_) {
+    replay_->BeforeStore(id, word, number, racing & AccessLog::Bit(Access::kAtomic));
+  }
   // Two racing writes leave either value; a store racing with an atomic on
   // g# is undefined (spec 2.1 TGSM limitation, E-27), and on u# is
   // order-dependent: both are beyond one definite value.

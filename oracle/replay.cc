@@ -69,12 +69,13 @@ Value Replay::Atomic(const MemoryId& m, uint32_t word, uint32_t number, Value* c
                      bool clean, bool others) {
   bool found = false;
   const std::optional<uint32_t> seen = Observed(site, &found);
-  Open* open = FindOpen(number);
+  const Cell c{m, word};
+  Open* open = FindOpen(c, number);
   if (open == nullptr) {
     if (open_at_.size() <= number) open_at_.resize(number + 1, UINT32_MAX);
     open_at_[number] = static_cast<uint32_t>(open_.size());
     open = &open_.emplace_back();
-    open->cell = Cell{m, word};
+    open->cell = c;
     open->number = number;
     open->history.cell = cell;
     open->history.start = *cell;
@@ -135,8 +136,17 @@ Value Replay::Atomic(const MemoryId& m, uint32_t word, uint32_t number, Value* c
   return returned;
 }
 
-void Replay::BeforeStore(uint32_t number, bool racing) {
-  Open* open = FindOpen(number);
+Replay::Open* Replay::FindShared(const Cell& c) {
+  for (Open& o : open_) {
+    if (o.cell == c) return &o;
+  }
+  return nullptr;
+}
+
+void Replay::BeforeStore(const MemoryId& m, uint32_t word, uint32_t number,
+                         bool racing) {
+  if (open_.empty()) return;  // nothing open: no lookup
+  Open* open = FindOpen(Cell{m, word}, number);
   if (open == nullptr) return;
   if (racing && open->history.judgeable) {
     open->history.judgeable = false;
@@ -164,7 +174,7 @@ void Replay::CloseWhere(Pick pick) {
   std::sort(closing_.begin(), closing_.end(),
             [](const auto& a, const auto& b) { return CellLess(a.first, b.first); });
   for (const auto& [c, number] : closing_) {
-    CloseOpen(static_cast<size_t>(FindOpen(number) - open_.data()), std::nullopt);
+    CloseOpen(static_cast<size_t>(FindOpen(c, number) - open_.data()), std::nullopt);
   }
 }
 
@@ -208,7 +218,7 @@ void Replay::Finish() {
   std::sort(closing_.begin(), closing_.end(),
             [](const auto& a, const auto& b) { return CellLess(a.first, b.first); });
   for (const auto& [c, number] : closing_) {
-    History& h = FindOpen(number)->history;
+    History& h = FindOpen(c, number)->history;
     std::optional<uint32_t> final_value;
     if (!c.m.tgsm) {
       const isa::UavState* u = observed_.FindUav(c.m.slot);

@@ -78,7 +78,7 @@ class Replay {
 
   // A plain store to the word (`number` as for Atomic) is about to happen;
   // `racing`: other threads' atomics on the word are concurrent with it.
-  void BeforeStore(uint32_t number, bool racing);
+  void BeforeStore(const MemoryId& m, uint32_t word, uint32_t number, bool racing);
   // `m` was poisoned (for g#: every g# of m.group): its words may now hold
   // anything, so no final value can be judged against the atomics before.
   void Poisoned(const MemoryId& m);
@@ -127,11 +127,18 @@ class Replay {
     uint32_t number;
     History history;
   };
-  // The open history of the word numbered `number`, or nullptr.
-  Open* FindOpen(uint32_t number) {
+  // The open history of `c`, numbered `number`, or nullptr. A word that
+  // shares its number (AccessLog::NumberedAlone) is looked for in them all;
+  // one that does not is the only one with its number.
+  Open* FindOpen(const Cell& c, uint32_t number) {
+    const bool alone = AccessLog::NumberedAlone(c.m);
     const uint32_t i = number < open_at_.size() ? open_at_[number] : UINT32_MAX;
-    return i < open_.size() && open_[i].number == number ? &open_[i] : nullptr;
+    if (i < open_.size() && open_[i].number == number && (alone || open_[i].cell == c)) {
+      return &open_[i];
+    }
+    return alone ? nullptr : FindShared(c);
   }
+  Open* FindShared(const Cell& c);  // by a scan of open_
   // Closes open_[i] and forgets it (the last entry takes its place).
   void CloseOpen(size_t i, std::optional<uint32_t> final_value);
 
@@ -155,8 +162,9 @@ class Replay {
   std::vector<bool> consumed_;
   std::vector<Open> open_;
   // By word number: where its history is in open_. Checked against the
-  // entry's number, so entries left from closed histories or an earlier
-  // pass mislead nothing, and clearing open_ forgets them all.
+  // entry's word, so entries left from closed histories, an earlier pass or
+  // a word sharing the number mislead nothing, and clearing open_ forgets
+  // them all.
   std::vector<uint32_t> open_at_;
   // CloseWhere's and Finish's: the word and its number, kept for its room.
   std::vector<std::pair<Cell, uint32_t>> closing_;
