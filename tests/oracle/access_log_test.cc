@@ -17,6 +17,18 @@ TEST(AccessLog, RecordNumbersWordsInTheOrderFirstSeen) {
   EXPECT_EQ(log.WordCount(), 3u);
 }
 
+TEST(AccessLog, SlotsPast126ShareNumbers) {
+  // The replay must not take a number for the word there (corpus e23b).
+  AccessLog log;
+  const MemoryId g200{true, 0, 200}, g4095{true, 0, 4095}, g126{true, 0, 126};
+  EXPECT_EQ(log.Record(g200, 0, Access::kAtomic, {0, 0, 0}),
+            log.Record(g4095, 0, Access::kAtomic, {0, 0, 0}));
+  EXPECT_FALSE(AccessLog::NumberedAlone(g200));
+  EXPECT_TRUE(AccessLog::NumberedAlone(g126));
+  EXPECT_NE(log.Record(g126, 0, Access::kAtomic, {0, 0, 0}),
+            log.Record(g200, 0, Access::kAtomic, {0, 0, 0}));
+}
+
 TEST(AccessLog, RepeatedPoisonQuestionsAreStillLearnedFrom) {
   const MemoryId u0{false, 0, 0};
   const Accessor reader{0, 0, 0};
