@@ -1,5 +1,7 @@
 #include "oracle/access_log.h"
 
+#include "absl/base/attributes.h"
+
 namespace atomfuzz::oracle {
 
 bool AccessLog::Two::Add(uint32_t v) {
@@ -37,17 +39,8 @@ AccessLog::Interval& AccessLog::Word::FindOrAdd(uint32_t group, uint32_t interva
   return intervals.emplace_back(Interval{group, interval, {}});
 }
 
-uint64_t AccessLog::Key(const MemoryId& m, uint32_t word) {
-  // tgsm: 1 bit, group: 24 bits (UAVs: 0), slot: 7 bits (0..63; 127 is all
-  // of a group's g#, for TGSM poison), then the word.
-  const uint64_t slot = m.slot > 126 ? 127 : m.slot;
-  const uint64_t memory = (uint64_t{m.tgsm} << 31) |
-                          (uint64_t{m.group & (kMaxGroups - 1)} << 7) | slot;
-  return (memory << 32) | word;
-}
-
-void AccessLog::Record(const MemoryId& m, uint32_t word, Access kind,
-                       const Accessor& a) {
+uint32_t AccessLog::Record(const MemoryId& m, uint32_t word, Access kind,
+                           const Accessor& a) {
   last_poison_.kinds = 0;  // answers may change
   const auto [n, added] = index_.Add(Key(m, word));
   if (added) words_.emplace_back();
@@ -55,6 +48,7 @@ void AccessLog::Record(const MemoryId& m, uint32_t word, Access kind,
   const size_t k = static_cast<size_t>(kind);
   w.groups[k].Add(a.group);
   w.FindOrAdd(a.group, a.interval).threads[k].Add(a.thread);
+  return n;
 }
 
 void AccessLog::RecordPoison(const MemoryId& m, const Accessor& a) {
@@ -67,16 +61,7 @@ AccessLog::Query& AccessLog::Remember(const Query& q) const {
   return asked_.emplace_back(q);
 }
 
-bool AccessLog::ConcurrentPoison(const MemoryId& m, const Accessor& a) const {
-  // A thread asks this at each access to a memory: while the log stays as
-  // it is, the same question from the same place has the same answer, and
-  // one copy among the remembered questions is enough for LearnFrom.
-  const uint64_t key = Key(PoisonKey(m), kPoisonWord);
-  const Query& last = last_poison_;
-  if (last.kinds != 0 && last.key == key && last.a.thread == a.thread &&
-      last.a.group == a.group && last.a.interval == a.interval) {
-    return last.answer != 0;
-  }
+bool AccessLog::AskPoison(uint64_t key, const Accessor& a) const {
   Query& q = Remember({key, a, Bit(Access::kStore), 0});
   // Without poison, the answer Answer() would give, without the lookup.
   if (poisoned_) q.answer = Answer(q);
@@ -84,22 +69,13 @@ bool AccessLog::ConcurrentPoison(const MemoryId& m, const Accessor& a) const {
   return q.answer != 0;
 }
 
-uint8_t AccessLog::ConcurrentKinds(const MemoryId& m, uint32_t word, uint8_t kinds,
-                                   const Accessor& a) const {
-  return Ask({Key(m, word), a, kinds, 0});
-}
-
-bool AccessLog::ConcurrentAny(const MemoryId& m, uint32_t word, uint8_t kinds,
-                              const Accessor& a) const {
-  return Ask({Key(m, word), a, kinds, 0, true}) != 0;
-}
-
 bool AccessLog::OnlyGroupWrites(const MemoryId& m, uint32_t word,
                                 uint32_t group) const {
   return Ask({Key(m, word), Accessor{0, group, 0}, 0, 0}) != 0;
 }
 
-uint8_t AccessLog::Answer(const Query& q) const {
+// Inlined into Ask and LearnFrom, its two callers: one call per question.
+ABSL_ATTRIBUTE_ALWAYS_INLINE inline uint8_t AccessLog::Answer(const Query& q) const {
   // A first pass asks an empty log: the answers of a word never seen,
   // without hashing the key.
   if (words_.empty()) return q.kinds == 0 ? 1 : 0;
@@ -126,6 +102,8 @@ uint8_t AccessLog::Answer(const Query& q) const {
   }
   return q.any ? answer != 0 : answer;
 }
+
+uint8_t AccessLog::Ask(const Query& q) const { return Remember(q).answer = Answer(q); }
 
 bool AccessLog::LearnFrom(AccessLog&& seen) {
   bool learned;

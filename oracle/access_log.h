@@ -44,24 +44,46 @@ class AccessLog {
  public:
   static constexpr uint8_t Bit(Access k) { return uint8_t{1} << static_cast<int>(k); }
 
-  void Record(const MemoryId& m, uint32_t word, Access kind, const Accessor& a);
+  // Returns the word's number: words are numbered 0, 1, 2, ... in the order
+  // this log first saw them, so a number names one word for as long as the
+  // log lives (the replay finds a word's open history by it), if
+  // NumberedAlone(m): g# slots past 126 share their words' numbers (Key).
+  uint32_t Record(const MemoryId& m, uint32_t word, Access kind, const Accessor& a);
+  static bool NumberedAlone(const MemoryId& m) { return m.slot <= kLastKeySlot; }
   // `m` for TGSM stands for all g# of m.group (TGSM-POISON).
   void RecordPoison(const MemoryId& m, const Accessor& a);
 
   // Of the access kinds in the mask `kinds`, those that a thread other than
   // `a.thread` makes to the word concurrently with `a` (one lookup for all).
+  // (Inline, as the questions below: the judge asks at every access.)
   uint8_t ConcurrentKinds(const MemoryId& m, uint32_t word, uint8_t kinds,
-                          const Accessor& a) const;
+                          const Accessor& a) const {
+    return Ask({Key(m, word), a, kinds, 0});
+  }
   // Whether any of `kinds` is concurrent, for a caller that needs no more:
   // a pass is run again only when an answer it used changes.
   bool ConcurrentAny(const MemoryId& m, uint32_t word, uint8_t kinds,
-                     const Accessor& a) const;
+                     const Accessor& a) const {
+    return Ask({Key(m, word), a, kinds, 0, true}) != 0;
+  }
   bool Concurrent(const MemoryId& m, uint32_t word, Access kind,
                   const Accessor& a) const {
     return ConcurrentKinds(m, word, Bit(kind), a) != 0;
   }
   // Whether a thread other than `a.thread` poisons the memory concurrently.
-  bool ConcurrentPoison(const MemoryId& m, const Accessor& a) const;
+  // A thread asks this at each access to a memory: while the log stays as
+  // it is, the same question from the same place has the same answer, and
+  // one copy among the remembered questions is enough for LearnFrom. That
+  // repeat is answered here, inline (it is most of the calls).
+  bool ConcurrentPoison(const MemoryId& m, const Accessor& a) const {
+    const uint64_t key = Key(PoisonKey(m), kPoisonWord);
+    const Query& last = last_poison_;
+    if (last.kinds != 0 && last.key == key && last.a.thread == a.thread &&
+        last.a.group == a.group && last.a.interval == a.interval) {
+      return last.answer != 0;
+    }
+    return AskPoison(key, a);
+  }
   // Whether only `group` stores to or atomically modifies the word.
   bool OnlyGroupWrites(const MemoryId& m, uint32_t word, uint32_t group) const;
 
@@ -120,7 +142,15 @@ class AccessLog {
   };
   // (memory, word) in one integer: hashing it is far cheaper than hashing
   // the fields one by one, and the judge asks several questions per access.
-  static uint64_t Key(const MemoryId& m, uint32_t word);
+  static uint64_t Key(const MemoryId& m, uint32_t word) {
+    // tgsm: 1 bit, group: 24 bits (UAVs: 0), slot: 7 bits (0..63; 127 is
+    // all of a group's g#, for TGSM poison), then the word.
+    const uint64_t slot = m.slot > kLastKeySlot ? 127 : m.slot;
+    const uint64_t memory = (uint64_t{m.tgsm} << 31) |
+                            (uint64_t{m.group & (kMaxGroups - 1)} << 7) | slot;
+    return (memory << 32) | word;
+  }
+  static constexpr uint32_t kLastKeySlot = 126;
   static bool IsTgsm(uint64_t key) { return key >> 63; }
   // The queries asked of this log and their answers, for LearnFrom.
   struct Query {
@@ -131,9 +161,11 @@ class AccessLog {
     bool any = false;     // ConcurrentAny: the answer is 0 or 1
   };
   uint8_t Answer(const Query& q) const;
+  // ConcurrentPoison's question when it is not the last one asked.
+  bool AskPoison(uint64_t key, const Accessor& a) const;
   // Keeps `q` for LearnFrom; Ask also answers it.
   Query& Remember(const Query& q) const;
-  uint8_t Ask(const Query& q) const { return Remember(q).answer = Answer(q); }
+  uint8_t Ask(const Query& q) const;
   // A small case asks about a hundred questions a pass: room for them at
   // the first, instead of growing one doubling at a time.
   static constexpr size_t kInitialQueries = 128;

@@ -17,9 +17,16 @@ class BucketLists {
  public:
   static constexpr uint32_t kEnd = UINT32_MAX;
 
-  BucketLists(size_t buckets, size_t members)
-      : first_(buckets, kEnd), last_(buckets, kEnd), next_(members, kEnd),
-        prev_(members, kEnd), bucket_of_(members, kEnd) {}
+  BucketLists() = default;
+  BucketLists(size_t buckets, size_t members) { Reset(buckets, members); }
+  // Empty buckets again, as constructed, keeping the room.
+  void Reset(size_t buckets, size_t members) {
+    first_.assign(buckets, kEnd);
+    last_.assign(buckets, kEnd);
+    next_.assign(members, kEnd);
+    prev_.assign(members, kEnd);
+    bucket_of_.assign(members, kEnd);
+  }
 
   // `member` must be in no bucket; it goes last in `bucket`.
   void Join(uint32_t bucket, uint32_t member) {

@@ -104,11 +104,14 @@ void Execution::StoreWord(Thread& t, const Operand& target, uint32_t word,
                           Value v) {
   const MemoryId id = IdOf(t, target);
   const Accessor a = AccessorOf(t, id.tgsm);
+  // Recorded first, for the word's number: what is asked is known_, not log_.
+  const uint32_t number = log_.Record(id, word, Access::kStore, a);
   // Other threads' atomics racing with this store may fall on either side
   // of it, so the history it closes need not hold all that came before.
   const uint8_t racing = known_.ConcurrentKinds(id, word, kWrites, a);
-  if (replay_) replay_->BeforeStore(id, word, racing & AccessLog::Bit(Access::kAtomic));
-  log_.Record(id, word, Access::kStore, a);
+  if (replay_) {
+    replay_->BeforeStore(id, word, number, racing & AccessLog::Bit(Access::kAtomic));
+  }
   // Two racing writes leave either value; a store racing with an atomic on
   // g# is undefined (spec 2.1 TGSM limitation, E-27), and on u# is
   // order-dependent: both are beyond one definite value.
@@ -269,7 +272,7 @@ void Execution::ExecAtomic(Thread& t, uint32_t index,
       case AddressClass::kInBounds: {
         const MemoryId id = IdOf(t, mem);
         const Accessor a = AccessorOf(t, id.tgsm);
-        log_.Record(id, r.word, Access::kAtomic, a);
+        const uint32_t number = log_.Record(id, r.word, Access::kAtomic, a);
         Value& word = (*WordsOf(t, mem))[r.word];
         // Other threads' atomics matter only to a judge without a trace
         // (Replay::Atomic's `others`); not asking otherwise keeps a pass
@@ -282,8 +285,8 @@ void Execution::ExecAtomic(Thread& t, uint32_t index,
                            !known_.ConcurrentPoison(id, a);
         if (!clean) word = Value{};  // order against a plain store is not one value
         if (replay_) {
-          old = replay_->Atomic(id, r.word, &word, site, row.rmw, src0, src1, clean,
-                                racing & AccessLog::Bit(Access::kAtomic));
+          old = replay_->Atomic(id, r.word, number, &word, site, row.rmw, src0, src1,
+                                clean, racing & AccessLog::Bit(Access::kAtomic));
           break;
         }
         old = word;
@@ -339,14 +342,14 @@ void Execution::ExecCounter(Thread& t, uint32_t index,
     // The counter is one more word, shared by every thread (spec 1.6).
     const MemoryId id{false, 0, uav.index};
     const Accessor a = AccessorOf(t, false);
-    log_.Record(id, UINT32_MAX, Access::kAtomic, a);
+    const uint32_t number = log_.Record(id, UINT32_MAX, Access::kAtomic, a);
     if (replay_) {
       const isa::Rmw rmw = inst.info().rmw;
       // As in ExecAtomic: only a judge without a trace asks.
       const bool others = !replay_->has_trace() &&
                           known_.Concurrent(id, UINT32_MAX, Access::kAtomic, a);
-      returned = replay_->Atomic(id, UINT32_MAX, &counter, site, rmw, Value{}, Value{},
-                                 true, others);
+      returned = replay_->Atomic(id, UINT32_MAX, number, &counter, site, rmw, Value{},
+                                 Value{}, true, others);
       for (int c = 0; c < 4; ++c) {
         if (dst0.mask & (1u << c)) Write(t, dst0, c, returned);
       }

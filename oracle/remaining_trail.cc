@@ -5,8 +5,10 @@
 
 namespace atomfuzz::oracle {
 
-RemainingTrail::RemainingTrail(absl::Span<const Edge> edges, size_t values, uint32_t end)
-    : edges_(edges.begin(), edges.end()), end_(end) {
+void RemainingTrail::Reset(absl::Span<const Edge> edges, size_t values, uint32_t end) {
+  edges_.assign(edges.begin(), edges.end());
+  end_ = end;
+  imbalance_ = 0;
   balance_.assign(values, 0);
   parent_.resize(values);
   ops_left_.resize(edges.size());

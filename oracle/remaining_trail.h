@@ -28,7 +28,12 @@ class RemainingTrail {
   static constexpr uint32_t kAnyEnd = UINT32_MAX, kNoEnd = UINT32_MAX - 1;
 
   // `edges` per op, every id below `values`; none is placed yet.
-  RemainingTrail(absl::Span<const Edge> edges, size_t values, uint32_t end);
+  RemainingTrail() = default;
+  RemainingTrail(absl::Span<const Edge> edges, size_t values, uint32_t end) {
+    Reset(edges, values, end);
+  }
+  // As constructed anew, keeping the room.
+  void Reset(absl::Span<const Edge> edges, size_t values, uint32_t end);
 
   // Op `op` (an index into edges) is placed, or taken back: the last placed.
   void Place(size_t op);
@@ -44,7 +49,7 @@ class RemainingTrail {
   uint32_t Find(uint32_t n);
 
   std::vector<Edge> edges_;
-  uint32_t end_;
+  uint32_t end_ = kAnyEnd;
   // Per value: edges in minus edges out among remaining ops, and the sum of
   // their magnitudes. A trail from `at` needs every value balanced, or `at`
   // one short and the trail's end one over (held: the start once, plus once

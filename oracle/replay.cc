@@ -34,6 +34,7 @@ Replay::Replay(const isa::Outcome& observed, const isa::Program& program,
       index_(std::move(spent.index_)),
       consumed_(std::move(spent.consumed_)),
       open_(std::move(spent.open_)),
+      open_at_(std::move(spent.open_at_)),
       closing_(std::move(spent.closing_)),
       findings_(std::move(spent.findings_)),
       unknowns_(std::move(spent.unknowns_)),
@@ -44,9 +45,7 @@ Replay::Replay(const isa::Outcome& observed, const isa::Program& program,
 
 void Replay::Restart() {
   consumed_.assign(observed_.trace.size(), 0);
-  // Usually empty already (Finish empties it): abseil's clear() would
-  // still sweep every slot.
-  if (!open_.empty()) open_.clear();
+  open_.clear();
   findings_.clear();
   unknowns_.clear();
   unjudged_.clear();
@@ -83,19 +82,24 @@ void Replay::Untouched(const AtomicSite& site) {
   Observed(site, &found);  // any value is allowed (spec 1.3: undefined)
 }
 
-Value Replay::Atomic(const MemoryId& m, uint32_t word, Value* cell,
+Value Replay::Atomic(const MemoryId& m, uint32_t word, uint32_t number, Value* cell,
                      const AtomicSite& site, isa::Rmw rmw, Value src0, Value src1,
                      bool clean, bool others) {
   bool found = false;
   const std::optional<uint32_t> seen = Observed(site, &found);
   const Cell c{m, word};
-  auto [it, fresh] = open_.try_emplace(c);
-  History& h = it->second;
-  if (fresh) {
-    h.cell = cell;
-    h.start = *cell;
-    h.first_group = site.group;
+  Open* open = FindOpen(c, number);
+  if (open == nullptr) {
+    if (open_at_.size() <= number) open_at_.resize(number + 1, UINT32_MAX);
+    open_at_[number] = static_cast<uint32_t>(open_.size());
+    open = &open_.emplace_back();
+    open->cell = c;
+    open->number = number;
+    open->history.cell = cell;
+    open->history.start = *cell;
+    open->history.first_group = site.group;
   }
+  History& h = open->history;
   const bool needs_src1 = rmw == isa::Rmw::kCmpExch;
   const bool operands_known =
       rmw == isa::Rmw::kAlloc || rmw == isa::Rmw::kConsume ||
@@ -150,30 +154,45 @@ Value Replay::Atomic(const MemoryId& m, uint32_t word, Value* cell,
   return returned;
 }
 
-void Replay::BeforeStore(const MemoryId& m, uint32_t word, bool racing) {
-  if (open_.empty()) return;  // nothing open: no lookup
-  auto it = open_.find(Cell{m, word});
-  if (it == open_.end()) return;
-  if (racing && it->second.judgeable) {
-    it->second.judgeable = false;
-    it->second.why_not = "a plain store races with its atomics";
+Replay::Open* Replay::FindShared(const Cell& c) {
+  for (Open& o : open_) {
+    if (o.cell == c) return &o;
   }
-  Close(it->first, it->second, std::nullopt);
-  open_.erase(it);
+  return nullptr;
+}
+
+void Replay::BeforeStore(const MemoryId& m, uint32_t word, uint32_t number,
+                         bool racing) {
+  if (open_.empty()) return;  // nothing open: no lookup
+  Open* open = FindOpen(Cell{m, word}, number);
+  if (open == nullptr) return;
+  if (racing && open->history.judgeable) {
+    open->history.judgeable = false;
+    open->history.why_not = "a plain store races with its atomics";
+  }
+  CloseOpen(static_cast<size_t>(open - open_.data()), std::nullopt);
+}
+
+void Replay::CloseOpen(size_t i, std::optional<uint32_t> final_value) {
+  Close(open_[i].cell, open_[i].history, final_value);
+  if (i + 1 != open_.size()) {
+    open_[i] = std::move(open_.back());
+    open_at_[open_[i].number] = static_cast<uint32_t>(i);
+  }
+  open_.pop_back();
 }
 
 template <typename Pick>
 void Replay::CloseWhere(Pick pick) {
   if (open_.empty()) return;
   closing_.clear();
-  for (auto& [c, h] : open_) {
-    if (pick(c, h)) closing_.push_back(c);
+  for (Open& o : open_) {
+    if (pick(o.cell, o.history)) closing_.emplace_back(o.cell, o.number);
   }
-  std::sort(closing_.begin(), closing_.end(), CellLess);
-  for (const Cell& c : closing_) {
-    auto it = open_.find(c);
-    Close(c, it->second, std::nullopt);
-    open_.erase(it);
+  std::sort(closing_.begin(), closing_.end(),
+            [](const auto& a, const auto& b) { return CellLess(a.first, b.first); });
+  for (const auto& [c, number] : closing_) {
+    CloseOpen(static_cast<size_t>(FindOpen(c, number) - open_.data()), std::nullopt);
   }
 }
 
@@ -213,10 +232,11 @@ void Replay::Finish() {
   // Close in a fixed order (abseil's hash order changes from run to run):
   // the first finding must be the same every time.
   closing_.clear();
-  for (const auto& [c, h] : open_) closing_.push_back(c);
-  std::sort(closing_.begin(), closing_.end(), CellLess);
-  for (const Cell& c : closing_) {
-    History& h = open_.at(c);
+  for (const Open& o : open_) closing_.emplace_back(o.cell, o.number);
+  std::sort(closing_.begin(), closing_.end(),
+            [](const auto& a, const auto& b) { return CellLess(a.first, b.first); });
+  for (const auto& [c, number] : closing_) {
+    History& h = FindOpen(c, number)->history;
     std::optional<uint32_t> final_value;
     if (!c.m.tgsm) {
       const isa::UavState* u = observed_.FindUav(c.m.slot);

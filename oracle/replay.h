@@ -72,19 +72,21 @@ class Replay {
   // part of a small case's cost).
   void Restart();
 
-  // An in-bounds atomic on `cell` (a memory word or a counter). `clean` is
+  // An in-bounds atomic on `cell` (a memory word or a counter), whose
+  // `number` is the one the pass's access log gave the word (Record). `clean` is
   // false when the word's value cannot be reasoned about (poisoned, racing
   // with a plain store, or the operands are undefined). `others` is whether
   // other threads' atomics on it are concurrent. Returns dst0; updates *cell.
-  Value Atomic(const MemoryId& m, uint32_t word, Value* cell, const AtomicSite& site,
-               isa::Rmw rmw, Value src0, Value src1, bool clean, bool others);
+  Value Atomic(const MemoryId& m, uint32_t word, uint32_t number, Value* cell,
+               const AtomicSite& site, isa::Rmw rmw, Value src0, Value src1,
+               bool clean, bool others);
   // An atomic that did not access memory (out of bounds, poison): its
   // observed event is accounted for; dst0 stays undefined.
   void Untouched(const AtomicSite& site);
 
-  // A plain store to the word is about to happen; `racing`: other threads'
-  // atomics on the word are concurrent with it.
-  void BeforeStore(const MemoryId& m, uint32_t word, bool racing);
+  // A plain store to the word (`number` as for Atomic) is about to happen;
+  // `racing`: other threads' atomics on the word are concurrent with it.
+  void BeforeStore(const MemoryId& m, uint32_t word, uint32_t number, bool racing);
   // `m` was poisoned (for g#: every g# of m.group): its words may now hold
   // anything, so no final value can be judged against the atomics before.
   void Poisoned(const MemoryId& m);
@@ -125,6 +127,29 @@ class Replay {
     uint32_t first_group = 0;
   };
 
+  // An open history and its word. Found by the word's number (a hash of
+  // the word at every atomic cost more than the rest of its bookkeeping);
+  // kept unordered, the closing order is CellLess's.
+  struct Open {
+    Cell cell;
+    uint32_t number;
+    History history;
+  };
+  // The open history of `c`, numbered `number`, or nullptr. A word that
+  // shares its number (AccessLog::NumberedAlone) is looked for in them all;
+  // one that does not is the only one with its number.
+  Open* FindOpen(const Cell& c, uint32_t number) {
+    const bool alone = AccessLog::NumberedAlone(c.m);
+    const uint32_t i = number < open_at_.size() ? open_at_[number] : UINT32_MAX;
+    if (i < open_.size() && open_[i].number == number && (alone || open_[i].cell == c)) {
+      return &open_[i];
+    }
+    return alone ? nullptr : FindShared(c);
+  }
+  Open* FindShared(const Cell& c);  // by a scan of open_
+  // Closes open_[i] and forgets it (the last entry takes its place).
+  void CloseOpen(size_t i, std::optional<uint32_t> final_value);
+
   // Inlined into its two callers: at every atomic, its call's saving and
   // restoring of registers cost about as much as its lookup.
   ABSL_ATTRIBUTE_ALWAYS_INLINE std::optional<uint32_t> Observed(const AtomicSite& site,
@@ -149,8 +174,14 @@ class Replay {
   uint64_t budget_;
   TraceIndex index_;
   std::vector<uint8_t> consumed_;  // per trace event (bytes: read at every atomic)
-  absl::flat_hash_map<Cell, History> open_;
-  std::vector<Cell> closing_;  // CloseWhere's and Finish's, kept for its room
+  std::vector<Open> open_;
+  // By word number: where its history is in open_. Checked against the
+  // entry's word, so entries left from closed histories, an earlier pass or
+  // a word sharing the number mislead nothing, and clearing open_ forgets
+  // them all.
+  std::vector<uint32_t> open_at_;
+  // CloseWhere's and Finish's: the word and its number, kept for its room.
+  std::vector<std::pair<Cell, uint32_t>> closing_;
   std::vector<Finding> findings_;
   std::vector<std::string> unknowns_;
   // Kept as parts and written out by TakeUnjudged: most passes but the

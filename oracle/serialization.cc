@@ -57,25 +57,41 @@ bool Unconstrained(absl::Span<const SerialOp> ops) {
 // word's value; dead states are remembered by a 128-bit hash.
 class Search {
  public:
-  Search(uint32_t start, absl::Span<const SerialOp> ops,
-         std::optional<uint32_t> final_value, uint64_t budget)
-      : ops_(ops), final_(final_value), budget_(budget), value_(start) {
+  // Sets up a search of `ops`; a Search is reused, its room kept, so that
+  // the many small searches allocate next to nothing (see CheckSerialization).
+  void Start(uint32_t start, absl::Span<const SerialOp> ops,
+             std::optional<uint32_t> final_value, uint64_t budget) {
+    ops_ = ops;
+    final_ = final_value;
+    budget_ = budget;
+    value_ = start;
+    placed_ = 0;
+    hash_ = {0, 0};
+    failed_.clear();
+    stack_.clear();
+    pool_.clear();
+    steps_ = 0;
+    deepest_ = 0;
+    why_.clear();
+    culprit_.reset();
     // Dense chain and group numbers; chains as slices of one array.
-    absl::flat_hash_map<uint32_t, uint32_t> chain_index, group_index;
-    std::vector<uint32_t> chain_of(ops.size());
+    chain_index_.clear();
+    group_index_.clear();
+    chain_of_.resize(ops.size());
     group_of_.resize(ops.size());
     for (size_t i = 0; i < ops.size(); ++i) {
-      chain_of[i] = chain_index.emplace(ops[i].chain, chain_index.size()).first->second;
-      group_of_[i] = group_index.emplace(ops[i].group, group_index.size()).first->second;
+      chain_of_[i] = chain_index_.emplace(ops[i].chain, chain_index_.size()).first->second;
+      group_of_[i] = group_index_.emplace(ops[i].group, group_index_.size()).first->second;
     }
-    std::vector<size_t> count(chain_index.size() + 1, 0);
-    for (size_t i = 0; i < ops.size(); ++i) ++count[chain_of[i] + 1];
-    CountIntervals(group_index.size());
+    std::vector<size_t>& count = count_;
+    count.assign(chain_index_.size() + 1, 0);
+    for (size_t i = 0; i < ops.size(); ++i) ++count[chain_of_[i] + 1];
+    CountIntervals(group_index_.size());
     for (size_t c = 1; c < count.size(); ++c) count[c] += count[c - 1];
     chain_begin_ = count;
     order_.resize(ops.size());
-    for (size_t i = 0; i < ops.size(); ++i) order_[count[chain_of[i]]++] = i;
-    chains_ = chain_index.size();
+    for (size_t i = 0; i < ops.size(); ++i) order_[count[chain_of_[i]]++] = i;
+    chains_ = chain_index_.size();
     pos_.assign(chains_, 0);
     keys_.resize(ops.size());
     uint64_t x = 0x243F6A8885A308D3ull;
@@ -89,6 +105,10 @@ class Search {
     stack_.reserve(ops.size() + 1);
     pool_.reserve(ops.size() + chains_);
   }
+
+  // Whether a search of this many ops leaves room worth keeping: a large
+  // one is freed with its Search instead.
+  static constexpr size_t kReusedOps = 1024;
 
   SerialResult Run() {
     SerialResult r;
@@ -130,13 +150,15 @@ class Search {
   // values ops leave, for the remaining ops' value graph.
   void NumberValues() {
     const bool trail = blind_ops_ == 0;
+    value_ids_.clear();
     value_ids_.reserve(trail ? 2 * ops_.size() : ops_.size());
     auto id = [&](uint32_t value) {
       return value_ids_.try_emplace(value, static_cast<uint32_t>(value_ids_.size()))
           .first->second;
     };
     required_.resize(ops_.size());
-    std::vector<RemainingTrail::Edge> edges(trail ? ops_.size() : 0);
+    std::vector<RemainingTrail::Edge>& edges = edges_;
+    edges.resize(trail ? ops_.size() : 0);
     for (size_t i = 0; i < ops_.size(); ++i) {
       const SerialOp& o = ops_[i];
       if (!o.returned) continue;
@@ -148,20 +170,22 @@ class Search {
     for (size_t i = 0; i < ops_.size(); ++i) {
       if (!ops_[i].returned) required_[i] = blind_bucket_;
     }
-    heads_.emplace(value_ids_.size() + 1, chains_);
+    heads_.Reset(value_ids_.size() + 1, chains_);
+    has_trail_ = trail;
     if (trail) {
       uint32_t end = RemainingTrail::kAnyEnd;
       if (final_) {
         auto it = value_ids_.find(*final_);
         end = it == value_ids_.end() ? RemainingTrail::kNoEnd : it->second;
       }
-      trail_.emplace(edges, value_ids_.size(), end);
+      trail_.Reset(edges, value_ids_.size(), end);
     }
   }
   void CountIntervals(size_t groups) {
     // Per group its distinct intervals, ascending, as one slice of
     // interval_left_; lowest_[g] is the first slice entry with ops left.
-    std::vector<std::pair<uint32_t, uint32_t>> keys;  // (group, interval)
+    std::vector<std::pair<uint32_t, uint32_t>>& keys = interval_keys_;  // (group, interval)
+    keys.clear();
     keys.reserve(ops_.size());
     for (size_t i = 0; i < ops_.size(); ++i) keys.emplace_back(group_of_[i], ops_[i].interval);
     std::sort(keys.begin(), keys.end());
@@ -184,11 +208,11 @@ class Search {
 
   void AddHead(size_t c) {
     if (Done(c)) return;
-    heads_->Join(required_[Head(c)], static_cast<uint32_t>(c));
+    heads_.Join(required_[Head(c)], static_cast<uint32_t>(c));
   }
   void RemoveHead(size_t c) {
     if (Done(c)) return;
-    heads_->Leave(static_cast<uint32_t>(c));
+    heads_.Leave(static_cast<uint32_t>(c));
   }
   bool Enabled(size_t c) const {
     const size_t op = Head(c);
@@ -201,7 +225,7 @@ class Search {
     RemoveHead(c);
     value_ = SerialApply(o, value_);
     Toggle(op);
-    if (trail_) trail_->Place(op);
+    if (has_trail_) trail_.Place(op);
     // An enabled op is of its group's lowest interval with ops left.
     const uint32_t g = group_of_[op];
     if (--interval_left_[interval_of_[op]] == 0) {
@@ -219,7 +243,7 @@ class Search {
     ++interval_left_[interval_of_[op]];
     lowest_[group_of_[op]] = std::min(lowest_[group_of_[op]], interval_of_[op]);
     Toggle(op);
-    if (trail_) trail_->Unplace(op);
+    if (has_trail_) trail_.Unplace(op);
     value_ = value_before;
     AddHead(c);
   }
@@ -269,8 +293,8 @@ class Search {
       // The chains whose next op saw the current value, in the order they got there.
       auto it = value_ids_.find(value_);
       const uint32_t first =
-          it == value_ids_.end() ? BucketLists::kEnd : heads_->First(it->second);
-      for (uint32_t c = first; c != BucketLists::kEnd; c = heads_->Next(c)) {
+          it == value_ids_.end() ? BucketLists::kEnd : heads_.First(it->second);
+      for (uint32_t c = first; c != BucketLists::kEnd; c = heads_.Next(c)) {
         if (!Enabled(c)) continue;
         if (SerialApply(ops_[Head(c)], value_) == value_) {
           pool_.resize(begin);
@@ -283,8 +307,8 @@ class Search {
                           ops_[Head(pool_[begin])].returned &&
                           SerialApply(ops_[Head(pool_[begin])], value_) == value_;
       if (!forced) {
-        for (uint32_t c = heads_->First(blind_bucket_); c != BucketLists::kEnd;
-             c = heads_->Next(c)) {
+        for (uint32_t c = heads_.First(blind_bucket_); c != BucketLists::kEnd;
+             c = heads_.Next(c)) {
           if (Enabled(c)) pool_.push_back(c);
         }
       }
@@ -306,7 +330,7 @@ class Search {
             const uint32_t before = value_;
             const size_t op = Head(c);
             Advance(c);
-            possible = trail_->PossibleAfter(op);
+            possible = trail_.PossibleAfter(op);
             Retreat(c, before);
           }
           if (possible) pool_[kept++] = c;
@@ -381,8 +405,14 @@ class Search {
 
   absl::Span<const SerialOp> ops_;
   std::optional<uint32_t> final_;
-  uint64_t budget_;
-  uint32_t value_;
+  uint64_t budget_ = 0;
+  uint32_t value_ = 0;
+  // Start's and NumberValues' working room, kept between searches.
+  absl::flat_hash_map<uint32_t, uint32_t> chain_index_, group_index_;
+  std::vector<uint32_t> chain_of_;
+  std::vector<size_t> count_;
+  std::vector<std::pair<uint32_t, uint32_t>> interval_keys_;
+  std::vector<RemainingTrail::Edge> edges_;
   size_t chains_ = 0;
   std::vector<size_t> chain_begin_;  // chain c is order_[begin[c], begin[c+1])
   std::vector<size_t> order_;        // op indices grouped by chain
@@ -399,7 +429,7 @@ class Search {
   absl::flat_hash_map<uint32_t, uint32_t> value_ids_;
   std::vector<uint32_t> required_;
   uint32_t blind_bucket_ = 0;
-  std::optional<BucketLists> heads_;
+  BucketLists heads_;
   size_t blind_ops_ = 0;  // ops without a return, placed or not
   std::vector<std::pair<uint64_t, uint64_t>> keys_;
   std::pair<uint64_t, uint64_t> hash_ = {0, 0};
@@ -407,7 +437,8 @@ class Search {
   std::vector<Frame> stack_;
   std::vector<size_t> pool_;
   // With every return known: the graph of the ops not yet placed.
-  std::optional<RemainingTrail> trail_;
+  RemainingTrail trail_;
+  bool has_trail_ = false;
   // By position in order_: the signature of the chain's ops from there on,
   // computed for a whole chain the first time it is asked for.
   std::vector<uint64_t> tail_;
@@ -554,8 +585,17 @@ SerialResult CheckSerialization(uint32_t start, absl::Span<const SerialOp> ops,
       return r;
     }
   }
-  Search search(start, ops, final_value, budget);
-  r = search.Run();
+  // One Search per thread, reused: setting one up anew (a dozen vectors and
+  // three hash maps) cost more than searching the usual few ops.
+  thread_local Search reused;
+  if (ops.size() <= Search::kReusedOps) {
+    reused.Start(start, ops, final_value, budget);
+    r = reused.Run();
+  } else {
+    Search search;
+    search.Start(start, ops, final_value, budget);
+    r = search.Run();
+  }
   // With every return known the end value is the trail's end, the same for
   // all legal orders; otherwise it is not known to be unique.
   if (r.kind == SerialResult::Kind::kAllowed && !all_returned && !final_value) {

@@ -36,5 +36,17 @@ TEST(BucketLists, KeepsJoiningOrderAcrossLeaves) {
   EXPECT_TRUE(Members(b, 2).empty());
 }
 
+TEST(BucketLists, ResetEmptiesEveryBucket) {
+  BucketLists b(2, 3);
+  b.Join(0, 2);
+  b.Join(1, 0);
+  b.Reset(4, 5);  // more buckets and members than before
+  for (uint32_t k = 0; k < 4; ++k) EXPECT_TRUE(Members(b, k).empty());
+  b.Join(3, 4);
+  b.Join(3, 2);
+  EXPECT_EQ(Members(b, 3), (std::vector<uint32_t>{4, 2}));
+  EXPECT_TRUE(Members(b, 0).empty());
+}
+
 }  // namespace
 }  // namespace atomfuzz::oracle

@@ -71,6 +71,23 @@ TEST(RemainingTrail, ExchangeChain) {
   EXPECT_FALSE(other_end.PossibleAfter(0));
 }
 
+TEST(RemainingTrail, ResetIsAsNew) {
+  // Placed ops and the end of one graph must not carry over to the next.
+  std::vector<SerialOp> ops = {Op(Rmw::kExch, 5, 0), Op(Rmw::kExch, 7, 5),
+                               Op(Rmw::kExch, 9, 7)};
+  RemainingTrail t = Trail(ops, 7);
+  t.Place(0);
+  EXPECT_FALSE(t.PossibleAfter(0));
+  // 0 -> 5 -> 7 -> 9 again, ending at 9 (id 3): as ExchangeChain.
+  const std::vector<RemainingTrail::Edge> edges = {{0, 1}, {1, 2}, {2, 3}};
+  t.Reset(edges, 4, 3);
+  t.Place(0);
+  EXPECT_TRUE(t.PossibleAfter(0));
+  t.Unplace(0);
+  t.Place(1);
+  EXPECT_FALSE(t.PossibleAfter(1));
+}
+
 TEST(RemainingTrail, AConsumeSawOneMoreThanItReturns) {
   std::vector<SerialOp> ops = {Op(Rmw::kConsume, 0, 1), Op(Rmw::kConsume, 0, 0)};
   RemainingTrail t = Trail(ops, 0);

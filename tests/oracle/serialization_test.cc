@@ -168,6 +168,28 @@ TEST(Serialization, ALegalListedOrderGivesTheSearchsVerdict) {
   EXPECT_EQ(CheckSerialization(10, {late, early}, 13, 1000).kind, Kind::kDivergence);
 }
 
+// Searches reuse one Search's room: one search must leave nothing that
+// changes the next (chains, values, dead states, budget spent).
+TEST(Serialization, ASearchLeavesNothingForTheNext) {
+  // Program order within chain 0 forces the search (the listed order is
+  // not legal, the trail alone cannot order a chain).
+  std::vector<SerialOp> small = {Op(0, Rmw::kIAdd, 1, 12), Op(0, Rmw::kIAdd, 2, 13),
+                                 Op(1, Rmw::kIAdd, 1, 10), Op(1, Rmw::kIAdd, 1, 11)};
+  const SerialResult first = CheckSerialization(10, small, 15, 1000);
+  ASSERT_EQ(first.kind, Kind::kAllowed) << first.why;
+  std::vector<SerialOp> wide;  // more chains, values and dead ends
+  for (uint32_t i = 0; i < 12; ++i) wide.push_back(Op(i % 4, Rmw::kIMax, i, 100 + i));
+  const SerialResult between = CheckSerialization(100, wide, std::nullopt, 50);
+  EXPECT_NE(between.kind, Kind::kAllowed);
+  const SerialResult again = CheckSerialization(10, small, 15, 1000);
+  EXPECT_EQ(again.kind, first.kind);
+  EXPECT_EQ(again.end, first.end);
+  EXPECT_EQ(again.steps, first.steps);
+  const SerialResult wrong = CheckSerialization(10, small, 16, 1000);
+  EXPECT_EQ(wrong.kind, Kind::kDivergence);
+  EXPECT_EQ(CheckSerialization(10, small, 16, 1000).why, wrong.why);
+}
+
 TEST(Serialization, AMillionTraceableOpsRebuildLinearly) {
   // Distinct addends from many threads, shuffled: one candidate per step.
   const uint32_t n = 1000000;
