@@ -7,6 +7,7 @@
 #include <bit>
 #include <optional>
 
+#include "absl/base/attributes.h"
 #include "targets/fast/addressing.h"
 #include "targets/fast/handlers.h"
 #include "targets/fast/rmw_ops.h"
@@ -65,6 +66,28 @@ void StopIfTraceFull(Wave& w) {
 
 enum class Variant { kNormal, kReturnNew, kTwoPhase };
 
+// An atomic's per-lane operand slots, for its lane loop to keep in locals
+// (see AtomicNoTrace): the address components, src[1] (va) and for cmp
+// forms src[2] (vb, else va again), and the destinations its mask writes.
+struct AtomicLanes {
+  uint32_t lanes;
+  const uint32_t* active;
+  const uint32_t *a0, *a1, *a2, *va, *vb;
+  uint32_t* dst[4];
+  int dsts = 0;
+};
+
+ABSL_ATTRIBUTE_ALWAYS_INLINE AtomicLanes LanesOf(Wave& w, const Decoded& d) {
+  const bool cmp = d.rmw == isa::Rmw::kCmpExch;
+  AtomicLanes o{w.lanes, w.active.data(), w.Slot(d.src[0][0]), w.Slot(d.src[0][1]),
+                w.Slot(d.src[0][2]), w.Slot(d.src[1][0]), nullptr, {}, 0};
+  o.vb = cmp ? w.Slot(d.src[2][0]) : o.va;
+  for (int c = 0; c < 4; ++c) {
+    if (d.mask & (1u << c)) o.dst[o.dsts++] = w.Slot(d.dst[static_cast<size_t>(c)]);
+  }
+  return o;
+}
+
 // A UAV atomic with the trace off, the common case when fuzzing without a
 // judge that needs returns: loop invariants in locals (an atomic RMW makes
 // the compiler reload anything reachable through w, d or m), no occurrence
@@ -73,20 +96,8 @@ enum class Variant { kNormal, kReturnNew, kTwoPhase };
 template <class A, class R>
 void AtomicNoTrace(Wave& w, const Decoded& d) {
   const Memory m = MemOf(w, d);
-  const bool cmp = d.rmw == isa::Rmw::kCmpExch;
   uint32_t* const words = UavWords(w, m);
-  const uint32_t lanes = w.lanes;
-  const uint32_t* const active = w.active.data();
-  const uint32_t* const a0 = w.Slot(d.src[0][0]);
-  const uint32_t* const a1 = w.Slot(d.src[0][1]);
-  const uint32_t* const a2 = w.Slot(d.src[0][2]);
-  const uint32_t* const va = w.Slot(d.src[1][0]);
-  const uint32_t* const vb = cmp ? w.Slot(d.src[2][0]) : va;
-  uint32_t* dst[4];
-  int dsts = 0;
-  for (int c = 0; c < 4; ++c) {
-    if (d.mask & (1u << c)) dst[dsts++] = w.Slot(d.dst[static_cast<size_t>(c)]);
-  }
+  const auto [lanes, active, a0, a1, a2, va, vb, dst, dsts] = LanesOf(w, d);
   if (dsts == 0 && R::kFetch != rmw::Fetch::kNone) {
     for (uint32_t l = 0; l < lanes; ++l) {
       if (!active[l]) continue;
@@ -125,20 +136,9 @@ void Atomic(Wave& w, const Decoded& d) {
     if (w.trace == nullptr) return AtomicNoTrace<A, R>(w, d);
   }
   const Memory m = MemOf(w, d);
-  const bool cmp = d.rmw == isa::Rmw::kCmpExch;
   uint32_t* const words = kTgsm ? w.tgsm.data() + m.tgsm_base : UavWords(w, m);
-  const uint32_t lanes = w.lanes;
-  const uint32_t* const active = w.active.data();
-  const uint32_t* const a0 = w.Slot(d.src[0][0]);
-  const uint32_t* const a1 = w.Slot(d.src[0][1]);
-  const uint32_t* const a2 = w.Slot(d.src[0][2]);
-  const uint32_t* const va = w.Slot(d.src[1][0]);
-  const uint32_t* const vb = cmp ? w.Slot(d.src[2][0]) : va;
-  uint32_t* dst[4];
-  int dsts = 0;
-  for (int c = 0; c < 4; ++c) {
-    if (d.mask & (1u << c)) dst[dsts++] = w.Slot(d.dst[static_cast<size_t>(c)]);
-  }
+  const bool cmp = d.rmw == isa::Rmw::kCmpExch;
+  const auto [lanes, active, a0, a1, a2, va, vb, dst, dsts] = LanesOf(w, d);
   uint32_t* const before = w.scratch.data();
   if constexpr (kV == Variant::kTwoPhase) {
     // Injected: every lane reads, then every lane writes what it computed.

@@ -55,10 +55,13 @@ RemainingTrail Trail(const std::vector<SerialOp>& ops, std::optional<uint32_t> f
   return RemainingTrail(edges, ids.size(), end);
 }
 
+// 0 -> 5 -> 7 -> 9 by exchanges.
+std::vector<SerialOp> ExchangeChainOps() {
+  return {Op(Rmw::kExch, 5, 0), Op(Rmw::kExch, 7, 5), Op(Rmw::kExch, 9, 7)};
+}
+
 TEST(RemainingTrail, ExchangeChain) {
-  // 0 -> 5 -> 7 -> 9 by exchanges.
-  std::vector<SerialOp> ops = {Op(Rmw::kExch, 5, 0), Op(Rmw::kExch, 7, 5),
-                               Op(Rmw::kExch, 9, 7)};
+  const std::vector<SerialOp> ops = ExchangeChainOps();
   RemainingTrail t = Trail(ops, 9);
   t.Place(0);
   EXPECT_TRUE(t.PossibleAfter(0));
@@ -73,8 +76,7 @@ TEST(RemainingTrail, ExchangeChain) {
 
 TEST(RemainingTrail, ResetIsAsNew) {
   // Placed ops and the end of one graph must not carry over to the next.
-  std::vector<SerialOp> ops = {Op(Rmw::kExch, 5, 0), Op(Rmw::kExch, 7, 5),
-                               Op(Rmw::kExch, 9, 7)};
+  const std::vector<SerialOp> ops = ExchangeChainOps();
   RemainingTrail t = Trail(ops, 7);
   t.Place(0);
   EXPECT_FALSE(t.PossibleAfter(0));
