@@ -10,7 +10,9 @@
 #include <array>
 #include <cstdint>
 
+#include "absl/base/attributes.h"
 #include "isa/program.h"
+#include "oracle/alu.h"
 #include "oracle/value.h"
 
 namespace atomfuzz::oracle {
@@ -47,6 +49,14 @@ struct FlatAlu {
   uint8_t reg_count = 0;
   std::array<uint8_t, 4> reg_slot = {};
   std::array<uint32_t, 4> reg = {};
+  // The same sources by position, for Run's ops that read each source
+  // where they use it: bit k of `reg_mask` set where source k is
+  // values[index[k]], clear where it is constant[k].
+  uint8_t reg_mask = 0;
+  // Whether the op reads exactly the sources Run's case for it reads
+  // (FlatSources), so that Run may skip the staging of all four.
+  bool direct = false;
+  std::array<uint32_t, 4> index = {};
 
   // The flat form of `inst` writing only `lane`, with `temp_values` r#
   // components per thread, given its first `sources` source operands and
@@ -54,7 +64,85 @@ struct FlatAlu {
   // false if an operand is an x#.
   static bool Of(const isa::Instruction& inst, int lane, size_t sources, int counted,
                  size_t temp_values, FlatAlu& out);
+
+  // One step of the lane on the thread's values (Thread::values): what
+  // EvalAlu computes from the staged sources, without staging them where
+  // `direct` (most steps: a copy of four sources, then four tests of
+  // definedness, cost more than a mov or an iadd).
+  ABSL_ATTRIBUTE_ALWAYS_INLINE inline void Run(Value* values) const;
+
+ private:
+  ABSL_ATTRIBUTE_ALWAYS_INLINE const Value& Source(const Value* values, size_t k) const {
+    return (reg_mask >> k) & 1 ? values[index[k]] : constant[k];
+  }
+  // The op's N sources read in place, then Compute with `kOp` known, so
+  // that its switch folds away.
+  template <isa::Op kOp, int N>
+  ABSL_ATTRIBUTE_ALWAYS_INLINE Value Direct(const Value* values) const {
+    const Value a = Source(values, 0);
+    const Value b = N > 1 ? Source(values, 1) : Value::Of(0);
+    const Value c = N > 2 ? Source(values, 2) : Value::Of(0);
+    const Value e = N > 3 ? Source(values, 3) : Value::Of(0);
+    uint32_t high = 0;
+    return {alu_internal::Compute(kOp, a.bits, b.bits, c.bits, e.bits, &high),
+            a.defined && b.defined && c.defined && e.defined};
+  }
 };
+
+// How many sources FlatAlu::Run reads in place for `op` (what its case
+// there passes to Direct), or -1 where it stages them for EvalAlu.
+// FlatAlu::Of sets `direct` only where this equals the op's counted
+// sources, so a mismatch costs speed, never a result.
+int FlatSources(isa::Op op);
+
+inline void FlatAlu::Run(Value* values) const {
+  using isa::Op;
+  Value v;
+  if (direct) {
+    switch (op) {
+      case Op::kMov: v = Source(values, 0); break;
+      case Op::kMovc: {
+        const Value& cond = Source(values, 0);
+        if (!cond.defined) {
+          v = Value::Undefined();
+        } else {
+          v = Source(values, cond.bits != 0 ? 1 : 2);
+        }
+        break;
+      }
+      case Op::kIAdd: v = Direct<Op::kIAdd, 2>(values); break;
+      case Op::kINeg: v = Direct<Op::kINeg, 1>(values); break;
+      case Op::kIMad: v = Direct<Op::kIMad, 3>(values); break;
+      case Op::kUMad: v = Direct<Op::kUMad, 3>(values); break;
+      case Op::kIShl: v = Direct<Op::kIShl, 2>(values); break;
+      case Op::kIShr: v = Direct<Op::kIShr, 2>(values); break;
+      case Op::kUShr: v = Direct<Op::kUShr, 2>(values); break;
+      case Op::kAnd: v = Direct<Op::kAnd, 2>(values); break;
+      case Op::kOr: v = Direct<Op::kOr, 2>(values); break;
+      case Op::kXor: v = Direct<Op::kXor, 2>(values); break;
+      case Op::kNot: v = Direct<Op::kNot, 1>(values); break;
+      case Op::kIEq: v = Direct<Op::kIEq, 2>(values); break;
+      case Op::kINe: v = Direct<Op::kINe, 2>(values); break;
+      case Op::kILt: v = Direct<Op::kILt, 2>(values); break;
+      case Op::kIGe: v = Direct<Op::kIGe, 2>(values); break;
+      case Op::kULt: v = Direct<Op::kULt, 2>(values); break;
+      case Op::kUGe: v = Direct<Op::kUGe, 2>(values); break;
+      case Op::kIMax: v = Direct<Op::kIMax, 2>(values); break;
+      case Op::kIMin: v = Direct<Op::kIMin, 2>(values); break;
+      case Op::kUMax: v = Direct<Op::kUMax, 2>(values); break;
+      case Op::kUMin: v = Direct<Op::kUMin, 2>(values); break;
+      case Op::kBfi: v = Direct<Op::kBfi, 4>(values); break;
+      case Op::kUbfe: v = Direct<Op::kUbfe, 3>(values); break;
+      case Op::kCountBits: v = Direct<Op::kCountBits, 1>(values); break;
+      default: return;  // FlatSources is -1: never direct
+    }
+  } else {
+    std::array<Value, 4> src = constant;
+    for (size_t k = 0; k < reg_count; ++k) src[reg_slot[k]] = values[reg[k]];
+    v = EvalAlu(op, src, nullptr);
+  }
+  if (dst != kNone) values[dst] = v;
+}
 
 }  // namespace atomfuzz::oracle
 
