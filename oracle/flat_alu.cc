@@ -38,8 +38,8 @@ bool FlatAlu::Of(const isa::Instruction& inst, int lane, size_t sources, int cou
     f.reg_slot[f.reg_count] = static_cast<uint8_t>(slot);
     f.reg[f.reg_count] = static_cast<uint32_t>(at);
     ++f.reg_count;
-    f.reg_mask = static_cast<uint8_t>(f.reg_mask | (1u << slot));
     f.index[slot] = static_cast<uint32_t>(at);
+    f.keep[slot] = ~uint64_t{0};
   };
   for (size_t k = 0; k < 4; ++k) {
     Value& constant = f.constant[k];  // undefined unless set
@@ -59,6 +59,11 @@ bool FlatAlu::Of(const isa::Instruction& inst, int lane, size_t sources, int cou
       read(k, static_cast<size_t>(slot));
     }
     // Any other file, or a component past z, reads as undefined.
+  }
+  for (size_t k = 0; k < 4; ++k) {
+    if (f.keep[k] == 0) {
+      f.word[k] = f.constant[k].bits | (uint64_t{f.constant[k].defined} << 32);
+    }
   }
   return true;
 }

@@ -8,7 +8,9 @@
 #define ATOMFUZZ_ORACLE_FLAT_ALU_H_
 
 #include <array>
+#include <cstddef>
 #include <cstdint>
+#include <cstring>
 
 #include "absl/base/attributes.h"
 #include "isa/program.h"
@@ -49,14 +51,15 @@ struct FlatAlu {
   uint8_t reg_count = 0;
   std::array<uint8_t, 4> reg_slot = {};
   std::array<uint32_t, 4> reg = {};
-  // The same sources by position, for Run's ops that read each source
-  // where they use it: bit k of `reg_mask` set where source k is
-  // values[index[k]], clear where it is constant[k].
-  uint8_t reg_mask = 0;
   // Whether the op reads exactly the sources Run's case for it reads
   // (FlatSources), so that Run may skip the staging of all four.
   bool direct = false;
+  // Source k as a word (Run): values[index[k]] & keep[k] | word[k]. A
+  // register: keep all ones, word zero; a constant: keep zero, word the
+  // constant, index 0 (any slot: one load, then no test).
   std::array<uint32_t, 4> index = {};
+  std::array<uint64_t, 4> keep = {};
+  std::array<uint64_t, 4> word = {};
 
   // The flat form of `inst` writing only `lane`, with `temp_values` r#
   // components per thread, given its first `sources` source operands and
@@ -72,20 +75,29 @@ struct FlatAlu {
   ABSL_ATTRIBUTE_ALWAYS_INLINE inline void Run(Value* values) const;
 
  private:
-  ABSL_ATTRIBUTE_ALWAYS_INLINE const Value& Source(const Value* values, size_t k) const {
-    return (reg_mask >> k) & 1 ? values[index[k]] : constant[k];
+  // A Value as one 8-byte word, bits low and `defined` in byte 4: a step
+  // moves each source and its result in one load or store, not one per
+  // field. Only bit 32 of the flag byte is read; the padding is copied as
+  // it is (a mov) or written as zero.
+  static constexpr uint64_t kDefined = uint64_t{1} << 32;
+  ABSL_ATTRIBUTE_ALWAYS_INLINE uint64_t Word(const Value* values, size_t k) const {
+    uint64_t w;
+    std::memcpy(&w, values + index[k], sizeof w);
+    return (w & keep[k]) | word[k];
   }
   // The op's N sources read in place, then Compute with `kOp` known, so
   // that its switch folds away.
   template <isa::Op kOp, int N>
-  ABSL_ATTRIBUTE_ALWAYS_INLINE Value Direct(const Value* values) const {
-    const Value a = Source(values, 0);
-    const Value b = N > 1 ? Source(values, 1) : Value::Of(0);
-    const Value c = N > 2 ? Source(values, 2) : Value::Of(0);
-    const Value e = N > 3 ? Source(values, 3) : Value::Of(0);
+  ABSL_ATTRIBUTE_ALWAYS_INLINE uint64_t Direct(const Value* values) const {
+    const uint64_t a = Word(values, 0);
+    const uint64_t b = N > 1 ? Word(values, 1) : kDefined;
+    const uint64_t c = N > 2 ? Word(values, 2) : kDefined;
+    const uint64_t e = N > 3 ? Word(values, 3) : kDefined;
     uint32_t high = 0;
-    return {alu_internal::Compute(kOp, a.bits, b.bits, c.bits, e.bits, &high),
-            a.defined && b.defined && c.defined && e.defined};
+    const uint32_t r = alu_internal::Compute(kOp, static_cast<uint32_t>(a), static_cast<uint32_t>(b),
+                                             static_cast<uint32_t>(c), static_cast<uint32_t>(e),
+                                             &high);
+    return r | (a & b & c & e & kDefined);
   }
 };
 
@@ -95,18 +107,22 @@ struct FlatAlu {
 // sources, so a mismatch costs speed, never a result.
 int FlatSources(isa::Op op);
 
+static_assert(sizeof(Value) == 8 && offsetof(Value, defined) == 4 &&
+              sizeof(bool) == 1);
+
 inline void FlatAlu::Run(Value* values) const {
   using isa::Op;
-  Value v;
+  uint64_t v;
   if (direct) {
     switch (op) {
-      case Op::kMov: v = Source(values, 0); break;
+      case Op::kMov: v = Word(values, 0); break;
       case Op::kMovc: {
-        const Value& cond = Source(values, 0);
-        if (!cond.defined) {
-          v = Value::Undefined();
+        // Only the picked source needs to be defined (EvalAlu).
+        const uint64_t cond = Word(values, 0);
+        if (!(cond & kDefined)) {
+          v = 0;  // Value::Undefined()
         } else {
-          v = Source(values, cond.bits != 0 ? 1 : 2);
+          v = Word(values, static_cast<uint32_t>(cond) != 0 ? 1 : 2);
         }
         break;
       }
@@ -139,9 +155,10 @@ inline void FlatAlu::Run(Value* values) const {
   } else {
     std::array<Value, 4> src = constant;
     for (size_t k = 0; k < reg_count; ++k) src[reg_slot[k]] = values[reg[k]];
-    v = EvalAlu(op, src, nullptr);
+    const Value r = EvalAlu(op, src, nullptr);
+    v = r.bits | (r.defined ? kDefined : 0);
   }
-  if (dst != kNone) values[dst] = v;
+  if (dst != kNone) std::memcpy(values + dst, &v, sizeof v);
 }
 
 }  // namespace atomfuzz::oracle
