@@ -179,9 +179,27 @@ absl::Status Execution::RunThread(Thread& t) {
     const Decoded& d = decoded[t.pc];
     // Most steps: an ALU instruction neither fails nor stops the thread, so
     // it skips Execute's dispatch and the tests after it.
+    // A run of them goes on here, with the pc in a register: a step
+    // changes neither t.done nor t.waiting, nor where the values are.
     if (d.family == isa::Family::kAlu) {
-      ExecAlu(t, code[t.pc], d);
-      if (++t.pc < size) continue;
+      Value* const values = t.values.data();
+      uint32_t pc = t.pc;
+      const Decoded* e = &d;
+      for (;;) {
+        if (e->alu_flat) {
+          e->flat.Run(values);
+        } else {
+          ExecAluLanes(t, code[pc], *e);
+        }
+        ++pc;
+        // At the budget, the loop above returns the error at its next turn.
+        if (pc >= size || taken == allowed) break;
+        e = &decoded[pc];
+        if (e->family != isa::Family::kAlu) break;
+        ++taken;
+      }
+      t.pc = pc;
+      if (pc < size) continue;
       t.done = true;
       break;
     }
@@ -288,13 +306,8 @@ void Execution::ExecAlu(Thread& t, const isa::Instruction& inst, const Decoded& 
   // One lane with no x#, as most instructions: the operands resolved by
   // Decode.
   if (d.alu_flat) {
-    const FlatAlu& f = d.flat;
     // Unchecked: FlatAlu::Of kept the indices within the thread's values.
-    Value* const values = t.values.data();
-    std::array<Value, 4> src = f.constant;
-    for (size_t k = 0; k < f.reg_count; ++k) src[f.reg_slot[k]] = values[f.reg[k]];
-    const Value v = EvalAlu(f.op, src, nullptr);
-    if (f.dst != FlatAlu::kNone) values[f.dst] = v;
+    d.flat.Run(t.values.data());
     return;
   }
   ExecAluLanes(t, inst, d);

@@ -4,11 +4,26 @@
 
 namespace atomfuzz::oracle {
 
+int FlatSources(isa::Op op) {
+  using isa::Op;
+  switch (op) {
+    case Op::kMov: case Op::kINeg: case Op::kNot: case Op::kCountBits: return 1;
+    case Op::kIAdd: case Op::kIShl: case Op::kIShr: case Op::kUShr: case Op::kAnd:
+    case Op::kOr: case Op::kXor: case Op::kIEq: case Op::kINe: case Op::kILt:
+    case Op::kIGe: case Op::kULt: case Op::kUGe: case Op::kIMax: case Op::kIMin:
+    case Op::kUMax: case Op::kUMin: return 2;
+    case Op::kMovc: case Op::kIMad: case Op::kUMad: case Op::kUbfe: return 3;
+    case Op::kBfi: return 4;
+    default: return -1;
+  }
+}
+
 // The same reads and writes as Execution::Read and Write (and ReadOther,
 // WriteOther) for these files.
 bool FlatAlu::Of(const isa::Instruction& inst, int lane, size_t sources, int counted,
                  size_t temp_values, FlatAlu& f) {
   f.op = inst.op;
+  f.direct = FlatSources(inst.op) == counted;
   constexpr size_t kTemps = kSystemValueCount;  // where r0.x is
   // Indexed once: each index into the inlined vector tests where it lives.
   const isa::Operand* const operands = inst.operands.data();
@@ -19,10 +34,12 @@ bool FlatAlu::Of(const isa::Instruction& inst, int lane, size_t sources, int cou
   if (dst.file == isa::RegFile::kTemp && d < temp_values) {
     f.dst = static_cast<uint32_t>(kTemps + d);
   }
-  auto read = [&f](size_t slot, size_t index) {
+  auto read = [&f](size_t slot, size_t at) {
     f.reg_slot[f.reg_count] = static_cast<uint8_t>(slot);
-    f.reg[f.reg_count] = static_cast<uint32_t>(index);
+    f.reg[f.reg_count] = static_cast<uint32_t>(at);
     ++f.reg_count;
+    f.index[slot] = static_cast<uint32_t>(at);
+    f.keep[slot] = ~uint64_t{0};
   };
   for (size_t k = 0; k < 4; ++k) {
     Value& constant = f.constant[k];  // undefined unless set
@@ -42,6 +59,11 @@ bool FlatAlu::Of(const isa::Instruction& inst, int lane, size_t sources, int cou
       read(k, static_cast<size_t>(slot));
     }
     // Any other file, or a component past z, reads as undefined.
+  }
+  for (size_t k = 0; k < 4; ++k) {
+    if (f.keep[k] == 0) {
+      f.word[k] = f.constant[k].bits | (uint64_t{f.constant[k].defined} << 32);
+    }
   }
   return true;
 }
