@@ -39,10 +39,9 @@ AccessLog::Interval& AccessLog::Word::FindOrAdd(uint32_t group, uint32_t interva
   return intervals.emplace_back(Interval{group, interval, {}});
 }
 
-uint32_t AccessLog::Record(const MemoryId& m, uint32_t word, Access kind,
-                           const Accessor& a) {
+uint32_t AccessLog::Record(uint64_t key, Access kind, const Accessor& a) {
   last_poison_.kinds = 0;  // answers may change
-  const auto [n, added] = index_.Add(Key(m, word));
+  const auto [n, added] = index_.Add(key);
   if (added) words_.emplace_back();
   Word& w = words_[n];
   const size_t k = static_cast<size_t>(kind);

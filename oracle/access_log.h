@@ -48,7 +48,13 @@ class AccessLog {
   // this log first saw them, so a number names one word for as long as the
   // log lives (the replay finds a word's open history by it), if
   // NumberedAlone(m): g# slots past 126 share their words' numbers (Key).
-  uint32_t Record(const MemoryId& m, uint32_t word, Access kind, const Accessor& a);
+  uint32_t Record(const MemoryId& m, uint32_t word, Access kind, const Accessor& a) {
+    return Record(WordKey(m, word), kind, a);
+  }
+  // The word's key, computed once per access: Record and the questions
+  // below also take it, as the judge asks several about each access.
+  static uint64_t WordKey(const MemoryId& m, uint32_t word) { return Key(m, word); }
+  uint32_t Record(uint64_t key, Access kind, const Accessor& a);
   static bool NumberedAlone(const MemoryId& m) { return m.slot <= kLastKeySlot; }
   // `m` for TGSM stands for all g# of m.group (TGSM-POISON).
   void RecordPoison(const MemoryId& m, const Accessor& a);
@@ -58,13 +64,19 @@ class AccessLog {
   // (Inline, as the questions below: the judge asks at every access.)
   uint8_t ConcurrentKinds(const MemoryId& m, uint32_t word, uint8_t kinds,
                           const Accessor& a) const {
-    return Ask({Key(m, word), a, kinds, 0});
+    return ConcurrentKinds(Key(m, word), kinds, a);
+  }
+  uint8_t ConcurrentKinds(uint64_t key, uint8_t kinds, const Accessor& a) const {
+    return Ask({key, a, kinds, 0});
   }
   // Whether any of `kinds` is concurrent, for a caller that needs no more:
   // a pass is run again only when an answer it used changes.
   bool ConcurrentAny(const MemoryId& m, uint32_t word, uint8_t kinds,
                      const Accessor& a) const {
-    return Ask({Key(m, word), a, kinds, 0, true}) != 0;
+    return ConcurrentAny(Key(m, word), kinds, a);
+  }
+  bool ConcurrentAny(uint64_t key, uint8_t kinds, const Accessor& a) const {
+    return Ask({key, a, kinds, 0, true}) != 0;
   }
   bool Concurrent(const MemoryId& m, uint32_t word, Access kind,
                   const Accessor& a) const {
@@ -76,7 +88,11 @@ class AccessLog {
   // one copy among the remembered questions is enough for LearnFrom. That
   // repeat is answered here, inline (it is most of the calls).
   bool ConcurrentPoison(const MemoryId& m, const Accessor& a) const {
-    const uint64_t key = Key(PoisonKey(m), kPoisonWord);
+    return ConcurrentPoison(WordKey(m, 0), a);
+  }
+  // The same, for the memory of the word key `word_key` (any of its words).
+  bool ConcurrentPoison(uint64_t word_key, const Accessor& a) const {
+    const uint64_t key = PoisonKeyOf(word_key);
     const Query& last = last_poison_;
     if (last.kinds != 0 && last.key == key && last.a.thread == a.thread &&
         last.a.group == a.group && last.a.interval == a.interval) {
@@ -184,6 +200,12 @@ class AccessLog {
   static constexpr uint32_t kPoisonWord = UINT32_MAX - 1;
   static MemoryId PoisonKey(const MemoryId& m) {
     return m.tgsm ? MemoryId{true, m.group, UINT32_MAX} : m;
+  }
+  // Key(PoisonKey(m), kPoisonWord) from any Key(m, word): a TGSM poison's
+  // slot is 127 (all of the group's g#), a UAV's its own.
+  static uint64_t PoisonKeyOf(uint64_t word_key) {
+    const uint64_t tgsm_slot = IsTgsm(word_key) ? uint64_t{127} << 32 : 0;
+    return (word_key & ~uint64_t{UINT32_MAX}) | tgsm_slot | kPoisonWord;
   }
 };
 

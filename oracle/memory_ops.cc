@@ -91,10 +91,11 @@ Accessor Execution::AccessorOf(const Thread& t, bool tgsm) const {
 Value Execution::ReadWord(Thread& t, const Operand& target, uint32_t word) {
   const MemoryId id = IdOf(t, target);
   const Accessor a = AccessorOf(t, id.tgsm);
-  log_.Record(id, word, Access::kRead, a);
+  const uint64_t key = AccessLog::WordKey(id, word);  // once, for all four
+  log_.Record(key, Access::kRead, a);
   // Spec 2.4: a read racing with another thread's write sees an
   // order-dependent value (E-28, E-34); racing with a poisoning, any value.
-  if (known_.ConcurrentPoison(id, a) || known_.ConcurrentAny(id, word, kWrites, a)) {
+  if (known_.ConcurrentPoison(key, a) || known_.ConcurrentAny(key, kWrites, a)) {
     return Value{};
   }
   return (*WordsOf(t, target))[word];
@@ -104,11 +105,12 @@ void Execution::StoreWord(Thread& t, const Operand& target, uint32_t word,
                           Value v) {
   const MemoryId id = IdOf(t, target);
   const Accessor a = AccessorOf(t, id.tgsm);
+  const uint64_t key = AccessLog::WordKey(id, word);  // once, for all three
   // Recorded first, for the word's number: what is asked is known_, not log_.
-  const uint32_t number = log_.Record(id, word, Access::kStore, a);
+  const uint32_t number = log_.Record(key, Access::kStore, a);
   // Other threads' atomics racing with this store may fall on either side
   // of it, so the history it closes need not hold all that came before.
-  const uint8_t racing = known_.ConcurrentKinds(id, word, kWrites, a);
+  const uint8_t racing = known_.ConcurrentKinds(key, kWrites, a);
   if (replay_) {
     replay_->BeforeStore(id, word, number, racing & AccessLog::Bit(Access::kAtomic));
   }
@@ -116,7 +118,7 @@ void Execution::StoreWord(Thread& t, const Operand& target, uint32_t word,
   // g# is undefined (spec 2.1 TGSM limitation, E-27), and on u# is
   // order-dependent: both are beyond one definite value.
   // A poisoning that is not ordered before the store may land after it.
-  if (racing != 0 || known_.ConcurrentPoison(id, a)) v = Value{};
+  if (racing != 0 || known_.ConcurrentPoison(key, a)) v = Value{};
   (*WordsOf(t, target))[word] = v;
 }
 
@@ -272,7 +274,8 @@ void Execution::ExecAtomic(Thread& t, uint32_t index,
       case AddressClass::kInBounds: {
         const MemoryId id = IdOf(t, mem);
         const Accessor a = AccessorOf(t, id.tgsm);
-        const uint32_t number = log_.Record(id, r.word, Access::kAtomic, a);
+        const uint64_t key = AccessLog::WordKey(id, r.word);  // once, for all three
+        const uint32_t number = log_.Record(key, Access::kAtomic, a);
         Value& word = (*WordsOf(t, mem))[r.word];
         // Other threads' atomics matter only to a judge without a trace
         // (Replay::Atomic's `others`); not asking otherwise keeps a pass
@@ -280,9 +283,9 @@ void Execution::ExecAtomic(Thread& t, uint32_t index,
         const uint8_t ask =
             AccessLog::Bit(Access::kStore) |
             (replay_ && !replay_->has_trace() ? AccessLog::Bit(Access::kAtomic) : 0);
-        const uint8_t racing = known_.ConcurrentKinds(id, r.word, ask, a);
+        const uint8_t racing = known_.ConcurrentKinds(key, ask, a);
         const bool clean = !(racing & AccessLog::Bit(Access::kStore)) &&
-                           !known_.ConcurrentPoison(id, a);
+                           !known_.ConcurrentPoison(key, a);
         if (!clean) word = Value{};  // order against a plain store is not one value
         if (replay_) {
           old = replay_->Atomic(id, r.word, number, &word, site, row.rmw, src0, src1,

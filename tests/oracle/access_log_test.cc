@@ -64,5 +64,29 @@ TEST(AccessLog, ConcurrentKindsOnlyAcrossThreadsThatRace) {
   EXPECT_FALSE(known.ConcurrentAny(u0, 9, writes, {0, 0, 0}));  // never touched
 }
 
+TEST(AccessLog, PoisonFoundFromAnyWordKeyOfItsMemory) {
+  // A TGSM poison stands for all of the group's g#, past 126 too; a UAV's
+  // for that UAV alone.
+  const MemoryId g3{true, 2, 3}, g200{true, 2, 200}, other_group{true, 1, 3};
+  const MemoryId u1{false, 0, 1}, u2{false, 0, 2};
+  AccessLog seen;
+  seen.RecordPoison(g3, {0, 2, 0});
+  seen.RecordPoison(u1, {0, 2, 0});
+  AccessLog known;
+  known.LearnFrom(std::move(seen));
+  const Accessor other{9, 2, 0};
+  for (const MemoryId& m : {g3, g200, u1}) {
+    EXPECT_TRUE(known.ConcurrentPoison(AccessLog::WordKey(m, 7), other));
+    EXPECT_TRUE(known.ConcurrentPoison(m, other));
+  }
+  for (const MemoryId& m : {other_group, u2}) {
+    EXPECT_FALSE(known.ConcurrentPoison(AccessLog::WordKey(m, 7), other));
+    EXPECT_FALSE(known.ConcurrentPoison(m, other));
+  }
+  // The key overloads answer as the MemoryId ones.
+  EXPECT_EQ(known.Record(AccessLog::WordKey(u2, 4), Access::kStore, {1, 0, 0}),
+            known.Record(u2, 4, Access::kRead, {1, 0, 0}));
+}
+
 }  // namespace
 }  // namespace atomfuzz::oracle
