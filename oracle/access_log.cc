@@ -70,7 +70,7 @@ bool AccessLog::AskPoison(uint64_t key, const Accessor& a) const {
 
 bool AccessLog::OnlyGroupWrites(const MemoryId& m, uint32_t word,
                                 uint32_t group) const {
-  return Ask({Key(m, word), Accessor{0, group, 0}, 0, 0}) != 0;
+  return Ask({WordKey(m, word), Accessor{0, group, 0}, 0, 0}) != 0;
 }
 
 // Inlined into Ask and LearnFrom, its two callers: one call per question.

@@ -47,13 +47,21 @@ class AccessLog {
   // Returns the word's number: words are numbered 0, 1, 2, ... in the order
   // this log first saw them, so a number names one word for as long as the
   // log lives (the replay finds a word's open history by it), if
-  // NumberedAlone(m): g# slots past 126 share their words' numbers (Key).
+  // NumberedAlone(m): g# slots past 126 share their words' numbers (WordKey).
   uint32_t Record(const MemoryId& m, uint32_t word, Access kind, const Accessor& a) {
     return Record(WordKey(m, word), kind, a);
   }
-  // The word's key, computed once per access: Record and the questions
-  // below also take it, as the judge asks several about each access.
-  static uint64_t WordKey(const MemoryId& m, uint32_t word) { return Key(m, word); }
+  // (memory, word) in one integer, computed once per access: Record and
+  // the questions below also take it, as the judge asks several about each
+  // access, and hashing it is far cheaper than hashing the fields one by one.
+  static uint64_t WordKey(const MemoryId& m, uint32_t word) {
+    // tgsm: 1 bit, group: 24 bits (UAVs: 0), slot: 7 bits (0..63; 127 is
+    // all of a group's g#, for TGSM poison), then the word.
+    const uint64_t slot = m.slot > kLastKeySlot ? 127 : m.slot;
+    const uint64_t memory = (uint64_t{m.tgsm} << 31) |
+                            (uint64_t{m.group & (kMaxGroups - 1)} << 7) | slot;
+    return (memory << 32) | word;
+  }
   uint32_t Record(uint64_t key, Access kind, const Accessor& a);
   static bool NumberedAlone(const MemoryId& m) { return m.slot <= kLastKeySlot; }
   // `m` for TGSM stands for all g# of m.group (TGSM-POISON).
@@ -64,7 +72,7 @@ class AccessLog {
   // (Inline, as the questions below: the judge asks at every access.)
   uint8_t ConcurrentKinds(const MemoryId& m, uint32_t word, uint8_t kinds,
                           const Accessor& a) const {
-    return ConcurrentKinds(Key(m, word), kinds, a);
+    return ConcurrentKinds(WordKey(m, word), kinds, a);
   }
   uint8_t ConcurrentKinds(uint64_t key, uint8_t kinds, const Accessor& a) const {
     return Ask({key, a, kinds, 0});
@@ -73,7 +81,7 @@ class AccessLog {
   // a pass is run again only when an answer it used changes.
   bool ConcurrentAny(const MemoryId& m, uint32_t word, uint8_t kinds,
                      const Accessor& a) const {
-    return ConcurrentAny(Key(m, word), kinds, a);
+    return ConcurrentAny(WordKey(m, word), kinds, a);
   }
   bool ConcurrentAny(uint64_t key, uint8_t kinds, const Accessor& a) const {
     return Ask({key, a, kinds, 0, true}) != 0;
@@ -156,16 +164,6 @@ class AccessLog {
     const Interval* Find(uint32_t group, uint32_t interval) const;
     Interval& FindOrAdd(uint32_t group, uint32_t interval);
   };
-  // (memory, word) in one integer: hashing it is far cheaper than hashing
-  // the fields one by one, and the judge asks several questions per access.
-  static uint64_t Key(const MemoryId& m, uint32_t word) {
-    // tgsm: 1 bit, group: 24 bits (UAVs: 0), slot: 7 bits (0..63; 127 is
-    // all of a group's g#, for TGSM poison), then the word.
-    const uint64_t slot = m.slot > kLastKeySlot ? 127 : m.slot;
-    const uint64_t memory = (uint64_t{m.tgsm} << 31) |
-                            (uint64_t{m.group & (kMaxGroups - 1)} << 7) | slot;
-    return (memory << 32) | word;
-  }
   static constexpr uint32_t kLastKeySlot = 126;
   static bool IsTgsm(uint64_t key) { return key >> 63; }
   // The queries asked of this log and their answers, for LearnFrom.
@@ -190,7 +188,7 @@ class AccessLog {
   // same one at each access until its barrier interval ends. Forgotten
   // (kinds 0) whenever the log changes.
   mutable Query last_poison_{};
-  // Word keys (Key()) numbered in the order first seen; words_ by number.
+  // Word keys (WordKey()) numbered in the order first seen; words_ by number.
   DenseIndex index_;
   std::vector<Word> words_;
   // Whether words_ holds any poison: most cases have none, and then a
@@ -201,7 +199,7 @@ class AccessLog {
   static MemoryId PoisonKey(const MemoryId& m) {
     return m.tgsm ? MemoryId{true, m.group, UINT32_MAX} : m;
   }
-  // Key(PoisonKey(m), kPoisonWord) from any Key(m, word): a TGSM poison's
+  // WordKey(PoisonKey(m), kPoisonWord) from any WordKey(m, word): a TGSM poison's
   // slot is 127 (all of the group's g#), a UAV's its own.
   static uint64_t PoisonKeyOf(uint64_t word_key) {
     const uint64_t tgsm_slot = IsTgsm(word_key) ? uint64_t{127} << 32 : 0;

@@ -228,13 +228,13 @@ void Execution::StartGroup(uint32_t g) {
     // in wide stores (a loop of Value{} stores its two fields one by one).
     static_assert(std::is_trivially_copyable_v<Value>);
     std::memset(static_cast<void*>(t.regs.data()), 0, t.regs.size() * sizeof(Value));
-    Value* const sv = t.values.data();  // the slots of SystemValueSlot
-    for (size_t c = 0; c < 3; ++c) {
-      sv[c] = Value::Of(base[c] + tid[c]);
-      sv[3 + c] = Value::Of(gid[c]);
-      sv[6 + c] = Value::Of(tid[c]);
+    Value* const sv = t.values.data();
+    for (int c = 0; c < 3; ++c) {
+      sv[SystemValueSlot(RegFile::kThreadID, c)] = Value::Of(base[c] + tid[c]);
+      sv[SystemValueSlot(RegFile::kThreadGroupID, c)] = Value::Of(gid[c]);
+      sv[SystemValueSlot(RegFile::kThreadIDInGroup, c)] = Value::Of(tid[c]);
     }
-    sv[9] = Value::Of(k);
+    sv[SystemValueSlot(RegFile::kThreadIDInGroupFlattened, 0)] = Value::Of(k);
     if (++tid[0] == group_size_[0]) {
       tid[0] = 0;
       if (++tid[1] == group_size_[1]) {

@@ -183,14 +183,19 @@ void Replay::CloseOpen(size_t i, std::optional<uint32_t> final_value) {
 }
 
 template <typename Pick>
-void Replay::CloseWhere(Pick pick) {
-  if (open_.empty()) return;
+void Replay::Collect(Pick pick) {
   closing_.clear();
   for (Open& o : open_) {
     if (pick(o.cell, o.history)) closing_.emplace_back(o.cell, o.number);
   }
   std::sort(closing_.begin(), closing_.end(),
             [](const auto& a, const auto& b) { return CellLess(a.first, b.first); });
+}
+
+template <typename Pick>
+void Replay::CloseWhere(Pick pick) {
+  if (open_.empty()) return;
+  Collect(pick);
   for (const auto& [c, number] : closing_) {
     CloseOpen(static_cast<size_t>(FindOpen(c, number) - open_.data()), std::nullopt);
   }
@@ -229,12 +234,9 @@ bool Replay::CellLess(const Cell& a, const Cell& b) {
 }
 
 void Replay::Finish() {
-  // Close in a fixed order (abseil's hash order changes from run to run):
-  // the first finding must be the same every time.
-  closing_.clear();
-  for (const Open& o : open_) closing_.emplace_back(o.cell, o.number);
-  std::sort(closing_.begin(), closing_.end(),
-            [](const auto& a, const auto& b) { return CellLess(a.first, b.first); });
+  // Close in a fixed order (open_ keeps none): the first finding must be
+  // the same every time.
+  Collect([](const Cell&, const History&) { return true; });
   for (const auto& [c, number] : closing_) {
     History& h = FindOpen(c, number)->history;
     std::optional<uint32_t> final_value;
@@ -265,25 +267,19 @@ void Replay::Finish() {
 void Replay::TakeUnjudged(std::vector<std::string>& notes) {
   notes.reserve(notes.size() + unjudged_.size());
   for (const Unjudged& u : unjudged_) {
-    // Describe(u.cell) + ": " + ..., written in one string: a campaign's
-    // verdicts carry thousands of these notes.
-    const Cell& c = u.cell;
-    if (c.word == UINT32_MAX) {
-      notes.push_back(absl::StrCat("u", c.m.slot, " counter: ", u.why, u.involved));
-    } else if (c.m.tgsm) {
-      notes.push_back(absl::StrCat("g", c.m.slot, "[", c.word, "] of group ", c.m.group,
-                                   ": ", u.why, u.involved));
-    } else {
-      notes.push_back(absl::StrCat("u", c.m.slot, "[", c.word, "]: ", u.why, u.involved));
-    }
+    notes.push_back(Describe(u.cell, ": ", u.why, u.involved));
   }
   unjudged_.clear();
 }
 
-std::string Replay::Describe(const Cell& c) const {
-  if (c.word == UINT32_MAX) return absl::StrCat("u", c.m.slot, " counter");
-  if (c.m.tgsm) return absl::StrCat("g", c.m.slot, "[", c.word, "] of group ", c.m.group);
-  return absl::StrCat("u", c.m.slot, "[", c.word, "]");
+std::string Replay::Describe(const Cell& c, absl::string_view sep, absl::string_view why,
+                             absl::string_view more) const {
+  if (c.word == UINT32_MAX) return absl::StrCat("u", c.m.slot, " counter", sep, why, more);
+  if (c.m.tgsm) {
+    return absl::StrCat("g", c.m.slot, "[", c.word, "] of group ", c.m.group, sep, why,
+                        more);
+  }
+  return absl::StrCat("u", c.m.slot, "[", c.word, "]", sep, why, more);
 }
 
 std::string Replay::Involved(const History& h) const {
@@ -323,7 +319,7 @@ void Replay::Close(const Cell& c, History& h, std::optional<uint32_t> final_valu
       *h.cell = r.end ? Value::Of(*r.end) : Value{};
       return;
     case SerialResult::Kind::kUnknown:
-      unknowns_.push_back(absl::StrCat(Describe(c), ": ", r.why));
+      unknowns_.push_back(Describe(c, ": ", r.why));
       *h.cell = Value{};
       return;
     case SerialResult::Kind::kDivergence: {

@@ -157,15 +157,23 @@ class Replay {
   // Observed's finding for an atomic the trace lacks, out of line: building
   // it would weigh on every lookup.
   ABSL_ATTRIBUTE_NOINLINE void Missing(const AtomicSite& site);
-  // Histories close in this order (abseil's hash order changes from run to
-  // run; findings must not).
+  // Histories close in this order (open_ keeps none; findings must come in
+  // the same order every time).
   static bool CellLess(const Cell& a, const Cell& b);
-  // Closes the open histories `pick(const Cell&, History&)` selects, in a
-  // fixed order. A template, not a std::function: it runs at every barrier.
+  // closing_ := the open histories `pick(const Cell&, History&)` selects,
+  // in CellLess order. A template, not a std::function: it runs at every
+  // barrier.
+  template <typename Pick>
+  void Collect(Pick pick);
+  // Closes the histories Collect(pick) lists.
   template <typename Pick>
   void CloseWhere(Pick pick);
   void Close(const Cell& c, History& h, std::optional<uint32_t> final_value);
-  std::string Describe(const Cell& c) const;
+  // "u2[5]", "g0[3] of group 1" or "u1 counter", then `sep`, `why` and
+  // `more`, in one string (a campaign's verdicts carry thousands of
+  // unjudged notes).
+  std::string Describe(const Cell& c, absl::string_view sep = {},
+                       absl::string_view why = {}, absl::string_view more = {}) const;
   // "64 x imm_atomic_iadd (line 12), 1 x atomic_or (line 14)"
   std::string Involved(const History& h) const;
 

@@ -45,8 +45,9 @@ class TraceIndex {
 
   // The position of the first event with this key in the trace, or kAbsent.
   // Inlined: the judge asks at every atomic.
-  ABSL_ATTRIBUTE_ALWAYS_INLINE uint32_t Find(const std::array<uint32_t, 3>& group, const std::array<uint32_t, 3>& thread,
-                uint32_t instruction, uint32_t occurrence) const {
+  ABSL_ATTRIBUTE_ALWAYS_INLINE uint32_t Find(const std::array<uint32_t, 3>& group,
+                                             const std::array<uint32_t, 3>& thread,
+                                             uint32_t instruction, uint32_t occurrence) const {
     for (size_t s = Home(group, thread, instruction, occurrence);; s = (s + 1) & mask_) {
       const uint32_t i = slots_[s];
       if (i == kAbsent || Same((*trace_)[i], group, thread, instruction, occurrence)) {
