@@ -48,7 +48,7 @@ struct CoverageScratch {
 // group) in `table`, an open-addressing table at least twice the events in
 // size: no sort. Into `slot_of`, per in-bounds event, the slot of its word,
 // whose count is then how many in-bounds events alias it; the caller clears
-// those slots (ClearWords) when done.
+// those slots when done (CountCoverage, after counting).
 template <typename Out>
 void CountWords(const std::vector<isa::AtomicEvent>& trace,
                 std::vector<WordSlot>& table, Out& slot_of) {

@@ -250,24 +250,12 @@ class Builder {
 uint32_t FloorPow2(uint32_t n);
 int Log2(uint32_t pow2);
 
-// Operand shorthands. Dst and Src are inline, built as isa::Temp builds
-// them: the generator makes hundreds a case, and a call across files per
-// operand cost more than filling it.
+// Operand shorthands (inline, as isa::Temp: hundreds a case).
 inline isa::Operand Dst(uint32_t reg, uint8_t comp) {
-  isa::Operand o;  // isa::Temp(reg, Selection::kMask, 1 << comp)
-  o.file = isa::RegFile::kTemp;
-  o.index = reg;
-  o.selection = isa::Selection::kMask;
-  o.mask = static_cast<uint8_t>(1u << comp);
-  return o;
+  return isa::Temp(reg, isa::Selection::kMask, static_cast<uint8_t>(1u << comp));
 }
 inline isa::Operand Src(uint32_t reg, uint8_t comp) {
-  isa::Operand o;  // isa::Temp(reg, Selection::kSelect1, comp)
-  o.file = isa::RegFile::kTemp;
-  o.index = reg;
-  o.selection = isa::Selection::kSelect1;
-  o.swizzle = {comp, 0, 0, 0};
-  return o;
+  return isa::Temp(reg, isa::Selection::kSelect1, comp);
 }
 isa::Operand Swizzle(uint32_t reg, std::array<uint8_t, 4> swizzle);
 

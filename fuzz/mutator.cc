@@ -164,11 +164,6 @@ isa::Case Mutator::CrossOver(const isa::Case& a, const isa::Case& b,
   return child;
 }
 
-std::vector<std::string> MutateCase(isa::Case& c, Choices& choices,
-                                    const Policy& policy) {
-  return Mutator(policy).Mutate(c, choices);
-}
-
 isa::Case MutatedCase(const isa::Case& parent, Choices& choices,
                       const Policy& policy, std::vector<std::string>& names) {
   return Mutator(policy).Mutated(parent, choices, names);

@@ -80,9 +80,6 @@ class Mutator {
   MutatorOptions options_;
 };
 
-// Mutator(policy).Mutate(c, choices).
-std::vector<std::string> MutateCase(isa::Case& c, Choices& choices,
-                                    const Policy& policy);
 // Mutator(policy).Mutated(parent, choices, names): what a campaign calls.
 isa::Case MutatedCase(const isa::Case& parent, Choices& choices,
                       const Policy& policy, std::vector<std::string>& names);

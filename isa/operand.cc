@@ -2,19 +2,6 @@
 
 namespace atomfuzz::isa {
 
-Operand Temp(uint32_t n, Selection sel, uint8_t mask_or_component) {
-  Operand o;
-  o.file = RegFile::kTemp;
-  o.index = n;
-  o.selection = sel;
-  if (sel == Selection::kMask) {
-    o.mask = mask_or_component;
-  } else if (sel == Selection::kSelect1) {
-    o.swizzle = {mask_or_component, 0, 0, 0};
-  }
-  return o;
-}
-
 Operand TempSwizzle(uint32_t n, std::array<uint8_t, 4> swizzle) {
   Operand o;
   o.file = RegFile::kTemp;

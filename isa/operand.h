@@ -90,7 +90,19 @@ static_assert(offsetof(Operand, relative) == Operand::kPlainPrefix &&
               "file..offset must stay one padding-free block");
 
 // Convenience constructors (tests, generator, reducer).
-Operand Temp(uint32_t n, Selection sel, uint8_t mask_or_component);
+// Inline: the generator builds hundreds a case.
+inline Operand Temp(uint32_t n, Selection sel, uint8_t mask_or_component) {
+  Operand o;
+  o.file = RegFile::kTemp;
+  o.index = n;
+  o.selection = sel;
+  if (sel == Selection::kMask) {
+    o.mask = mask_or_component;
+  } else if (sel == Selection::kSelect1) {
+    o.swizzle = {mask_or_component, 0, 0, 0};
+  }
+  return o;
+}
 Operand TempSwizzle(uint32_t n, std::array<uint8_t, 4> swizzle);
 Operand Imm(uint32_t v);
 Operand Imm4(uint32_t a, uint32_t b, uint32_t c, uint32_t d);

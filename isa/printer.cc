@@ -56,19 +56,6 @@ void AppendMnemonic(std::string& out, const Instruction& inst) {
   out.append(row.mnemonic.data(), row.mnemonic.size());
 }
 
-// FormatLiteral(value), appended: decimal within +-65535, else 0x%08x.
-void AppendLiteral(std::string& out, uint32_t value) {
-  const int32_t s = static_cast<int32_t>(value);
-  if (s > -65536 && s < 65536) {
-    absl::StrAppend(&out, s);
-    return;
-  }
-  constexpr char kHex[] = "0123456789abcdef";
-  char hex[10] = {'0', 'x'};
-  for (int k = 0; k < 8; ++k) hex[2 + k] = kHex[(value >> (28 - 4 * k)) & 0xF];
-  out.append(hex, sizeof(hex));
-}
-
 // How far an instruction shifts the indentation of itself and what follows.
 void Indentation(Op op, int& before, int& after) {
   before = after = 0;

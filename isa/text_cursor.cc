@@ -8,7 +8,6 @@
 #include "absl/strings/ascii.h"
 #include "absl/strings/numbers.h"
 #include "absl/strings/str_cat.h"
-#include "absl/strings/str_format.h"
 #include "isa/diagnostics.h"
 
 namespace atomfuzz::isa {
@@ -190,9 +189,22 @@ std::optional<uint32_t> ParseLiteral(absl::string_view text) {
 }
 
 std::string FormatLiteral(uint32_t value) {
+  std::string out;
+  AppendLiteral(out, value);
+  return out;
+}
+
+void AppendLiteral(std::string& out, uint32_t value) {
   const int32_t s = static_cast<int32_t>(value);
-  if (s > -65536 && s < 65536) return absl::StrCat(s);
-  return absl::StrFormat("0x%08x", value);
+  if (s > -65536 && s < 65536) {
+    absl::StrAppend(&out, s);
+    return;
+  }
+  // 0x%08x, without a format string to parse (the printer writes many).
+  constexpr char kHex[] = "0123456789abcdef";
+  char hex[10] = {'0', 'x'};
+  for (int k = 0; k < 8; ++k) hex[2 + k] = kHex[(value >> (28 - 4 * k)) & 0xF];
+  out.append(hex, sizeof(hex));
 }
 
 }  // namespace atomfuzz::isa

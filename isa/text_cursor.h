@@ -48,6 +48,8 @@ std::optional<uint32_t> ParseUnsigned(absl::string_view text);
 std::optional<uint32_t> ParseLiteral(absl::string_view text);
 // Canonical, lossless spelling: decimal when |s32| < 2^16, hex otherwise.
 std::string FormatLiteral(uint32_t value);
+// The same, appended to `out`.
+void AppendLiteral(std::string& out, uint32_t value);
 
 }  // namespace atomfuzz::isa
 
