@@ -202,14 +202,17 @@ void Replay::CloseWhere(Pick pick) {
 }
 
 void Replay::Poisoned(const MemoryId& m) {
-  CloseWhere([&](const Cell& c, History& h) {
-    const bool hit = c.m.tgsm ? m.tgsm && c.m.group == m.group
-                              : !m.tgsm && c.m.slot == m.slot;
-    if (hit && h.judgeable) {
-      h.judgeable = false;
-      h.why_not = "the memory was poisoned after its atomics (spec 1.3, 6.0)";
-    }
-    return hit;
+  // Poison excuses only what comes after it (spec 1.3, 6.0): the word's
+  // final value and later reads. The returns of the atomics before it are
+  // judged as at any other close, without a final value: a wrong return
+  // must not hide behind the poison it caused. An atomic that may follow
+  // the poisoning races with it, so its history is unjudgeable already
+  // (Execution's `clean`). A counter is no word of the UAV: poison leaves
+  // it alone.
+  CloseWhere([&](const Cell& c, const History&) {
+    if (c.word == UINT32_MAX) return false;
+    return c.m.tgsm ? m.tgsm && c.m.group == m.group
+                    : !m.tgsm && c.m.slot == m.slot;
   });
 }
 

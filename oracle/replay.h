@@ -88,7 +88,8 @@ class Replay {
   // `racing`: other threads' atomics on the word are concurrent with it.
   void BeforeStore(const MemoryId& m, uint32_t word, uint32_t number, bool racing);
   // `m` was poisoned (for g#: every g# of m.group): its words may now hold
-  // anything, so no final value can be judged against the atomics before.
+  // anything, so their histories close with their returns judged but no
+  // final value.
   void Poisoned(const MemoryId& m);
   // A barrier released `group`: close the histories it orders.
   void Barrier(uint32_t group, uint8_t sync_flags, const AccessLog& known);

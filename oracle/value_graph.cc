@@ -16,8 +16,28 @@ struct Node {
   uint32_t seen = 0;      // ops that saw this value (edges out)
   uint32_t left = 0;      // ops that left this value (edges in)
   uint32_t component = 0; // union-find parent
+  uint32_t consumes = 0;  // of `seen`, consumes (they return it less one)
   std::optional<uint32_t> some_op;  // an op that saw it, for messages
 };
+
+// "N atomics returned V" for a value N ops saw: a consume returns the
+// counter after its decrement (spec 1.6), so the message names what the
+// target returned, not the value the counter held.
+std::string Returned(const Node& node, uint32_t value) {
+  const std::string count =
+      absl::StrCat(node.seen, node.seen == 1 ? " atomic" : " atomics");
+  if (node.consumes == 0) return absl::StrCat(count, " returned ", Hex(value));
+  if (node.consumes == node.seen) {
+    return absl::StrCat(count, " returned ", Hex(value - 1),
+                        " (imm_atomic_consume returns the counter after its "
+                        "decrement, so the counter held ",
+                        Hex(value), ")");
+  }
+  return absl::StrCat(count, " saw the counter at ", Hex(value), " (",
+                      node.seen - node.consumes, " imm_atomic_alloc returned ",
+                      Hex(value), ", ", node.consumes,
+                      " imm_atomic_consume returned ", Hex(value - 1), ")");
+}
 
 class Graph {
  public:
@@ -83,6 +103,7 @@ TrailCheck CheckTrail(uint32_t start, absl::Span<const SerialOp* const> ops,
     const uint32_t before = SerialBefore(*op, *op->returned);
     const uint32_t a = saw[i] = g.Id(before), b = g.Id(SerialApply(*op, before));
     ++g.node(a).seen;
+    if (op->rmw == isa::Rmw::kConsume) ++g.node(a).consumes;
     ++g.node(b).left;
     if (!g.node(a).some_op) g.node(a).some_op = op->id;
     g.Union(a, b);
@@ -100,9 +121,9 @@ TrailCheck CheckTrail(uint32_t start, absl::Span<const SerialOp* const> ops,
     const int64_t surplus = held - node.seen;
     if (surplus < 0) {
       r.culprit = node.some_op;
-      r.why = absl::StrCat(node.seen, node.seen == 1 ? " atomic" : " atomics",
-                           " returned ", Hex(g.value(n)), ", but no order lets the word hold it more than ",
-                           held, held == 1 ? " time" : " times",
+      r.why = absl::StrCat(Returned(node, g.value(n)),
+                           ", but no order lets the word hold ", Hex(g.value(n)),
+                           " more than ", held, held == 1 ? " time" : " times",
                            " (as the start value or an atomic's result)");
       return r;
     }
@@ -118,6 +139,11 @@ TrailCheck CheckTrail(uint32_t start, absl::Span<const SerialOp* const> ops,
     if (g.Find(saw[i]) != g.Find(s)) {
       r.culprit = op->id;
       r.why = absl::StrCat("an atomic returned ", Hex(*op->returned),
+                           op->rmw == isa::Rmw::kConsume
+                               ? absl::StrCat(" (imm_atomic_consume: the counter "
+                                              "after its decrement, so it saw ",
+                                              Hex(*op->returned + 1), ")")
+                               : std::string(),
                            ", a value no order of these atomics reaches from ",
                            Hex(start));
       return r;

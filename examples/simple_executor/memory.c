@@ -114,7 +114,8 @@ int se_counter(se_run* run, const program* p, thread* t, uint32_t index) {
   uint32_t v;
   if (!m || !m->counter) return -1;
   if (in->opcode == OP_ALLOC) {
-    v = (*m->counter)++;
+    v = *m->counter;
+    if (!run->lost_alloc || run->allocs++ % 2 == 0) ++*m->counter;
   } else {
     v = --(*m->counter);  /* consume returns the value after (spec 1.6) */
   }

@@ -1,9 +1,13 @@
 /* The atomfuzz ABI of the simple executor (include/atomfuzz/target.h).
  * Build:  cc -shared -fPIC -O2 -I include -o libsimple_executor.so \
  *             examples/simple_executor/[a-z]*.c
- * Options (the text after ext:PATH:, or $SIMPLE_EXECUTOR_FAULT): "crash",
- * "hang" or "abort" make it fail that way on every case that holds an
- * imm_atomic_cmp_exch, to show what atomfuzz does with a broken executor. */
+ * Options (the text after ext:PATH:, or $SIMPLE_EXECUTOR_FAULT), words
+ * joined by commas: "crash", "hang" or "abort" make it fail that way on
+ * every case that holds an imm_atomic_cmp_exch, to show what atomfuzz does
+ * with a broken executor; "notrace" reports no atomics, as an executor
+ * that sees only final memory; "lost-alloc" makes every second
+ * imm_atomic_alloc of a run forget its increment, as a counter updated
+ * without atomicity would (a wrong value for the judge to catch). */
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -15,6 +19,8 @@ enum fault { FAULT_NONE, FAULT_CRASH, FAULT_HANG, FAULT_ABORT };
 
 typedef struct handle {
   enum fault fault;
+  int no_trace;
+  int lost_alloc;
   /* The outcome's storage, kept until the next run or destroy. */
   atomfuzz_uav uavs[64];
   uint32_t* words[64];
@@ -24,25 +30,39 @@ typedef struct handle {
 
 uint32_t atomfuzz_target_abi_version(void) { return ATOMFUZZ_TARGET_ABI_VERSION; }
 
+/* One option word (`len` bytes at `word`) into `h`; 0 if unknown. */
+static int take_option(handle* h, const char* word, size_t len) {
+#define IS(name) (len == sizeof name - 1 && !strncmp(word, name, len))
+  if (IS("crash")) h->fault = FAULT_CRASH;
+  else if (IS("hang")) h->fault = FAULT_HANG;
+  else if (IS("abort")) h->fault = FAULT_ABORT;
+  else if (IS("notrace")) h->no_trace = 1;
+  else if (IS("lost-alloc")) h->lost_alloc = 1;
+  else return 0;
+#undef IS
+  return 1;
+}
+
 void* atomfuzz_target_create(const char* options, char* error, size_t error_size) {
   handle* h;
   const char* mode = options && options[0] ? options : getenv("SIMPLE_EXECUTOR_FAULT");
-  enum fault fault = FAULT_NONE;
-  if (mode && mode[0]) {
-    if (!strcmp(mode, "crash")) fault = FAULT_CRASH;
-    else if (!strcmp(mode, "hang")) fault = FAULT_HANG;
-    else if (!strcmp(mode, "abort")) fault = FAULT_ABORT;
-    else {
-      snprintf(error, error_size, "unknown option '%s' (expected crash, hang or abort)", mode);
-      return NULL;
-    }
-  }
   h = calloc(1, sizeof *h);
   if (!h) {
     snprintf(error, error_size, "out of memory");
     return NULL;
   }
-  h->fault = fault;
+  while (mode && mode[0]) {
+    const char* comma = strchr(mode, ',');
+    const size_t len = comma ? (size_t)(comma - mode) : strlen(mode);
+    if (!take_option(h, mode, len)) {
+      snprintf(error, error_size,
+               "unknown option '%.*s' (expected crash, hang, abort, notrace or lost-alloc)",
+               (int)len, mode);
+      free(h);
+      return NULL;
+    }
+    mode = comma ? comma + 1 : NULL;
+  }
   return h;
 }
 
@@ -102,6 +122,7 @@ int atomfuzz_target_run(void* opaque, const atomfuzz_case* c, atomfuzz_outcome* 
   inject_fault(h->fault, c);
   memset(&run, 0, sizeof run);
   run.c = c;
+  run.lost_alloc = h->lost_alloc;
   if (c->resource_count > 64) return finish(h, out, ATOMFUZZ_STATUS_REJECTED, "too many UAVs"), 0;
   for (uint32_t i = 0; i < c->resource_count; ++i) {
     const atomfuzz_resource* r = &c->resources[i];
@@ -137,8 +158,8 @@ int atomfuzz_target_run(void* opaque, const atomfuzz_case* c, atomfuzz_outcome* 
   }
   out->uav_count = c->resource_count;
   out->uavs = h->uavs;
-  out->has_trace = 1;
-  out->event_count = run.event_count;
+  out->has_trace = !h->no_trace;
+  out->event_count = h->no_trace ? 0 : run.event_count;
   out->events = run.events;
   return 0;
 }

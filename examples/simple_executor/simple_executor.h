@@ -33,6 +33,9 @@ typedef struct se_run {
   uint32_t event_count, event_capacity;
   int out_of_memory;
   int budget_exceeded;
+  /* The "lost-alloc" fault: every second alloc keeps the counter as it was. */
+  int lost_alloc;
+  uint32_t allocs;
 } se_run;
 
 /* Runs the whole dispatch. Returns 0, or -1 with `why` set for a case it

@@ -1,0 +1,119 @@
+// The judge's blind spots of issue 17, each shown with a faulty executor:
+// the fast target with an injected bug, or its outcome without a trace and
+// with the wrong value an executor without atomicity would leave. Each
+// outcome is a divergence; the same run without the fault is allowed.
+#include <string>
+
+#include "absl/strings/str_replace.h"
+#include "gtest/gtest.h"
+#include "oracle/judge.h"
+#include "tests/fuzz/corpus_files.h"
+#include "tests/fuzz/fast_testing.h"
+
+namespace atomfuzz::fuzz {
+namespace {
+
+using testutil::Fast;
+using testutil::LoadCorpusCase;
+using testutil::RunFast;
+
+oracle::Verdict JudgeOf(const isa::Case& c, const isa::Outcome& o) {
+  absl::StatusOr<oracle::Verdict> v = oracle::Judge(c, o);
+  EXPECT_TRUE(v.ok()) << v.status();
+  return v.ok() ? *v : oracle::Verdict{};
+}
+
+isa::Case Load(const std::string& relative) {
+  absl::StatusOr<isa::Case> c = LoadCorpusCase(relative);
+  EXPECT_TRUE(c.ok()) << c.status();
+  return c.ok() ? *c : isa::Case{};
+}
+
+// Point 1: the atomic's wrong return (1, not 0) makes its own thread store
+// out of a one-element g1, poisoning all TGSM. Poison excuses only what
+// comes after it: the return is still judged.
+TEST(BlindSpots, WrongReturnIsNotExcusedByThePoisonItCauses) {
+  const isa::Case c = Load("corpus/regress/judge-wrong-return-before-own-poison.case");
+  const isa::Outcome bad = RunFast(c, Fast{.inject = "return-new"});
+  const oracle::Verdict v = JudgeOf(c, bad);
+  ASSERT_EQ(v.kind, oracle::Verdict::Kind::kDivergence) << v.Summary();
+  EXPECT_EQ(v.findings.front().kind, "wrong-return");
+  EXPECT_EQ(v.findings.front().where.rfind("g0[0]", 0), 0u) << v.findings.front().where;
+  EXPECT_EQ(JudgeOf(c, RunFast(c)).kind, oracle::Verdict::Kind::kAllowed);
+}
+
+// The same return with a two-element g1 (nothing poisoned) was always a
+// divergence: the poison must change nothing about it.
+TEST(BlindSpots, WrongReturnIsADivergenceWithOrWithoutPoison) {
+  isa::Case c = testutil::Parse(absl::StrReplaceAll(
+      R"([dispatch]
+groups 1, 1, 1
+[uav u0]
+kind raw
+words 1
+[shader]
+cs_5_0
+dcl_uav_raw u0
+dcl_tgsm_raw g0, 4
+dcl_tgsm_structured g1, 4, ELEMENTS
+dcl_temps 1
+dcl_thread_group 1, 1, 1
+store_raw g0.x, l(0), l(0)
+imm_atomic_iadd r0.x, g0, l(0), l(1)
+store_structured g1.x, r0.x, l(0), l(1)
+store_raw u0.x, l(0), r0.x
+ret
+)",
+      {{"ELEMENTS", "2"}}));
+  const oracle::Verdict v = JudgeOf(c, RunFast(c, Fast{.inject = "return-new"}));
+  EXPECT_EQ(v.kind, oracle::Verdict::Kind::kDivergence) << v.Summary();
+}
+
+// Point 2: without a trace, a counter's final value is still the start
+// plus the allocs, whatever else happened to the UAV (here: poisoned).
+TEST(BlindSpots, CounterIsJudgedWithoutATraceAndAfterPoison) {
+  const isa::Case c = Load("corpus/regress/judge-counter-after-poison.case");
+  isa::Outcome o = testutil::RunOn(c, "fast");
+  o.has_trace = false;
+  o.trace.clear();
+  EXPECT_EQ(JudgeOf(c, o).kind, oracle::Verdict::Kind::kAllowed);
+  ASSERT_EQ(o.uavs.size(), 1u);
+  ASSERT_TRUE(o.uavs[0].counter.has_value());
+  *o.uavs[0].counter -= 1;  // one lost increment
+  const oracle::Verdict v = JudgeOf(c, o);
+  ASSERT_EQ(v.kind, oracle::Verdict::Kind::kDivergence) << v.Summary();
+  EXPECT_EQ(v.findings.front().kind, "wrong-counter");
+}
+
+// The same for the corpus' own counter cases, without a trace.
+TEST(BlindSpots, CorpusCountersAreJudgedWithoutATrace) {
+  for (const char* file : {"corpus/seed/counter-alloc-uav-structured.case",
+                           "corpus/spec/e35-glc-same-atomics.case"}) {
+    SCOPED_TRACE(file);
+    const isa::Case c = Load(file);
+    isa::Outcome o = testutil::RunOn(c, "fast");
+    o.has_trace = false;
+    o.trace.clear();
+    EXPECT_EQ(JudgeOf(c, o).kind, oracle::Verdict::Kind::kAllowed);
+    for (isa::UavState& u : o.uavs) {
+      if (u.counter) *u.counter += 1;
+    }
+    const oracle::Verdict v = JudgeOf(c, o);
+    ASSERT_EQ(v.kind, oracle::Verdict::Kind::kDivergence) << v.Summary();
+    EXPECT_EQ(v.findings.front().kind, "wrong-counter");
+  }
+}
+
+// Point 3: a consume's verdict names the value it returned (the counter
+// after its decrement), not the one the counter held.
+TEST(BlindSpots, ConsumeVerdictNamesTheValueItReturned) {
+  const isa::Case c = Load("corpus/spec/e36-counter-wraps.case");
+  const oracle::Verdict v = JudgeOf(c, RunFast(c, Fast{.inject = "consume-pre-decrement"}));
+  ASSERT_EQ(v.kind, oracle::Verdict::Kind::kDivergence) << v.Summary();
+  EXPECT_NE(v.Summary().find("imm_atomic_consume returns the counter after its decrement"),
+            std::string::npos)
+      << v.Summary();
+}
+
+}  // namespace
+}  // namespace atomfuzz::fuzz
