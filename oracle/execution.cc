@@ -332,8 +332,12 @@ void Execution::ExecAluLanes(Thread& t, const isa::Instruction& inst, const Deco
     }
     result[static_cast<size_t>(c)] = EvalAlu(inst.op, src, &high[static_cast<size_t>(c)]);
   }
-  // The high half after the low one: where both name one component, the
-  // high half is what stays.
+  // Where both destinations name one register component, the spec does not
+  // say which half stays (docs/semantics.md, "Two destinations"): it is
+  // undefined. Found before any write, as a write may move an x# index.
+  const unsigned both = hi != nullptr && SameRegister(t, lo, *hi)
+                            ? lo.mask & hi->mask & 0xFu
+                            : 0u;
   for (unsigned m = lo.mask & 0xFu; m != 0; m &= m - 1) {
     const int c = std::countr_zero(m);
     Write(t, lo, c, result[static_cast<size_t>(c)]);
@@ -341,8 +345,23 @@ void Execution::ExecAluLanes(Thread& t, const isa::Instruction& inst, const Deco
   if (hi == nullptr) return;
   for (unsigned m = hi->mask & 0xFu; m != 0; m &= m - 1) {
     const int c = std::countr_zero(m);
-    Write(t, *hi, c, high[static_cast<size_t>(c)]);
+    Write(t, *hi, c, (both >> c) & 1u ? Value{} : high[static_cast<size_t>(c)]);
   }
+}
+
+bool Execution::SameRegister(const Thread& t, const Operand& a, const Operand& b) const {
+  if (a.file != b.file || a.index != b.index) return false;
+  if (a.file != RegFile::kIndexableTemp) return true;
+  // x#[element]: an unknown element may be any, so it may be the same.
+  auto element = [&](const Operand& op) -> std::optional<uint64_t> {
+    uint64_t e = op.offset;
+    if (!op.relative) return e;
+    const size_t r = size_t{op.relative->temp} * 4 + op.relative->component;
+    if (r >= t.regs.size() || !t.regs[r].defined) return std::nullopt;
+    return e + t.regs[r].bits;
+  };
+  const std::optional<uint64_t> ea = element(a), eb = element(b);
+  return !ea || !eb || *ea == *eb;
 }
 
 void Execution::ExecControl(Thread& t, const isa::Instruction& inst) {

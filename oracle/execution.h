@@ -167,6 +167,9 @@ class Execution {
   ABSL_ATTRIBUTE_NOINLINE void ExecAluLanes(Thread& t, const isa::Instruction& inst,
                                             const Decoded& d);
   void ExecControl(Thread& t, const isa::Instruction& inst);
+  // Whether two register destinations may name the same register (r#, or
+  // an x# element) in this thread now.
+  bool SameRegister(const Thread& t, const isa::Operand& a, const isa::Operand& b) const;
 
   // memory_ops.cc: loads, stores, atomics, with races and poison.
   void ExecLoad(Thread& t, const isa::Instruction& inst);

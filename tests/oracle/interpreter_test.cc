@@ -57,6 +57,43 @@ TEST(Interpreter, DstAliasesTheAddressRegister) {  // E-8
   EXPECT_EQ(o.uavs[0].words[0], 0u);  // r0.x got the old value 0
 }
 
+// imul/umul whose destinations name one component: which half stays is
+// undefined (docs/semantics.md, "Two destinations"); the others are defined.
+TEST(Interpreter, TwoDestinationsOnOneComponentAreUndefined) {
+  const auto o = RunText(RawCase(1, 4,
+                             "mov r1.xyzw, l(0, 0, 0, 0)\n"
+                             "umul r1.xy, r1.y, l(0x80000000), l(4)\n"
+                             "umul r2.x, r2.y, l(0x80000000), l(4)\n"
+                             "store_raw u0.xyzw, l(0), r1.xyxx\n"
+                             "store_raw u0.xy, l(8), r2.xyxx\n"));
+  ASSERT_EQ(o.status, isa::RunStatus::kOk);
+  EXPECT_EQ(o.uavs[0].words[0], 2u);  // high half, dst0 alone
+  EXPECT_TRUE(o.uavs[0].defined[0]);
+  EXPECT_FALSE(o.uavs[0].defined[1]);  // both halves: undefined
+  EXPECT_EQ(o.uavs[0].words[2], 2u);   // apart: each half where it goes
+  EXPECT_EQ(o.uavs[0].words[3], 0u);
+  EXPECT_TRUE(o.uavs[0].defined[3]);
+}
+
+// The same for one x# element named twice, through a register index.
+TEST(Interpreter, TwoDestinationsOnOneIndexableElementAreUndefined) {
+  const auto o = RunText(RawCase(1, 4,
+                             "mov r0.x, l(1)\n"
+                             "umul x0[r0.x + 0].x, x0[1].x, l(0x80000000), l(4)\n"
+                             "umul x0[0].x, x0[r0.x + 1].x, l(0x80000000), l(4)\n"
+                             "mov r1.x, x0[1].x\n"
+                             "mov r1.y, x0[0].x\n"
+                             "mov r1.z, x0[2].x\n"
+                             "store_raw u0.xyz, l(0), r1.xyzx\n",
+                             "dcl_indexableTemp x0[3], 4\n"));
+  ASSERT_EQ(o.status, isa::RunStatus::kOk);
+  EXPECT_FALSE(o.uavs[0].defined[0]);
+  EXPECT_EQ(o.uavs[0].words[1], 2u);
+  EXPECT_TRUE(o.uavs[0].defined[1]);
+  EXPECT_EQ(o.uavs[0].words[2], 0u);
+  EXPECT_TRUE(o.uavs[0].defined[2]);
+}
+
 TEST(Interpreter, OutOfBoundsAtomicSkipsAndReturnsUndefined) {  // E-12
   const auto o = RunText(RawCase(1, 4,
                              "imm_atomic_exch r0.x, u0, l(16), l(9)\n"
