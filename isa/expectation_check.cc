@@ -1,5 +1,6 @@
 #include "isa/expectation_check.h"
 
+#include <algorithm>
 #include <optional>
 
 #include "absl/strings/str_cat.h"
@@ -49,9 +50,20 @@ std::vector<Mismatch> CheckExpectations(const Case& c, const Outcome& o) {
     for (uint64_t i = w.first; i <= w.last; ++i) {
       std::optional<uint32_t> got;
       if (u != nullptr && i < u->words.size() && u->defined[i]) got = u->words[i];
+      const std::vector<uint32_t>* choices =
+          u != nullptr && i < u->words.size() && !got ? u->ChoicesOf(static_cast<uint32_t>(i))
+                                                      : nullptr;
       if (u == nullptr || i >= u->words.size()) {
         out.push_back({absl::StrCat("u", w.slot, "[", i, "]"), Describe(w.value),
                        "no such word", w.line});
+      } else if (choices != nullptr) {
+        // One of a few: each must be one the expectation allows.
+        const bool meets = std::all_of(choices->begin(), choices->end(),
+                                       [&](uint32_t x) { return Meets(w.value, x); });
+        if (!meets) {
+          out.push_back({absl::StrCat("u", w.slot, "[", i, "]"), Describe(w.value),
+                         Describe({ValueSet::Kind::kOneOf, *choices}), w.line});
+        }
       } else if (!Meets(w.value, got)) {
         out.push_back({absl::StrCat("u", w.slot, "[", i, "]"), Describe(w.value),
                        Show(got), w.line});

@@ -5,6 +5,7 @@
 #ifndef ATOMFUZZ_ISA_OUTCOME_H_
 #define ATOMFUZZ_ISA_OUTCOME_H_
 
+#include <algorithm>
 #include <array>
 #include <cstdint>
 #include <optional>
@@ -28,12 +29,28 @@ enum class RunStatus : uint8_t {
 inline constexpr RunStatus kLastRunStatus = RunStatus::kInvalidCode;
 absl::string_view RunStatusName(RunStatus s);
 
+// A word the spec allows to end as one of a few values (racing stores,
+// spec 2.1): its `defined` flag is false and its word one of `values`.
+struct WordChoice {
+  uint32_t word = 0;
+  std::vector<uint32_t> values;  // sorted, at least two
+  bool operator==(const WordChoice&) const = default;
+};
+
 // Final state of one UAV. `defined[i]` false means any value is allowed
-// (spec 0.1): the oracle clears it, targets leave it set.
+// (spec 0.1), unless `choices` lists the few it may be: the oracle says
+// so, targets leave every word defined and list no choices.
 struct UavState {
   uint32_t slot = 0;
   std::vector<uint32_t> words;
   std::vector<bool> defined;  // same length as words
+  std::vector<WordChoice> choices;  // sorted by word; words not defined
+  // The values word `w` may hold where it is one of a few, else nullptr.
+  const std::vector<uint32_t>* ChoicesOf(uint32_t w) const {
+    auto it = std::lower_bound(choices.begin(), choices.end(), w,
+                               [](const WordChoice& c, uint32_t x) { return c.word < x; });
+    return it != choices.end() && it->word == w ? &it->values : nullptr;
+  }
   std::optional<uint32_t> counter;
   bool counter_defined = true;
   bool operator==(const UavState&) const = default;

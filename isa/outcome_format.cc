@@ -46,9 +46,20 @@ std::string OutcomeText(const Outcome& o, const Program& program, bool trace) {
     for (size_t i = 0; i < u.words.size(); i += kWordsPerLine) {
       absl::StrAppend(&out, absl::StrFormat("  %5d:", i));
       for (size_t k = i; k < u.words.size() && k < i + kWordsPerLine; ++k) {
-        absl::StrAppend(&out, " ", u.defined[k] ? Hex(u.words[k]) : "????????");
+        const bool one_of = !u.defined[k] && u.ChoicesOf(static_cast<uint32_t>(k));
+        absl::StrAppend(&out, " ", u.defined[k] ? Hex(u.words[k])
+                                   : one_of     ? "{one of}"
+                                                : "????????");
       }
       out += "\n";
+    }
+    // Words that are one of a few values (the {...} above), listed apart.
+    for (const WordChoice& c : u.choices) {
+      absl::StrAppend(&out, absl::StrFormat("  %5d: one of {", c.word));
+      for (size_t k = 0; k < c.values.size(); ++k) {
+        absl::StrAppend(&out, k ? ", " : "", Hex(c.values[k]));
+      }
+      out += "}\n";
     }
   }
   if (!trace) return out;
@@ -78,7 +89,11 @@ std::string OutcomeJson(const Outcome& o, bool trace) {
     const UavState& u = o.uavs[i];
     std::vector<std::string> words;
     for (size_t k = 0; k < u.words.size(); ++k) {
-      words.push_back(u.defined[k] ? absl::StrCat(u.words[k]) : "null");
+      const std::vector<uint32_t>* one_of =
+          u.defined[k] ? nullptr : u.ChoicesOf(static_cast<uint32_t>(k));
+      words.push_back(u.defined[k] ? absl::StrCat(u.words[k])
+                      : one_of     ? absl::StrCat("{\"one_of\": [", absl::StrJoin(*one_of, ", "), "]}")
+                                   : "null");
     }
     absl::StrAppend(&out, i ? ", " : "", "{\"slot\": ", u.slot,
                     ", \"words\": [", absl::StrJoin(words, ", "), "]");

@@ -186,9 +186,7 @@ absl::Status Execution::RunThread(Thread& t) {
       uint32_t pc = t.pc;
       const Decoded* e = &d;
       for (;;) {
-        if (e->alu_flat) {
-          e->flat.Run(values);
-        } else {
+        if (!e->alu_flat || !e->flat.Run(values)) {
           ExecAluLanes(t, code[pc], *e);
         }
         ++pc;
@@ -297,19 +295,26 @@ void Execution::WriteOther(Thread& t, const Operand& dst, int component, Value v
 bool Execution::Condition(const Thread& t, const Operand& op) {
   const Value v = Read(t, op, 0);
   // Control flow on an undefined value: the executor may take either path,
-  // so nothing it writes afterwards can be judged (spec 6.0).
-  if (!v.defined) chaos_ = true;
-  return v.bits != 0;
+  // so nothing it writes afterwards can be judged (spec 6.0). One of a set
+  // of values takes one path where they all do.
+  if (v.defined) return v.bits != 0;
+  if (!v.set) {
+    chaos_ = true;
+    return v.bits != 0;  // either path: the bits it happens to hold
+  }
+  uint32_t one;
+  const absl::Span<const uint32_t> e = sets_.Elements(v, one);
+  const bool any_true = std::any_of(e.begin(), e.end(), [](uint32_t c) { return c != 0; });
+  const bool any_false = std::any_of(e.begin(), e.end(), [](uint32_t c) { return c == 0; });
+  if (e.empty() || (any_true && any_false)) chaos_ = true;
+  return any_true;
 }
 
 void Execution::ExecAlu(Thread& t, const isa::Instruction& inst, const Decoded& d) {
   // One lane with no x#, as most instructions: the operands resolved by
   // Decode.
-  if (d.alu_flat) {
-    // Unchecked: FlatAlu::Of kept the indices within the thread's values.
-    d.flat.Run(t.values.data());
-    return;
-  }
+  // Unchecked: FlatAlu::Of kept the indices within the thread's values.
+  if (d.alu_flat && d.flat.Run(t.values.data())) return;
   ExecAluLanes(t, inst, d);
 }
 
@@ -330,7 +335,7 @@ void Execution::ExecAluLanes(Thread& t, const isa::Instruction& inst, const Deco
       src[k] = k < d.alu_counted && k < sources ? Read(t, src_ops[k], c)
                                                 : AbsentSource(k, d.alu_counted);
     }
-    result[static_cast<size_t>(c)] = EvalAlu(inst.op, src, &high[static_cast<size_t>(c)]);
+    result[static_cast<size_t>(c)] = sets_.EvalAlu(inst.op, src, &high[static_cast<size_t>(c)]);
   }
   // Where both destinations name one register component, the spec does not
   // say which half stays (docs/semantics.md, "Two destinations"): it is
@@ -394,16 +399,31 @@ void Execution::ExecControl(Thread& t, const isa::Instruction& inst) {
     }
     case Op::kSwitch: {
       const Value v = Read(t, inst.operands[0], 0);
-      if (!v.defined) chaos_ = true;
-      uint32_t chosen = target;  // endswitch when nothing matches
-      for (uint32_t k = map_.next_case[here]; k != ControlMap::kNoCase;
-           k = map_.next_case[k]) {
-        const isa::Instruction& label = program_.instructions[k];
-        if (label.op == Op::kDefault) {
-          if (chosen == target) chosen = k;
-        } else if (label.operands[0].values[0] == v.bits) {
-          chosen = k;
-          break;
+      auto label_of = [&](uint32_t value) {
+        uint32_t chosen = target;  // endswitch when nothing matches
+        for (uint32_t k = map_.next_case[here]; k != ControlMap::kNoCase;
+             k = map_.next_case[k]) {
+          const isa::Instruction& label = program_.instructions[k];
+          if (label.op == Op::kDefault) {
+            if (chosen == target) chosen = k;
+          } else if (label.operands[0].values[0] == value) {
+            return k;
+          }
+        }
+        return chosen;
+      };
+      const uint32_t chosen = label_of(v.bits);
+      if (!v.defined) {
+        // One of a set of values goes where they all go; else anywhere.
+        uint32_t one;
+        const absl::Span<const uint32_t> e = sets_.Elements(v, one);
+        if (e.empty() || std::any_of(e.begin(), e.end(), [&](uint32_t x) {
+              return label_of(x) != label_of(e[0]);
+            })) {
+          chaos_ = true;
+        } else {
+          t.pc = label_of(e[0]) + 1;
+          return;
         }
       }
       t.pc = chosen + 1;

@@ -9,6 +9,8 @@
 #include <vector>
 
 #include "absl/base/attributes.h"
+#include "absl/container/flat_hash_map.h"
+#include "absl/container/inlined_vector.h"
 #include "absl/status/status.h"
 #include "absl/strings/string_view.h"
 #include "absl/types/span.h"
@@ -23,6 +25,7 @@
 #include "oracle/interpreter.h"
 #include "oracle/replay.h"
 #include "oracle/value.h"
+#include "oracle/value_sets.h"
 
 namespace atomfuzz::oracle {
 
@@ -76,6 +79,7 @@ struct ExecutionStorage {
   std::vector<std::vector<Value>> spare_words;  // UAV words' room
   std::vector<std::vector<Value>> spare_tgsm;   // a group's g#' room
   AccessLog log;
+  ValueSets sets;
 };
 
 class Execution {
@@ -102,6 +106,8 @@ class Execution {
     return chaos_ ? absl::string_view(kChaosMessage) : absl::string_view(outcome_.message);
   }
   absl::Span<const std::optional<Uav>> uavs() const { return uavs_; }
+  // The sets of values the UAVs' words and the registers may name.
+  const ValueSets& sets() const { return sets_; }
   const AccessLog& log() const { return log_; }
   AccessLog TakeLog() { return std::move(log_); }
   // known.LearnFrom(this pass's log), the log's room staying here.
@@ -182,6 +188,12 @@ class Execution {
   Accessor AccessorOf(const Thread& t, bool tgsm) const;
   Value ReadWord(Thread& t, const isa::Operand& target, uint32_t word);
   void StoreWord(Thread& t, const isa::Operand& target, uint32_t word, Value v);
+  // The word's value after a store of `v` by `a` that other threads'
+  // stores race with (and no atomic or poisoning): one of their values.
+  Value AfterRacingStore(uint64_t key, const Accessor& a, Value v);
+  // An atomic by `a` on the word: the writes ordered before it are no
+  // longer among its last.
+  void ForgetWritesBefore(uint64_t key, const Accessor& a);
   void Poison(Thread& t, const isa::Operand& target);
   AtomicSite SiteOf(const Thread& t, uint32_t index, bool tgsm) const;
   // Counts an atomic against the trace cap and records the event `make`
@@ -230,6 +242,21 @@ class Execution {
   uint64_t atomics_run_ = 0;
   bool chaos_ = false;  // control flow depended on an undefined value
   isa::Outcome outcome_;
+  // The pass's sets of values (value.h), from the storage's last pass.
+  ValueSets sets_;
+  // Per word written by racing stores: the values of the writes that no
+  // later write to it is ordered after yet, with who wrote them (the
+  // word's last write is one of them: spec 2.1). By AccessLog::WordKey.
+  struct LastWrite {
+    Value value;
+    Accessor by;
+  };
+  absl::flat_hash_map<uint64_t, absl::InlinedVector<LastWrite, 2>> last_writes_;
+  // Drops from `last` the writes ordered before an access by `a`: in this
+  // pass's order, one already made that is not concurrent with it (program
+  // order, or a barrier between).
+  static void DropOrderedBefore(uint64_t key, const Accessor& a,
+                                absl::InlinedVector<LastWrite, 2>& last);
 };
 
 }  // namespace atomfuzz::oracle

@@ -42,6 +42,8 @@ Execution::Execution(const isa::Case& c, const ControlMap& map,
     log_ = std::move(storage_->log);
     spare_words_ = std::move(storage_->spare_words);
     spare_tgsm_ = std::move(storage_->spare_tgsm);
+    sets_ = std::move(storage_->sets);
+    sets_.Clear();
     // Emptied, not freed: Setup fills them afresh, UAVs' words in the room
     // of the last pass's.
     xsizes_.clear();
@@ -68,6 +70,7 @@ Execution::~Execution() {
   storage_->spare_words = std::move(spare_words_);
   storage_->spare_tgsm = std::move(spare_tgsm_);
   storage_->log = std::move(log_);
+  storage_->sets = std::move(sets_);
 }
 
 absl::Status Execution::Setup() {
@@ -263,7 +266,17 @@ isa::Outcome Execution::TakeOutcome() {
     s.words.reserve(u.words.size());
     s.defined.reserve(u.words.size());
     for (const Value& v : u.words) {
-      s.words.push_back(v.bits);
+      uint32_t one;
+      const absl::Span<const uint32_t> values =
+          v.set && !all_undefined ? sets_.Elements(v, one) : absl::Span<const uint32_t>();
+      if (!values.empty()) {
+        // One of a few: the word holds the least of them, as one legal run.
+        s.choices.push_back({static_cast<uint32_t>(s.words.size()),
+                             std::vector<uint32_t>(values.begin(), values.end())});
+        s.words.push_back(values.front());
+      } else {
+        s.words.push_back(v.bits);
+      }
       s.defined.push_back(v.defined && !all_undefined);
     }
     if (u.counter) {

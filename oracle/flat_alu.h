@@ -71,8 +71,10 @@ struct FlatAlu {
   // One step of the lane on the thread's values (Thread::values): what
   // EvalAlu computes from the staged sources, without staging them where
   // `direct` (most steps: a copy of four sources, then four tests of
-  // definedness, cost more than a mov or an iadd).
-  ABSL_ATTRIBUTE_ALWAYS_INLINE inline void Run(Value* values) const;
+  // definedness, cost more than a mov or an iadd). Returns false, having
+  // written nothing, where a source is a set of values (value.h) and the
+  // result would not be: the caller evaluates the step on sets instead.
+  ABSL_ATTRIBUTE_ALWAYS_INLINE inline bool Run(Value* values) const;
 
  private:
   // A Value as one 8-byte word, bits low and `defined` in byte 4: a step
@@ -80,6 +82,14 @@ struct FlatAlu {
   // field. Only bit 32 of the flag byte is read; the padding is copied as
   // it is (a mov) or written as zero.
   static constexpr uint64_t kDefined = uint64_t{1} << 32;
+  static constexpr uint64_t kSet = uint64_t{1} << 40;  // Value::set, byte 5
+  // Whether a register source is a set (constants never are).
+  bool AnySetSource(const Value* values) const {
+    for (size_t k = 0; k < reg_count; ++k) {
+      if (values[reg[k]].set) return true;
+    }
+    return false;
+  }
   ABSL_ATTRIBUTE_ALWAYS_INLINE uint64_t Word(const Value* values, size_t k) const {
     uint64_t w;
     std::memcpy(&w, values + index[k], sizeof w);
@@ -108,9 +118,9 @@ struct FlatAlu {
 int FlatSources(isa::Op op);
 
 static_assert(sizeof(Value) == 8 && offsetof(Value, defined) == 4 &&
-              sizeof(bool) == 1);
+              offsetof(Value, set) == 5 && sizeof(bool) == 1);
 
-inline void FlatAlu::Run(Value* values) const {
+inline bool FlatAlu::Run(Value* values) const {
   using isa::Op;
   uint64_t v;
   if (direct) {
@@ -150,15 +160,21 @@ inline void FlatAlu::Run(Value* values) const {
       case Op::kBfi: v = Direct<Op::kBfi, 4>(values); break;
       case Op::kUbfe: v = Direct<Op::kUbfe, 3>(values); break;
       case Op::kCountBits: v = Direct<Op::kCountBits, 1>(values); break;
-      default: return;  // FlatSources is -1: never direct
+      default: return true;  // FlatSources is -1: never direct
     }
   } else {
     std::array<Value, 4> src = constant;
     for (size_t k = 0; k < reg_count; ++k) src[reg_slot[k]] = values[reg[k]];
     const Value r = EvalAlu(op, src, nullptr);
-    v = r.bits | (r.defined ? kDefined : 0);
+    v = r.bits | (r.defined ? kDefined : 0) | (r.set ? kSet : 0);
+  }
+  // Undefined and not a set (a mov or movc passes a set on as it is):
+  // rarely, a source was a set, and the result is one too.
+  if (!(v & (kDefined | kSet)) && AnySetSource(values)) [[unlikely]] {
+    return false;
   }
   if (dst != kNone) std::memcpy(values + dst, &v, sizeof v);
+  return true;
 }
 
 }  // namespace atomfuzz::oracle

@@ -27,6 +27,7 @@ absl::StatusOr<isa::Outcome> Interpret(const isa::Case& c,
       // Still learning: give up on definite values rather than guess.
       for (isa::UavState& u : outcome.uavs) {
         u.defined.assign(u.defined.size(), false);
+        u.choices.clear();
         u.counter_defined = false;
       }
       for (isa::AtomicEvent& ev : outcome.trace) ev.returned.reset();

@@ -1,5 +1,6 @@
 #include "oracle/judge.h"
 
+#include <algorithm>
 #include <optional>
 
 #include "absl/strings/str_cat.h"
@@ -13,12 +14,23 @@ namespace {
 
 std::string Hex(uint32_t v) { return absl::StrFormat("0x%08x", v); }
 
+// "0x00000005", or "one of {0x00000000, 0x00000001}".
+std::string OneOf(absl::Span<const uint32_t> values) {
+  if (values.size() == 1) return Hex(values[0]);
+  std::string out = "one of {";
+  for (size_t i = 0; i < values.size(); ++i) {
+    absl::StrAppend(&out, i ? ", " : "", Hex(values[i]));
+  }
+  return out + "}";
+}
+
 // Final words and counters the replay defines must be what was observed.
 // Read from the pass's UAVs themselves (by slot, as an outcome lists them),
 // not from an outcome built of them: `words_defined` false (the race
 // analysis did not converge) leaves only sizes and counters to compare.
-void CompareMemory(absl::Span<const std::optional<Uav>> uavs, bool words_defined,
-                   const isa::Outcome& seen, std::vector<Finding>& findings) {
+void CompareMemory(absl::Span<const std::optional<Uav>> uavs, const ValueSets& sets,
+                   bool words_defined, const isa::Outcome& seen,
+                   std::vector<Finding>& findings) {
   for (uint32_t slot = 0; slot < uavs.size(); ++slot) {
     if (!uavs[slot]) continue;
     const Uav& want = *uavs[slot];
@@ -33,9 +45,12 @@ void CompareMemory(absl::Span<const std::optional<Uav>> uavs, bool words_defined
     }
     for (size_t w = 0; words_defined && w < want.words.size(); ++w) {
       const Value v = want.words[w];
-      if (!v.defined || got->words[w] == v.bits) continue;
+      if (v.defined ? got->words[w] == v.bits : !v.set) continue;
+      uint32_t one;
+      const absl::Span<const uint32_t> allowed = sets.Elements(v, one);
+      if (std::binary_search(allowed.begin(), allowed.end(), got->words[w])) continue;
       findings.push_back({"wrong-memory", absl::StrCat("u", slot, "[", w, "]"),
-                          absl::StrCat("expected ", Hex(v.bits), ", got ",
+                          absl::StrCat("expected ", OneOf(allowed), ", got ",
                                        Hex(got->words[w])),
                           -1, false, static_cast<int>(slot), static_cast<int64_t>(w)});
     }
@@ -170,7 +185,7 @@ absl::Status Passes(const isa::Case& c, const isa::Outcome& observed,
       return absl::OkStatus();
     }
     v.findings = replay.TakeFindings();
-    CompareMemory(e.uavs(), !learned, observed, v.findings);
+    CompareMemory(e.uavs(), e.sets(), !learned, observed, v.findings);
     v.unknown = replay.TakeUnknowns();
     replay.TakeUnjudged(v.notes);
     break;

@@ -114,12 +114,55 @@ void Execution::StoreWord(Thread& t, const Operand& target, uint32_t word,
   if (replay_) {
     replay_->BeforeStore(id, word, number, racing & AccessLog::Bit(Access::kAtomic));
   }
-  // Two racing writes leave either value; a store racing with an atomic on
-  // g# is undefined (spec 2.1 TGSM limitation, E-27), and on u# is
-  // order-dependent: both are beyond one definite value.
-  // A poisoning that is not ordered before the store may land after it.
-  if (racing != 0 || known_.ConcurrentPoison(key, a)) v = Value{};
-  (*WordsOf(t, target))[word] = v;
+  // A store racing with an atomic on g# is undefined (spec 2.1 TGSM
+  // limitation, E-27), and on u# order-dependent: beyond what the oracle
+  // follows. A poisoning that is not ordered before the store may land
+  // after it.
+  Value& cell = (*WordsOf(t, target))[word];
+  const bool undefined =
+      (racing & AccessLog::Bit(Access::kAtomic)) || known_.ConcurrentPoison(key, a);
+  if (racing == 0 && !undefined) {
+    cell = v;
+    if (!last_writes_.empty()) last_writes_.erase(key);
+    return;
+  }
+  // Kept among the word's last writes even where undefined: a racing store
+  // that comes later in this pass's order must not hide it.
+  cell = AfterRacingStore(key, a, undefined ? Value{} : v);
+}
+
+void Execution::DropOrderedBefore(uint64_t key, const Accessor& a,
+                                  absl::InlinedVector<LastWrite, 2>& last) {
+  const bool tgsm = key >> 63;
+  auto concurrent = [&](const Accessor& b) {
+    if (b.group != a.group) return !tgsm;  // u#: no sync between groups (2.2)
+    return b.interval == a.interval && b.thread != a.thread;
+  };
+  last.erase(std::remove_if(last.begin(), last.end(),
+                            [&](const LastWrite& w) { return !concurrent(w.by); }),
+             last.end());
+}
+
+void Execution::ForgetWritesBefore(uint64_t key, const Accessor& a) {
+  auto it = last_writes_.find(key);
+  if (it == last_writes_.end()) return;
+  DropOrderedBefore(key, a, it->second);
+  if (it->second.empty()) last_writes_.erase(it);
+}
+
+Value Execution::AfterRacingStore(uint64_t key, const Accessor& a, Value v) {
+  // Memory is written in 32-bit quanta (spec 2.1), so racing stores leave
+  // the value of one of them: of those that no other write to the word is
+  // ordered after. In this pass's order, a write already made that is not
+  // concurrent with this one is ordered before it (program order, or a
+  // barrier between), and this one follows it.
+  auto& last = last_writes_[key];
+  DropOrderedBefore(key, a, last);
+  last.push_back({v, a});
+  if (last.size() == 1) return v;
+  absl::InlinedVector<Value, 4> values;
+  for (const LastWrite& w : last) values.push_back(w.value);
+  return sets_.Union(values);
 }
 
 bool Execution::ReadAddress(const Thread& t, const Operand& addr,
@@ -147,7 +190,7 @@ AtomicSite Execution::SiteOf(const Thread& t, uint32_t index, bool tgsm) const {
 void Execution::Poison(Thread& t, const Operand& target) {
   const MemoryId id = IdOf(t, target);
   log_.RecordPoison(id, AccessorOf(t, id.tgsm));
-  if (replay_) replay_->Poisoned(id);
+  if (replay_) replay_->Poisoned(id, known_);
   if (!id.tgsm) {
     for (Value& v : uavs_[target.index]->words) v = Value{};
     return;
@@ -277,6 +320,9 @@ void Execution::ExecAtomic(Thread& t, uint32_t index,
         const uint64_t key = AccessLog::WordKey(id, r.word);  // once, for all three
         const uint32_t number = log_.Record(key, Access::kAtomic, a);
         Value& word = (*WordsOf(t, mem))[r.word];
+        // The stores ordered before it are no longer last; one racing with
+        // it stays (and makes the word undefined).
+        if (!last_writes_.empty()) ForgetWritesBefore(key, a);
         // Other threads' atomics matter only to a judge without a trace
         // (Replay::Atomic's `others`); not asking otherwise keeps a pass
         // that learns only of them from running again for nothing.

@@ -201,18 +201,31 @@ void Replay::CloseWhere(Pick pick) {
   }
 }
 
-void Replay::Poisoned(const MemoryId& m) {
+void Replay::Poisoned(const MemoryId& m, const AccessLog& known) {
   // Poison excuses only what comes after it (spec 1.3, 6.0): the word's
   // final value and later reads. The returns of the atomics before it are
   // judged as at any other close, without a final value: a wrong return
-  // must not hide behind the poison it caused. An atomic that may follow
-  // the poisoning races with it, so its history is unjudgeable already
-  // (Execution's `clean`). A counter is no word of the UAV: poison leaves
-  // it alone.
-  CloseWhere([&](const Cell& c, const History&) {
+  // must not hide behind the poison it caused. That needs every atomic
+  // that may come between them in the word's order to be in the history:
+  // another thread's atomic racing with one of them may come later in this
+  // pass's order (it races with the poisoning too, so its own history is
+  // unjudgeable, but it may precede theirs). A counter is no word of the
+  // UAV: poison leaves it alone.
+  CloseWhere([&](const Cell& c, History& h) {
     if (c.word == UINT32_MAX) return false;
-    return c.m.tgsm ? m.tgsm && c.m.group == m.group
-                    : !m.tgsm && c.m.slot == m.slot;
+    const bool hit = c.m.tgsm ? m.tgsm && c.m.group == m.group
+                              : !m.tgsm && c.m.slot == m.slot;
+    if (!hit || !h.judgeable) return hit;
+    const uint64_t key = AccessLog::WordKey(c.m, c.word);
+    for (const SerialOp& op : h.ops) {
+      if (known.ConcurrentAny(key, AccessLog::Bit(Access::kAtomic),
+                              Accessor{op.chain, op.group, op.interval})) {
+        h.judgeable = false;
+        h.why_not = "the memory was poisoned while other threads' atomics raced with its own";
+        break;
+      }
+    }
+    return true;
   });
 }
 

@@ -90,7 +90,8 @@ class Replay {
   // `m` was poisoned (for g#: every g# of m.group): its words may now hold
   // anything, so their histories close with their returns judged but no
   // final value.
-  void Poisoned(const MemoryId& m);
+  // `known` says which other threads' atomics race with the history's.
+  void Poisoned(const MemoryId& m, const AccessLog& known);
   // A barrier released `group`: close the histories it orders.
   void Barrier(uint32_t group, uint8_t sync_flags, const AccessLog& known);
   // The group's TGSM is about to be freed.

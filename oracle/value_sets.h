@@ -1,0 +1,66 @@
+// The values a Value with `set` may hold (value.h): small sorted sets of
+// 32-bit values, kept per pass and named by id. Where the spec allows one of
+// a few values (racing stores, spec 2.1) the oracle says which, and what is
+// computed from them stays a set while it is small: a judge that accepts
+// any value there would let a wrong one through.
+#ifndef ATOMFUZZ_ORACLE_VALUE_SETS_H_
+#define ATOMFUZZ_ORACLE_VALUE_SETS_H_
+
+#include <array>
+#include <cstdint>
+#include <vector>
+
+#include "absl/types/span.h"
+#include "isa/opcode_table.h"
+#include "oracle/value.h"
+
+namespace atomfuzz::oracle {
+
+class ValueSets {
+ public:
+  // Past this many values a set is any value (undefined): the outcome
+  // stays readable and a set's arithmetic cheap.
+  static constexpr size_t kMaxValues = 64;
+  // Past this many combinations of its sources' values, an ALU op on sets
+  // gives an undefined value rather than enumerate them.
+  static constexpr size_t kMaxCombinations = 4096;
+
+  // Forgets every set (ids restart), keeping the room.
+  void Clear() {
+    pool_.clear();
+    ranges_.clear();
+  }
+  size_t size() const { return ranges_.size(); }
+
+  // The value that is one of `values` (any order, repeats allowed; sorted
+  // in place): defined for one value, a set for up to kMaxValues, else
+  // undefined.
+  Value Of(std::vector<uint32_t>& values);
+  // The values `v` may hold: one for a defined value (in `one`), the set's
+  // for a set, none for an undefined value.
+  absl::Span<const uint32_t> Elements(const Value& v, uint32_t& one) const {
+    if (v.defined) {
+      one = v.bits;
+      return {&one, 1};
+    }
+    if (!v.set || v.bits >= ranges_.size()) return {};
+    const auto [begin, end] = ranges_[v.bits];
+    return absl::MakeConstSpan(pool_.data() + begin, end - begin);
+  }
+  // One of `values`: undefined if any of them is.
+  Value Union(absl::Span<const Value> values);
+
+  // EvalAlu (alu.h) where a source may be a set: the op on every
+  // combination of its sources' values. Sources without a set go to
+  // EvalAlu as they are.
+  Value EvalAlu(isa::Op op, const std::array<Value, 4>& src, Value* hi);
+
+ private:
+  std::vector<uint32_t> pool_;  // the sets' values, one range each
+  std::vector<std::pair<uint32_t, uint32_t>> ranges_;  // by id: [begin, end)
+  std::vector<uint32_t> scratch_, scratch_hi_;
+};
+
+}  // namespace atomfuzz::oracle
+
+#endif  // ATOMFUZZ_ORACLE_VALUE_SETS_H_
