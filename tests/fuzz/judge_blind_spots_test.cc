@@ -115,5 +115,43 @@ TEST(BlindSpots, ConsumeVerdictNamesTheValueItReturned) {
       << v.Summary();
 }
 
+
+// Point 4: racing plain stores leave one of their values. An executor that
+// leaves any other value there (here: the fast target's word, changed
+// afterwards, as a store torn or lost would) is a divergence.
+TEST(BlindSpots, RacingStoresLeaveOneOfTheirValues) {
+  const isa::Case c = Load("corpus/regress/racing-stores-leave-one-value.case");
+  const isa::Outcome good = testutil::RunOn(c, "fast");
+  EXPECT_EQ(JudgeOf(c, good).kind, oracle::Verdict::Kind::kAllowed);
+  struct Change {
+    uint32_t word, value;
+    bool allowed;
+  };
+  for (const Change& change : {Change{0, 6, false}, Change{1, 2, false},
+                               Change{1, 1, true}, Change{1, 0, true},
+                               Change{2, 7, false}, Change{2, 3, true},
+                               Change{4, 0, false}}) {
+    SCOPED_TRACE(testing::Message() << "u0[" << change.word << "] = " << change.value);
+    isa::Outcome o = good;
+    o.uavs[0].words[change.word] = change.value;
+    const oracle::Verdict v = JudgeOf(c, o);
+    EXPECT_EQ(v.kind, change.allowed ? oracle::Verdict::Kind::kAllowed
+                                     : oracle::Verdict::Kind::kDivergence)
+        << v.Summary();
+  }
+}
+
+// Point 6: a barrier that does not wait lets half the group read a stale
+// count and store it into the shared word; the word is definite now, so
+// the stale value is a divergence.
+TEST(BlindSpots, BarrierBugIsNotHiddenByRacingStores) {
+  const isa::Case c = Load("corpus/regress/barrier-hides-no-stale-count.case");
+  EXPECT_EQ(JudgeOf(c, RunFast(c)).kind, oracle::Verdict::Kind::kAllowed);
+  const oracle::Verdict v = JudgeOf(c, RunFast(c, Fast{.inject = "sync-no-wait"}));
+  ASSERT_EQ(v.kind, oracle::Verdict::Kind::kDivergence) << v.Summary();
+  EXPECT_EQ(v.findings.front().kind, "wrong-memory");
+  EXPECT_EQ(v.findings.front().where, "u0[1]");
+}
+
 }  // namespace
 }  // namespace atomfuzz::fuzz
