@@ -79,6 +79,7 @@ ABSL_ATTRIBUTE_ALWAYS_INLINE inline uint8_t AccessLog::Answer(const Query& q) co
   // without hashing the key.
   if (words_.empty()) return q.kinds == 0 ? 1 : 0;
   const uint32_t n = index_.Find(q.key);
+  if (q.kinds == kPoisonedEver) return n != DenseIndex::kAbsent;
   if (q.kinds == 0) {  // OnlyGroupWrites
     if (n == DenseIndex::kAbsent) return 1;
     for (Access kind : {Access::kStore, Access::kAtomic}) {
@@ -89,7 +90,7 @@ ABSL_ATTRIBUTE_ALWAYS_INLINE inline uint8_t AccessLog::Answer(const Query& q) co
   if (n == DenseIndex::kAbsent) return 0;
   const Word& w = words_[n];
   const Interval* same = w.Find(q.a.group, q.a.interval);
-  uint8_t answer = 0;
+  uint8_t answer = (q.kinds & kRacyRead) && RacyRead(w, IsTgsm(q.key)) ? kRacyRead : 0;
   for (size_t k = 0; k < kKinds; ++k) {
     if (!(q.kinds & (1u << k))) continue;
     // Other groups race on u# (no inter-group sync, spec 2.2); within the
@@ -104,6 +105,30 @@ ABSL_ATTRIBUTE_ALWAYS_INLINE inline uint8_t AccessLog::Answer(const Query& q) co
 
 uint8_t AccessLog::Ask(const Query& q) const { return Remember(q).answer = Answer(q); }
 
+bool AccessLog::RacyRead(const Word& w, bool tgsm) {
+  constexpr size_t kRead = static_cast<size_t>(Access::kRead);
+  constexpr size_t kStore = static_cast<size_t>(Access::kStore);
+  constexpr size_t kAtomic = static_cast<size_t>(Access::kAtomic);
+  // A reader and a writer that differ: with at most two readers kept, one
+  // reader is enough to test against the writers, two always find one.
+  auto differ = [](const Two& readers, const Two& writers) {
+    if (readers.a == UINT32_MAX) return false;
+    if (readers.b != UINT32_MAX) return writers.a != UINT32_MAX;
+    return writers.HasOtherThan(readers.a);
+  };
+  if (!tgsm && (differ(w.groups[kRead], w.groups[kStore]) ||
+                differ(w.groups[kRead], w.groups[kAtomic]))) {
+    return true;
+  }
+  for (const Interval& i : w.intervals) {
+    if (differ(i.threads[kRead], i.threads[kStore]) ||
+        differ(i.threads[kRead], i.threads[kAtomic])) {
+      return true;
+    }
+  }
+  return false;
+}
+
 bool AccessLog::LearnFrom(AccessLog&& seen) {
   bool learned;
   if (words_.empty()) {  // the first pass: everything seen is new
@@ -115,8 +140,15 @@ bool AccessLog::LearnFrom(AccessLog&& seen) {
   } else {
     learned = Merge(seen);
   }
-  // Cleared, not freed: the next pass asks about as many questions.
+  // The writes a pass recorded are what the next pass's racing reads see:
+  // the last pass's alone, and a change is news.
   bool changed = false;
+  if (!seen.writes_.empty() || !writes_.empty()) {
+    changed = seen.writes_ != writes_;
+    std::swap(writes_, seen.writes_);
+    seen.writes_.clear();
+  }
+  // Cleared, not freed: the next pass asks about as many questions.
   for (size_t i = 0; learned && !changed && i < asked_.size(); ++i) {
     changed = Answer(asked_[i]) != asked_[i].answer;
   }

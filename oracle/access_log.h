@@ -15,8 +15,11 @@
 #include <cstdint>
 #include <vector>
 
+#include "absl/container/flat_hash_map.h"
 #include "absl/container/inlined_vector.h"
+#include "isa/opcode_table.h"
 #include "oracle/dense_index.h"
+#include "oracle/value.h"
 
 namespace atomfuzz::oracle {
 
@@ -40,9 +43,39 @@ struct Accessor {
   uint32_t interval;  // barrier interval within the group for this memory
 };
 
+// Whether two accesses to one memory by `a` and `b` are concurrent: other
+// threads, in other groups (u# only: there is no sync between groups, spec
+// 2.2) or in one barrier interval of one group.
+inline bool Concurrent(const Accessor& a, const Accessor& b, bool tgsm) {
+  if (a.thread == b.thread) return false;
+  if (a.group != b.group) return !tgsm;
+  return a.interval == b.interval;
+}
+
+// One write to a word that reads race with, as a later pass needs it to say
+// what such a read may see (racing_read.h).
+struct WriteRecord {
+  Accessor by;
+  uint32_t seq = 0;  // the writer's memory accesses before this one
+  bool store = false;  // else an atomic of `rmw`
+  isa::Rmw rmw = isa::Rmw::kNone;
+  Value a, b;        // a store's value; an atomic's src0 and src1
+  bool operator==(const WriteRecord& o) const {
+    return by.thread == o.by.thread && by.group == o.by.group &&
+           by.interval == o.by.interval && seq == o.seq && store == o.store &&
+           rmw == o.rmw && a == o.a && b == o.b;
+  }
+};
+
 class AccessLog {
  public:
   static constexpr uint8_t Bit(Access k) { return uint8_t{1} << static_cast<int>(k); }
+  // Asked with the kinds of ConcurrentKinds: answered where any thread's
+  // read of the word races with another's write to it. Its writes are then
+  // recorded (RecordWrite) for the next pass's racing reads.
+  static constexpr uint8_t kRacyRead = uint8_t{1} << 3;
+  // PoisonedEver's question, alone in its query.
+  static constexpr uint8_t kPoisonedEver = uint8_t{1} << 4;
 
   // Returns the word's number: words are numbered 0, 1, 2, ... in the order
   // this log first saw them, so a number names one word for as long as the
@@ -108,8 +141,33 @@ class AccessLog {
     }
     return AskPoison(key, a);
   }
+  // Whether any thread poisons the memory of the word key `word_key`, at
+  // any time: a racing read's values (racing_read.h) do not follow poison.
+  bool PoisonedEver(uint64_t word_key) const {
+    return Ask({PoisonKeyOf(word_key), Accessor{0, 0, 0}, kPoisonedEver, 0}) != 0;
+  }
   // Whether only `group` stores to or atomically modifies the word.
   bool OnlyGroupWrites(const MemoryId& m, uint32_t word, uint32_t group) const;
+
+  // A write to the word of `key` that reads race with (kRacyRead), for
+  // the next pass. Past kMaxWrites a word's record is given up.
+  void RecordWrite(uint64_t key, WriteRecord w) {
+    Writes& list = writes_[key];
+    if (list.overflow) return;
+    if (list.list.size() == kMaxWrites) {
+      list.overflow = true;
+      list.list.clear();
+      return;
+    }
+    list.list.push_back(w);
+  }
+  // The writes the last pass recorded for the word of `key`, in that pass's
+  // order; nullptr where it recorded none, or too many.
+  const std::vector<WriteRecord>* RecordedWrites(uint64_t key) const {
+    auto it = writes_.find(key);
+    return it == writes_.end() || it->second.overflow ? nullptr : &it->second.list;
+  }
+  static constexpr size_t kMaxWrites = 64;
 
   // Adds everything `other` holds; returns whether anything was new.
   bool Merge(const AccessLog& other);
@@ -133,6 +191,7 @@ class AccessLog {
     last_poison_ = {};
     index_.Clear();
     words_.clear();
+    writes_.clear();
     poisoned_ = false;
   }
 
@@ -194,6 +253,15 @@ class AccessLog {
   // Whether words_ holds any poison: most cases have none, and then a
   // poison query needs no lookup.
   bool poisoned_ = false;
+  // Recorded writes by word key (RecordWrite): the last pass's alone.
+  struct Writes {
+    std::vector<WriteRecord> list;
+    bool overflow = false;
+    bool operator==(const Writes&) const = default;
+  };
+  absl::flat_hash_map<uint64_t, Writes> writes_;
+  // Whether a thread's read of `w` races with another's write.
+  static bool RacyRead(const Word& w, bool tgsm);
   // Poison is kept as a store to a word no memory has.
   static constexpr uint32_t kPoisonWord = UINT32_MAX - 1;
   static MemoryId PoisonKey(const MemoryId& m) {

@@ -350,7 +350,8 @@ void Execution::ExecAluLanes(Thread& t, const isa::Instruction& inst, const Deco
   if (hi == nullptr) return;
   for (unsigned m = hi->mask & 0xFu; m != 0; m &= m - 1) {
     const int c = std::countr_zero(m);
-    Write(t, *hi, c, (both >> c) & 1u ? Value{} : high[static_cast<size_t>(c)]);
+    const Value h = high[static_cast<size_t>(c)];
+    Write(t, *hi, c, (both >> c) & 1u ? Value{h.bits, false} : h);
   }
 }
 

@@ -41,6 +41,7 @@ struct Thread {
   bool done = false;
   bool waiting = false;  // at a sync_*_t
   uint64_t steps = 0;
+  uint32_t accesses = 0;  // memory words read or written so far (WriteRecord::seq)
   // r# (4 per register) and atomic occurrences, in Execution's pools: one
   // allocation per pass instead of several per thread.
   absl::Span<Value> regs;
@@ -187,6 +188,14 @@ class Execution {
   MemoryId IdOf(const Thread& t, const isa::Operand& target) const;
   Accessor AccessorOf(const Thread& t, bool tgsm) const;
   Value ReadWord(Thread& t, const isa::Operand& target, uint32_t word);
+  // What a read of the word by `a` (its `seq`th access) may see while other
+  // threads write it (racing_read.h), from the last pass's record of its
+  // writes: undefined where there is none, or poison may be involved.
+  Value RacingReadOf(const MemoryId& id, uint32_t word, uint64_t key, const Accessor& a,
+                     uint32_t seq);
+  // Keeps a write to a word whose reads race with writes, for the next
+  // pass's racing reads (sets as undefined: their ids are this pass's).
+  void RecordWrite(uint64_t key, const MemoryId& id, const WriteRecord& w);
   void StoreWord(Thread& t, const isa::Operand& target, uint32_t word, Value v);
   // The word's value after a store of `v` by `a` that other threads'
   // stores race with (and no atomic or poisoning): one of their values.

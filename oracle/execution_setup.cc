@@ -222,6 +222,7 @@ void Execution::StartGroup(uint32_t g) {
     t.done = false;
     t.waiting = false;
     t.steps = 0;
+    t.accesses = 0;
     const size_t live = canonical ? k : group.first_thread + k;
     const size_t regs = size_t{temps_} * 4;
     const size_t values = kSystemValueCount + regs;
@@ -270,13 +271,11 @@ isa::Outcome Execution::TakeOutcome() {
       const absl::Span<const uint32_t> values =
           v.set && !all_undefined ? sets_.Elements(v, one) : absl::Span<const uint32_t>();
       if (!values.empty()) {
-        // One of a few: the word holds the least of them, as one legal run.
+        // One of a few; the word holds the one this run left.
         s.choices.push_back({static_cast<uint32_t>(s.words.size()),
                              std::vector<uint32_t>(values.begin(), values.end())});
-        s.words.push_back(values.front());
-      } else {
-        s.words.push_back(v.bits);
       }
+      s.words.push_back(v.bits);
       s.defined.push_back(v.defined && !all_undefined);
     }
     if (u.counter) {

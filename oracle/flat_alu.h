@@ -11,6 +11,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <cstring>
+#include <type_traits>
 
 #include "absl/base/attributes.h"
 #include "isa/program.h"
@@ -118,7 +119,8 @@ struct FlatAlu {
 int FlatSources(isa::Op op);
 
 static_assert(sizeof(Value) == 8 && offsetof(Value, defined) == 4 &&
-              offsetof(Value, set) == 5 && sizeof(bool) == 1);
+              offsetof(Value, set) == 5 && sizeof(bool) == 1 &&
+              std::is_trivially_copyable_v<Value>);
 
 inline bool FlatAlu::Run(Value* values) const {
   using isa::Op;
@@ -166,7 +168,7 @@ inline bool FlatAlu::Run(Value* values) const {
     std::array<Value, 4> src = constant;
     for (size_t k = 0; k < reg_count; ++k) src[reg_slot[k]] = values[reg[k]];
     const Value r = EvalAlu(op, src, nullptr);
-    v = r.bits | (r.defined ? kDefined : 0) | (r.set ? kSet : 0);
+    std::memcpy(&v, &r, sizeof v);
   }
   // Undefined and not a set (a mov or movc passes a set on as it is):
   // rarely, a source was a set, and the result is one too.

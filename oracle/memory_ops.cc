@@ -4,6 +4,7 @@
 #include <bit>
 
 #include "oracle/execution.h"
+#include "oracle/racing_read.h"
 #include "oracle/rmw.h"
 
 namespace atomfuzz::oracle {
@@ -92,13 +93,38 @@ Value Execution::ReadWord(Thread& t, const Operand& target, uint32_t word) {
   const MemoryId id = IdOf(t, target);
   const Accessor a = AccessorOf(t, id.tgsm);
   const uint64_t key = AccessLog::WordKey(id, word);  // once, for all four
+  const uint32_t seq = t.accesses++;
   log_.Record(key, Access::kRead, a);
-  // Spec 2.4: a read racing with another thread's write sees an
-  // order-dependent value (E-28, E-34); racing with a poisoning, any value.
-  if (known_.ConcurrentPoison(key, a) || known_.ConcurrentAny(key, kWrites, a)) {
+  // Racing with a poisoning, any value. Racing with another thread's write,
+  // a value of the word's order (spec 2.1, 2.4, E-28, E-34).
+  if (known_.ConcurrentPoison(key, a)) return Value{};
+  const Value cell = (*WordsOf(t, target))[word];
+  if (!known_.ConcurrentAny(key, kWrites, a)) return cell;
+  Value v = RacingReadOf(id, word, key, a, seq);
+  if (!v.defined) v.bits = cell.bits;  // what this run read: one of them
+  return v;
+}
+
+Value Execution::RacingReadOf(const MemoryId& id, uint32_t word, uint64_t key,
+                              const Accessor& a, uint32_t seq) {
+  const std::vector<WriteRecord>* writes = known_.RecordedWrites(key);
+  if (writes == nullptr || !AccessLog::NumberedAlone(id) || known_.PoisonedEver(key)) {
     return Value{};
   }
-  return (*WordsOf(t, target))[word];
+  Value initial{};  // g# starts undefined (spec 1.8)
+  if (!id.tgsm) {
+    const isa::Resource* r = case_.FindResource(id.slot);
+    if (r != nullptr && word < r->init.size()) initial = Value::Of(r->init[word]);
+  }
+  return RacingRead(*writes, a, seq, id.tgsm, initial, sets_);
+}
+
+void Execution::RecordWrite(uint64_t key, const MemoryId& id, const WriteRecord& w) {
+  if (!AccessLog::NumberedAlone(id)) return;  // its key is shared
+  WriteRecord kept = w;
+  if (kept.a.set) kept.a = Value{};
+  if (kept.b.set) kept.b = Value{};
+  log_.RecordWrite(key, kept);
 }
 
 void Execution::StoreWord(Thread& t, const Operand& target, uint32_t word,
@@ -106,11 +132,14 @@ void Execution::StoreWord(Thread& t, const Operand& target, uint32_t word,
   const MemoryId id = IdOf(t, target);
   const Accessor a = AccessorOf(t, id.tgsm);
   const uint64_t key = AccessLog::WordKey(id, word);  // once, for all three
+  const uint32_t seq = t.accesses++;
   // Recorded first, for the word's number: what is asked is known_, not log_.
   const uint32_t number = log_.Record(key, Access::kStore, a);
   // Other threads' atomics racing with this store may fall on either side
   // of it, so the history it closes need not hold all that came before.
-  const uint8_t racing = known_.ConcurrentKinds(key, kWrites, a);
+  const uint8_t asked = known_.ConcurrentKinds(key, kWrites | AccessLog::kRacyRead, a);
+  const uint8_t racing = asked & kWrites;
+  if (asked & AccessLog::kRacyRead) RecordWrite(key, id, {a, seq, true, isa::Rmw::kNone, v, {}});
   if (replay_) {
     replay_->BeforeStore(id, word, number, racing & AccessLog::Bit(Access::kAtomic));
   }
@@ -128,7 +157,7 @@ void Execution::StoreWord(Thread& t, const Operand& target, uint32_t word,
   }
   // Kept among the word's last writes even where undefined: a racing store
   // that comes later in this pass's order must not hide it.
-  cell = AfterRacingStore(key, a, undefined ? Value{} : v);
+  cell = AfterRacingStore(key, a, undefined ? Value{v.bits, false} : v);
 }
 
 void Execution::DropOrderedBefore(uint64_t key, const Accessor& a,
@@ -162,7 +191,7 @@ Value Execution::AfterRacingStore(uint64_t key, const Accessor& a, Value v) {
   if (last.size() == 1) return v;
   absl::InlinedVector<Value, 4> values;
   for (const LastWrite& w : last) values.push_back(w.value);
-  return sets_.Union(values);
+  return sets_.Union(values, v.bits);  // this run: its last store
 }
 
 bool Execution::ReadAddress(const Thread& t, const Operand& addr,
@@ -192,12 +221,12 @@ void Execution::Poison(Thread& t, const Operand& target) {
   log_.RecordPoison(id, AccessorOf(t, id.tgsm));
   if (replay_) replay_->Poisoned(id, known_);
   if (!id.tgsm) {
-    for (Value& v : uavs_[target.index]->words) v = Value{};
+    for (Value& v : uavs_[target.index]->words) v = {v.bits, false};
     return;
   }
   // TGSM-POISON: every g# of the group (spec 0.1, 1.3, E-21).
   for (auto& words : groups_[t.group].tgsm) {
-    for (Value& v : words) v = Value{};
+    for (Value& v : words) v = {v.bits, false};
   }
 }
 
@@ -327,12 +356,18 @@ void Execution::ExecAtomic(Thread& t, uint32_t index,
         // (Replay::Atomic's `others`); not asking otherwise keeps a pass
         // that learns only of them from running again for nothing.
         const uint8_t ask =
-            AccessLog::Bit(Access::kStore) |
+            AccessLog::Bit(Access::kStore) | AccessLog::kRacyRead |
             (replay_ && !replay_->has_trace() ? AccessLog::Bit(Access::kAtomic) : 0);
         const uint8_t racing = known_.ConcurrentKinds(key, ask, a);
+        const uint32_t seq = t.accesses++;
+        if (racing & AccessLog::kRacyRead) {
+          RecordWrite(key, id, {a, seq, false, row.rmw, src0, src1});
+        }
         const bool clean = !(racing & AccessLog::Bit(Access::kStore)) &&
                            !known_.ConcurrentPoison(key, a);
-        if (!clean) word = Value{};  // order against a plain store is not one value
+        // Order against a plain store is not one value (the bits stay: this
+        // run's value).
+        if (!clean) word = {word.bits, false};
         if (replay_) {
           old = replay_->Atomic(id, r.word, number, &word, site, row.rmw, src0, src1,
                                 clean, racing & AccessLog::Bit(Access::kAtomic));

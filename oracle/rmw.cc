@@ -33,6 +33,13 @@ uint32_t ApplyRmw(isa::Rmw rmw, uint32_t old, uint32_t src0, uint32_t src1) {
   return old;
 }
 
+bool Commutes(isa::Rmw r) {
+  using isa::Rmw;
+  return r == Rmw::kIAdd || r == Rmw::kAnd || r == Rmw::kOr || r == Rmw::kXor ||
+         r == Rmw::kIMax || r == Rmw::kIMin || r == Rmw::kUMax || r == Rmw::kUMin ||
+         r == Rmw::kAlloc || r == Rmw::kConsume;
+}
+
 // Spec 1.6: neither clamps; both wrap (E-36).
 CounterStep Alloc(uint32_t counter) { return {counter, counter + 1}; }
 CounterStep Consume(uint32_t counter) { return {counter - 1, counter - 1}; }

@@ -14,6 +14,10 @@ namespace atomfuzz::oracle {
 // kCmpExch, comparand `src0` and new value `src1`). Counters are separate.
 uint32_t ApplyRmw(isa::Rmw rmw, uint32_t old, uint32_t src0, uint32_t src1);
 
+// Whether atomics of `rmw` alone on a word end at one value in any order
+// (spec 2.4): the arithmetic and min/max ones, and the counters.
+bool Commutes(isa::Rmw rmw);
+
 // Counter atomics (spec 1.6, E-36): the value returned and the new counter.
 struct CounterStep {
   uint32_t returned;

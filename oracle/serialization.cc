@@ -17,12 +17,6 @@ namespace {
 using isa::Rmw;
 using serialization_internal::Search;
 
-bool Commutes(Rmw r) {
-  return r == Rmw::kIAdd || r == Rmw::kAnd || r == Rmw::kOr || r == Rmw::kXor ||
-         r == Rmw::kIMax || r == Rmw::kIMin || r == Rmw::kUMax ||
-         r == Rmw::kUMin || r == Rmw::kAlloc || r == Rmw::kConsume;
-}
-
 // Counters are one family: +1 and -1 commute with each other.
 Rmw Family(Rmw r) { return r == Rmw::kConsume ? Rmw::kAlloc : r; }
 

@@ -33,9 +33,9 @@ class ValueSets {
   size_t size() const { return ranges_.size(); }
 
   // The value that is one of `values` (any order, repeats allowed; sorted
-  // in place): defined for one value, a set for up to kMaxValues, else
-  // undefined.
-  Value Of(std::vector<uint32_t>& values);
+  // in place) and holds `bits` in this run: defined for one value, a set
+  // for up to kMaxValues (while ids last), else undefined.
+  Value Of(std::vector<uint32_t>& values, uint32_t bits);
   // The values `v` may hold: one for a defined value (in `one`), the set's
   // for a set, none for an undefined value.
   absl::Span<const uint32_t> Elements(const Value& v, uint32_t& one) const {
@@ -43,12 +43,13 @@ class ValueSets {
       one = v.bits;
       return {&one, 1};
     }
-    if (!v.set || v.bits >= ranges_.size()) return {};
-    const auto [begin, end] = ranges_[v.bits];
+    if (!v.set || v.id >= ranges_.size()) return {};
+    const auto [begin, end] = ranges_[v.id];
     return absl::MakeConstSpan(pool_.data() + begin, end - begin);
   }
-  // One of `values`: undefined if any of them is.
-  Value Union(absl::Span<const Value> values);
+  // One of `values`, holding `bits` in this run: undefined if any of them
+  // is.
+  Value Union(absl::Span<const Value> values, uint32_t bits);
 
   // EvalAlu (alu.h) where a source may be a set: the op on every
   // combination of its sources' values. Sources without a set go to

@@ -1,0 +1,36 @@
+// What a plain read may see of a word that other threads write while it
+// runs (spec 2.1, 2.4, E-28): every write to a word falls in one order, and
+// a read sees the word at some point of it that program order and barriers
+// allow. That is a set of values, not an undefined one: a thread that reads
+// back a word after its own imm_atomic_umax sees at least its own operand,
+// whatever the others did.
+#ifndef ATOMFUZZ_ORACLE_RACING_READ_H_
+#define ATOMFUZZ_ORACLE_RACING_READ_H_
+
+#include <cstdint>
+
+#include "absl/types/span.h"
+#include "oracle/access_log.h"
+#include "oracle/value.h"
+#include "oracle/value_sets.h"
+
+namespace atomfuzz::oracle {
+
+// The value a read by `reader` (its `seq`th memory access) sees of a word
+// whose writes, in one legal order, are `writes` (the whole pass's, as
+// AccessLog::RecordedWrites lists them), starting from `initial`: one value
+// or a set where the spec allows a few, else undefined. Sound, not exact:
+//  - the writes ordered before the read (its own earlier ones, and those
+//    before a barrier it passed) must end at one value, B: stores ordered
+//    among themselves, and atomics of one order-independent kind;
+//  - the writes concurrent with it may fall before or after it: with
+//    atomics of one order-independent kind alone, every prefix of each
+//    writer's own sequence applied to B; else every value B reaches under
+//    any of them, each any number of times (more than can happen, never
+//    less), as long as that stays small.
+Value RacingRead(absl::Span<const WriteRecord> writes, const Accessor& reader,
+                 uint32_t seq, bool tgsm, Value initial, ValueSets& sets);
+
+}  // namespace atomfuzz::oracle
+
+#endif  // ATOMFUZZ_ORACLE_RACING_READ_H_
