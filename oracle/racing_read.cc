@@ -60,6 +60,40 @@ Value Closure(std::vector<uint32_t> values, absl::Span<const WriteRecord* const>
   return sets.Of(values, 0);
 }
 
+// The values the word may hold after `before` (in that order) with any of
+// `racing` between them and after them, each any number of times.
+Value Interleaved(Value initial, absl::Span<const WriteRecord* const> before,
+                  absl::Span<const WriteRecord* const> racing, ValueSets& sets) {
+  std::vector<uint32_t> values;
+  bool unknown = !initial.defined;  // the word may still hold anything
+  if (!unknown) values.push_back(initial.bits);
+  auto close = [&] {
+    const Value v = unknown ? Value::Undefined() : Closure(values, racing, sets);
+    uint32_t one;
+    const absl::Span<const uint32_t> e = sets.Elements(v, one);
+    values.assign(e.begin(), e.end());
+    return !e.empty();
+  };
+  for (const WriteRecord* b : before) {
+    if (!unknown && !close()) return Value::Undefined();
+    if (b->store) {
+      const std::optional<uint32_t> v = Apply(*b, 0);
+      if (!v) return Value::Undefined();
+      values = {*v};
+      unknown = false;
+      continue;
+    }
+    if (unknown) return Value::Undefined();
+    for (uint32_t& v : values) {
+      const std::optional<uint32_t> after = Apply(*b, v);
+      if (!after) return Value::Undefined();
+      v = *after;
+    }
+  }
+  if (unknown) return Value::Undefined();
+  return Closure(values, racing, sets);
+}
+
 }  // namespace
 
 Value RacingRead(absl::Span<const WriteRecord> writes, const Accessor& reader,
@@ -72,6 +106,11 @@ Value RacingRead(absl::Span<const WriteRecord> writes, const Accessor& reader,
       racing.push_back(&w);
     }  // else ordered after the read: it cannot see it
   }
+  // A non-atomic read of what another group writes is undefined (spec 2.3,
+  // E-34: it would need _glc and fences, and nothing orders the groups).
+  for (const WriteRecord* w : racing) {
+    if (w->by.group != reader.group) return Value::Undefined();
+  }
   // On g# a store is not atomic with respect to an atomic it races with
   // (spec 2.1, E-27): the word is then undefined.
   if (tgsm) {
@@ -83,24 +122,23 @@ Value RacingRead(absl::Span<const WriteRecord> writes, const Accessor& reader,
       }
     }
   }
-  // A racing write may also fall before a write that is ordered before the
-  // read, where the two are concurrent: unless they commute, the read may
-  // see anything the writes make of the initial value.
-  for (const WriteRecord* b : before) {
-    for (const WriteRecord* r : racing) {
-      if (Concurrent(b->by, r->by, tgsm) && !Commute(*b, *r)) {
-        std::vector<const WriteRecord*> all = before;
-        all.insert(all.end(), racing.begin(), racing.end());
-        return initial.defined ? Closure({initial.bits}, all, sets) : Value::Undefined();
-      }
-    }
-  }
   // B: the value the writes before the read leave, in the listed order (a
-  // legal one: the pass ran them so). The racing writes then come after
-  // them, as if they did: they commute with those they are concurrent with.
+  // legal one: the pass ran them so), wherever their order does not matter.
   if (!EndsAtOneValue(before, tgsm) || (!initial.defined && before.empty())) {
     return Value::Undefined();
   }
+  // A racing write may also fall between the writes ordered before the
+  // read, where it is concurrent with them: unless they commute, every
+  // value the racing writes make at each point of that sequence.
+  for (const WriteRecord* b : before) {
+    for (const WriteRecord* r : racing) {
+      if (Concurrent(b->by, r->by, tgsm) && !Commute(*b, *r)) {
+        return Interleaved(initial, before, racing, sets);
+      }
+    }
+  }
+  // Otherwise the racing writes can all come after them, as if they did:
+  // they commute with those they are concurrent with.
   std::optional<uint32_t> b = initial.defined ? std::optional<uint32_t>(initial.bits)
                                               : std::nullopt;
   for (const WriteRecord* w : before) {

@@ -20,6 +20,8 @@ namespace atomfuzz::oracle {
 // whose writes, in one legal order, are `writes` (the whole pass's, as
 // AccessLog::RecordedWrites lists them), starting from `initial`: one value
 // or a set where the spec allows a few, else undefined. Sound, not exact:
+//  - a write of another group racing with it leaves it undefined (spec
+//    2.3, E-34), and so does, on g#, a store racing with an atomic (E-27);
 //  - the writes ordered before the read (its own earlier ones, and those
 //    before a barrier it passed) must end at one value, B: stores ordered
 //    among themselves, and atomics of one order-independent kind;
@@ -27,7 +29,10 @@ namespace atomfuzz::oracle {
 //    atomics of one order-independent kind alone, every prefix of each
 //    writer's own sequence applied to B; else every value B reaches under
 //    any of them, each any number of times (more than can happen, never
-//    less), as long as that stays small.
+//    less), as long as that stays small;
+//  - where a racing write does not commute with a write ordered before the
+//    read that it is concurrent with, it may also fall between those: every
+//    value the racing writes make at each point of that sequence.
 Value RacingRead(absl::Span<const WriteRecord> writes, const Accessor& reader,
                  uint32_t seq, bool tgsm, Value initial, ValueSets& sets);
 

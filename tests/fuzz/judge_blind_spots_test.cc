@@ -3,6 +3,8 @@
 // with the wrong value an executor without atomicity would leave. Each
 // outcome is a divergence; the same run without the fault is allowed.
 #include <string>
+#include <tuple>
+#include <utility>
 
 #include "absl/strings/str_replace.h"
 #include "gtest/gtest.h"
@@ -151,6 +153,45 @@ TEST(BlindSpots, BarrierBugIsNotHiddenByRacingStores) {
   ASSERT_EQ(v.kind, oracle::Verdict::Kind::kDivergence) << v.Summary();
   EXPECT_EQ(v.findings.front().kind, "wrong-memory");
   EXPECT_EQ(v.findings.front().where, "u0[1]");
+}
+
+
+// Point 5: a read racing with atomics sees a value of the word's order.
+// After its own umax a thread reads at least its operand, so every flag is
+// set; a target whose read returns a stale word (a flag 0) diverges, as
+// does a value thread 0 read that the word never holds.
+TEST(BlindSpots, ReadRacingWithAtomicsSeesTheWordsOrder) {
+  const isa::Case c = Load("corpus/regress/read-back-after-own-umax.case");
+  const isa::Outcome good = testutil::RunOn(c, "fast");
+  EXPECT_EQ(JudgeOf(c, good).kind, oracle::Verdict::Kind::kAllowed);
+  for (const auto& [word, value] : {std::pair<uint32_t, uint32_t>{7, 0}, {65, 64}}) {
+    SCOPED_TRACE(testing::Message() << "u0[" << word << "] = " << value);
+    isa::Outcome o = good;
+    o.uavs[0].words[word] = value;
+    const oracle::Verdict v = JudgeOf(c, o);
+    ASSERT_EQ(v.kind, oracle::Verdict::Kind::kDivergence) << v.Summary();
+    EXPECT_EQ(v.findings.front().kind, "wrong-memory");
+  }
+}
+
+// E-28b: a read racing with one exch or one iadd sees the word before or
+// after it: exactly those two values.
+TEST(BlindSpots, ReadRacingWithOneAtomicSeesBeforeOrAfter) {
+  const isa::Case c = Load("corpus/spec/e28b-plain-read-order-dependent.case");
+  const isa::Outcome good = testutil::RunOn(c, "fast");
+  ASSERT_EQ(JudgeOf(c, good).kind, oracle::Verdict::Kind::kAllowed);
+  const isa::UavState* u1 = good.FindUav(1);
+  ASSERT_NE(u1, nullptr);
+  const size_t slot = static_cast<size_t>(u1 - good.uavs.data());
+  for (const auto& [word, value, allowed] :
+       {std::tuple<uint32_t, uint32_t, bool>{0, 0, true}, {0, 7, true}, {0, 5, false},
+        {1, 3, true}, {1, 8, true}, {1, 5, false}}) {
+    SCOPED_TRACE(testing::Message() << "u1[" << word << "] = " << value);
+    isa::Outcome o = good;
+    o.uavs[slot].words[word] = value;
+    EXPECT_EQ(JudgeOf(c, o).kind, allowed ? oracle::Verdict::Kind::kAllowed
+                                          : oracle::Verdict::Kind::kDivergence);
+  }
 }
 
 }  // namespace
