@@ -1,5 +1,7 @@
 #include "oracle/access_log.h"
 
+#include <algorithm>
+
 #include "absl/base/attributes.h"
 
 namespace atomfuzz::oracle {
@@ -90,7 +92,7 @@ ABSL_ATTRIBUTE_ALWAYS_INLINE inline uint8_t AccessLog::Answer(const Query& q) co
   if (n == DenseIndex::kAbsent) return 0;
   const Word& w = words_[n];
   const Interval* same = w.Find(q.a.group, q.a.interval);
-  uint8_t answer = (q.kinds & kRacyRead) && RacyRead(w, IsTgsm(q.key)) ? kRacyRead : 0;
+  uint8_t answer = 0;
   for (size_t k = 0; k < kKinds; ++k) {
     if (!(q.kinds & (1u << k))) continue;
     // Other groups race on u# (no inter-group sync, spec 2.2); within the
@@ -105,28 +107,46 @@ ABSL_ATTRIBUTE_ALWAYS_INLINE inline uint8_t AccessLog::Answer(const Query& q) co
 
 uint8_t AccessLog::Ask(const Query& q) const { return Remember(q).answer = Answer(q); }
 
-bool AccessLog::RacyRead(const Word& w, bool tgsm) {
-  constexpr size_t kRead = static_cast<size_t>(Access::kRead);
-  constexpr size_t kStore = static_cast<size_t>(Access::kStore);
-  constexpr size_t kAtomic = static_cast<size_t>(Access::kAtomic);
-  // A reader and a writer that differ: with at most two readers kept, one
-  // reader is enough to test against the writers, two always find one.
-  auto differ = [](const Two& readers, const Two& writers) {
-    if (readers.a == UINT32_MAX) return false;
-    if (readers.b != UINT32_MAX) return writers.a != UINT32_MAX;
-    return writers.HasOtherThan(readers.a);
-  };
-  if (!tgsm && (differ(w.groups[kRead], w.groups[kStore]) ||
-                differ(w.groups[kRead], w.groups[kAtomic]))) {
-    return true;
+bool AccessLog::RecordedWrites(uint64_t key, std::vector<WriteRecord>& out) const {
+  out.clear();
+  if (asked_keys_.size() <= kAskedKeys &&
+      std::find(asked_keys_.begin(), asked_keys_.end(), key) == asked_keys_.end()) {
+    asked_keys_.push_back(key);
   }
-  for (const Interval& i : w.intervals) {
-    if (differ(i.threads[kRead], i.threads[kStore]) ||
-        differ(i.threads[kRead], i.threads[kAtomic])) {
-      return true;
+  if (writes_overflow_) return false;
+  if (!writes_asked_) {
+    writes_asked_ = true;
+    writes_by_key_.resize(writes_.size());
+    for (uint32_t i = 0; i < writes_.size(); ++i) writes_by_key_[i] = i;
+    std::stable_sort(writes_by_key_.begin(), writes_by_key_.end(),
+                     [&](uint32_t a, uint32_t b) { return writes_[a].key < writes_[b].key; });
+  }
+  auto it = std::lower_bound(writes_by_key_.begin(), writes_by_key_.end(), key,
+                             [&](uint32_t i, uint64_t k) { return writes_[i].key < k; });
+  for (; it != writes_by_key_.end() && writes_[*it].key == key; ++it) {
+    out.push_back(writes_[*it].write);
+  }
+  return true;
+}
+
+bool AccessLog::SameAskedWrites(const AccessLog& other) const {
+  if (other.writes_overflow_ != writes_overflow_) return false;
+  if (asked_keys_.size() > kAskedKeys) return other.writes_ == writes_;
+  // Each key's writes in order, both logs scanned once per key (few keys).
+  for (uint64_t key : asked_keys_) {
+    size_t i = 0, j = 0;
+    for (;;) {
+      while (i < writes_.size() && writes_[i].key != key) ++i;
+      while (j < other.writes_.size() && other.writes_[j].key != key) ++j;
+      const bool mine = i < writes_.size(), theirs = j < other.writes_.size();
+      if (mine != theirs) return false;
+      if (!mine) break;
+      if (!(writes_[i].write == other.writes_[j].write)) return false;
+      ++i;
+      ++j;
     }
   }
-  return false;
+  return true;
 }
 
 bool AccessLog::LearnFrom(AccessLog&& seen) {
@@ -140,14 +160,16 @@ bool AccessLog::LearnFrom(AccessLog&& seen) {
   } else {
     learned = Merge(seen);
   }
-  // The writes a pass recorded are what the next pass's racing reads see:
-  // the last pass's alone, and a change is news.
-  bool changed = false;
-  if (!seen.writes_.empty() || !writes_.empty()) {
-    changed = seen.writes_ != writes_;
-    std::swap(writes_, seen.writes_);
-    seen.writes_.clear();
-  }
+  // A pass's writes are what the next pass's racing reads see: the last
+  // pass's alone. Where racing reads saw them, other writes are news.
+  bool changed = !asked_keys_.empty() && !SameAskedWrites(seen);
+  std::swap(writes_, seen.writes_);
+  writes_overflow_ = seen.writes_overflow_;
+  writes_asked_ = false;
+  writes_by_key_.clear();
+  asked_keys_.clear();
+  seen.writes_.clear();
+  seen.writes_overflow_ = false;
   // Cleared, not freed: the next pass asks about as many questions.
   for (size_t i = 0; learned && !changed && i < asked_.size(); ++i) {
     changed = Answer(asked_[i]) != asked_[i].answer;

@@ -70,10 +70,6 @@ struct WriteRecord {
 class AccessLog {
  public:
   static constexpr uint8_t Bit(Access k) { return uint8_t{1} << static_cast<int>(k); }
-  // Asked with the kinds of ConcurrentKinds: answered where any thread's
-  // read of the word races with another's write to it. Its writes are then
-  // recorded (RecordWrite) for the next pass's racing reads.
-  static constexpr uint8_t kRacyRead = uint8_t{1} << 3;
   // PoisonedEver's question, alone in its query.
   static constexpr uint8_t kPoisonedEver = uint8_t{1} << 4;
 
@@ -149,25 +145,21 @@ class AccessLog {
   // Whether only `group` stores to or atomically modifies the word.
   bool OnlyGroupWrites(const MemoryId& m, uint32_t word, uint32_t group) const;
 
-  // A write to the word of `key` that reads race with (kRacyRead), for
-  // the next pass. Past kMaxWrites a word's record is given up.
-  void RecordWrite(uint64_t key, WriteRecord w) {
-    Writes& list = writes_[key];
-    if (list.overflow) return;
-    if (list.list.size() == kMaxWrites) {
-      list.overflow = true;
-      list.list.clear();
-      return;
+  // Every write the pass makes (word key, what), in its order: the next
+  // pass's racing reads (racing_read.h) see the word's from it. Past
+  // kMaxRecordedWrites the pass's record is given up.
+  void RecordWrite(uint64_t key, const WriteRecord& w) {
+    if (writes_.size() < kMaxRecordedWrites) {
+      writes_.push_back({key, w});
+    } else {
+      writes_overflow_ = true;
     }
-    list.list.push_back(w);
   }
-  // The writes the last pass recorded for the word of `key`, in that pass's
-  // order; nullptr where it recorded none, or too many.
-  const std::vector<WriteRecord>* RecordedWrites(uint64_t key) const {
-    auto it = writes_.find(key);
-    return it == writes_.end() || it->second.overflow ? nullptr : &it->second.list;
-  }
-  static constexpr size_t kMaxWrites = 64;
+  // The writes the last pass made to the word of `key`, in its order, into
+  // `out`; false where that pass's record was given up. Asked of the known
+  // log: LearnFrom checks that the next pass made the same ones.
+  bool RecordedWrites(uint64_t key, std::vector<WriteRecord>& out) const;
+  static constexpr size_t kMaxRecordedWrites = size_t{1} << 16;
 
   // Adds everything `other` holds; returns whether anything was new.
   bool Merge(const AccessLog& other);
@@ -192,6 +184,10 @@ class AccessLog {
     index_.Clear();
     words_.clear();
     writes_.clear();
+    writes_overflow_ = false;
+    writes_asked_ = false;
+    writes_by_key_.clear();
+    asked_keys_.clear();
     poisoned_ = false;
   }
 
@@ -253,15 +249,24 @@ class AccessLog {
   // Whether words_ holds any poison: most cases have none, and then a
   // poison query needs no lookup.
   bool poisoned_ = false;
-  // Recorded writes by word key (RecordWrite): the last pass's alone.
-  struct Writes {
-    std::vector<WriteRecord> list;
-    bool overflow = false;
-    bool operator==(const Writes&) const = default;
+  // Recorded writes (RecordWrite): the last pass's alone.
+  struct KeyedWrite {
+    uint64_t key;
+    WriteRecord write;
+    bool operator==(const KeyedWrite& o) const { return key == o.key && write == o.write; }
   };
-  absl::flat_hash_map<uint64_t, Writes> writes_;
-  // Whether a thread's read of `w` races with another's write.
-  static bool RacyRead(const Word& w, bool tgsm);
+  std::vector<KeyedWrite> writes_;
+  bool writes_overflow_ = false;
+  // Whether RecordedWrites was asked since the last LearnFrom, and the
+  // records' indices sorted by key (built at the first such question).
+  mutable bool writes_asked_ = false;
+  mutable std::vector<uint32_t> writes_by_key_;
+  // The keys asked (up to kAskedKeys; past it, every key counts).
+  static constexpr size_t kAskedKeys = 64;
+  mutable absl::InlinedVector<uint64_t, 4> asked_keys_;
+  // Whether `other` records the same writes as this log for every key a
+  // racing read asked about.
+  bool SameAskedWrites(const AccessLog& other) const;
   // Poison is kept as a store to a word no memory has.
   static constexpr uint32_t kPoisonWord = UINT32_MAX - 1;
   static MemoryId PoisonKey(const MemoryId& m) {

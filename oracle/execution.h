@@ -193,8 +193,8 @@ class Execution {
   // writes: undefined where there is none, or poison may be involved.
   Value RacingReadOf(const MemoryId& id, uint32_t word, uint64_t key, const Accessor& a,
                      uint32_t seq);
-  // Keeps a write to a word whose reads race with writes, for the next
-  // pass's racing reads (sets as undefined: their ids are this pass's).
+  // Keeps a write for the next pass's racing reads (sets as undefined:
+  // their ids are this pass's).
   void RecordWrite(uint64_t key, const MemoryId& id, const WriteRecord& w);
   void StoreWord(Thread& t, const isa::Operand& target, uint32_t word, Value v);
   // The word's value after a store of `v` by `a` that other threads'
@@ -261,6 +261,8 @@ class Execution {
     Accessor by;
   };
   absl::flat_hash_map<uint64_t, absl::InlinedVector<LastWrite, 2>> last_writes_;
+  // RacingReadOf's room for a word's recorded writes.
+  std::vector<WriteRecord> racing_writes_;
   // Drops from `last` the writes ordered before an access by `a`: in this
   // pass's order, one already made that is not concurrent with it (program
   // order, or a barrier between).

@@ -107,8 +107,8 @@ Value Execution::ReadWord(Thread& t, const Operand& target, uint32_t word) {
 
 Value Execution::RacingReadOf(const MemoryId& id, uint32_t word, uint64_t key,
                               const Accessor& a, uint32_t seq) {
-  const std::vector<WriteRecord>* writes = known_.RecordedWrites(key);
-  if (writes == nullptr || !AccessLog::NumberedAlone(id) || known_.PoisonedEver(key)) {
+  if (!AccessLog::NumberedAlone(id) || known_.PoisonedEver(key) ||
+      !known_.RecordedWrites(key, racing_writes_)) {
     return Value{};
   }
   Value initial{};  // g# starts undefined (spec 1.8)
@@ -116,7 +116,7 @@ Value Execution::RacingReadOf(const MemoryId& id, uint32_t word, uint64_t key,
     const isa::Resource* r = case_.FindResource(id.slot);
     if (r != nullptr && word < r->init.size()) initial = Value::Of(r->init[word]);
   }
-  return RacingRead(*writes, a, seq, id.tgsm, initial, sets_);
+  return RacingRead(racing_writes_, a, seq, id.tgsm, initial, sets_);
 }
 
 void Execution::RecordWrite(uint64_t key, const MemoryId& id, const WriteRecord& w) {
@@ -137,9 +137,8 @@ void Execution::StoreWord(Thread& t, const Operand& target, uint32_t word,
   const uint32_t number = log_.Record(key, Access::kStore, a);
   // Other threads' atomics racing with this store may fall on either side
   // of it, so the history it closes need not hold all that came before.
-  const uint8_t asked = known_.ConcurrentKinds(key, kWrites | AccessLog::kRacyRead, a);
-  const uint8_t racing = asked & kWrites;
-  if (asked & AccessLog::kRacyRead) RecordWrite(key, id, {a, seq, true, isa::Rmw::kNone, v, {}});
+  const uint8_t racing = known_.ConcurrentKinds(key, kWrites, a);
+  RecordWrite(key, id, {a, seq, true, isa::Rmw::kNone, v, {}});
   if (replay_) {
     replay_->BeforeStore(id, word, number, racing & AccessLog::Bit(Access::kAtomic));
   }
@@ -356,13 +355,11 @@ void Execution::ExecAtomic(Thread& t, uint32_t index,
         // (Replay::Atomic's `others`); not asking otherwise keeps a pass
         // that learns only of them from running again for nothing.
         const uint8_t ask =
-            AccessLog::Bit(Access::kStore) | AccessLog::kRacyRead |
+            AccessLog::Bit(Access::kStore) |
             (replay_ && !replay_->has_trace() ? AccessLog::Bit(Access::kAtomic) : 0);
         const uint8_t racing = known_.ConcurrentKinds(key, ask, a);
         const uint32_t seq = t.accesses++;
-        if (racing & AccessLog::kRacyRead) {
-          RecordWrite(key, id, {a, seq, false, row.rmw, src0, src1});
-        }
+        RecordWrite(key, id, {a, seq, false, row.rmw, src0, src1});
         const bool clean = !(racing & AccessLog::Bit(Access::kStore)) &&
                            !known_.ConcurrentPoison(key, a);
         // Order against a plain store is not one value (the bits stay: this
