@@ -15,18 +15,25 @@
 //   --corpus=DIR     mutate the cases of DIR (a campaign's corpus), as a
 //                    campaign does for --mutate per mille of its cases
 //                    (default 300, the campaign's)
+//   --exchanges      instead of the campaign's cases, words with hundreds of
+//                    imm_atomic_exch whose values repeat (64-256 threads,
+//                    1-4 each, 2-4 values, one or two groups): the search's
+//                    hardest common shape; prints the unknown rate
 
 #include <cstdio>
+#include <cstdlib>
 #include <string>
 #include <vector>
 
 #include "absl/strings/numbers.h"
+#include "absl/strings/str_cat.h"
 #include "absl/strings/strip.h"
 #include "bench/cpu_seconds.h"
 #include "fuzz/campaign_worker.h"
 #include "fuzz/case_source.h"
 #include "fuzz/policy.h"
 #include "isa/case_file.h"
+#include "isa/prng.h"
 #include "oracle/judge.h"
 
 namespace atomfuzz::fuzz {
@@ -40,6 +47,7 @@ struct Args {
   bool notrace = false;
   bool dump = false;
   bool print_cases = false;
+  bool exchanges = false;
   std::string corpus = "/nonexistent";
   uint32_t mutate = 300;
 };
@@ -59,6 +67,37 @@ void Dump(size_t i, const absl::StatusOr<oracle::Verdict>& v) {
   }
   for (const std::string& u : v->unknown) std::printf("  U %s\n", u.c_str());
   for (const std::string& n : v->notes) std::printf("  N %s\n", n.c_str());
+}
+
+// Case `i` of --exchanges: every thread exchanges one word of u0 `per`
+// times, with a value of its own from a few that repeat (2 or 4), and
+// stores what it got back (so the returns are also checked through memory).
+isa::Case ExchangeCase(uint64_t seed, uint64_t i) {
+  isa::Prng prng(seed * 0x9E3779B97F4A7C15ull + i);
+  const uint64_t groups = 1 + prng.Below(2);
+  const uint64_t threads = uint64_t{64} << prng.Below(2);  // 64 or 128 per group
+  const uint64_t per = 1 + prng.Below(4);
+  const uint64_t mask = prng.Chance(1, 2) ? 1 : 3;
+  std::string body;
+  for (uint64_t k = 0; k < per; ++k) {
+    absl::StrAppend(&body, "iadd r0.y, vThreadIDInGroupFlattened.x, l(", k, ")\n",
+                    "and r0.y, r0.y, l(", mask, ")\n", "imm_atomic_exch r1.",
+                    std::string(1, "xyzw"[k]), ", u0, l(0), r0.y\n");
+  }
+  const std::string text = absl::StrCat(
+      "[dispatch]\ngroups ", groups, ", 1, 1\n",
+      "[uav u0]\nkind raw\nwords 1\n",
+      "[uav u1]\nkind raw\nwords ", groups * threads * 4, "\n",
+      "[shader]\ncs_5_0\ndcl_uav_raw u0\ndcl_uav_raw u1\n",
+      "dcl_input vThreadID.x\ndcl_input vThreadIDInGroupFlattened\n",
+      "dcl_temps 2\ndcl_thread_group ", threads, ", 1, 1\n", body,
+      "ishl r0.z, vThreadID.x, l(4)\nstore_raw u1.xyzw, r0.z, r1.xyzw\nret\n");
+  absl::StatusOr<isa::Case> c = isa::ParseCase(text, "exchanges.case");
+  if (!c.ok()) {
+    std::fprintf(stderr, "judge_bench: %s\n", c.status().ToString().c_str());
+    std::abort();
+  }
+  return *std::move(c);
 }
 
 int Main(const Args& a) {
@@ -81,7 +120,8 @@ int Main(const Args& a) {
   const double t0 = CpuSeconds();
   for (uint64_t i = 0; i < a.cases; ++i) {
     CaseOrigin origin;
-    cases.push_back(NextCase(a.seed, i, a.mutate, corpus, setup.policy, origin));
+    cases.push_back(a.exchanges ? ExchangeCase(a.seed, i)
+                                : NextCase(a.seed, i, a.mutate, corpus, setup.policy, origin));
   }
   const double t1 = CpuSeconds();
   if (a.print_cases) {
@@ -121,6 +161,12 @@ int Main(const Args& a) {
                (t1 - t0) * 1e6 / n, (t2 - t1) * 1e6 / n, (t4 - t3) * 1e6 / n / a.reps,
                static_cast<unsigned long long>(divergences),
                static_cast<unsigned long long>(unknown));
+  if (a.exchanges) {
+    std::fprintf(stderr, "exchange words: unknown rate %.2f%% (%llu of %llu)\n",
+                 100.0 * static_cast<double>(unknown) / n,
+                 static_cast<unsigned long long>(unknown),
+                 static_cast<unsigned long long>(a.cases));
+  }
   return 0;
 }
 
@@ -143,6 +189,8 @@ bool ParseArgs(int argc, char** argv, Args& a) {
       a.notrace = true;
     } else if (arg == "--dump") {
       a.dump = true;
+    } else if (arg == "--exchanges") {
+      a.exchanges = true;
     } else if (arg == "--print-cases") {
       a.print_cases = true;
     } else {
@@ -161,7 +209,7 @@ int main(int argc, char** argv) {
     std::fprintf(stderr,
                  "usage: judge_bench [--cases=N] [--seed=S] [--reps=R] "
                  "[--inject=NAME|oracle] [--notrace] [--dump] [--print-cases] "
-                 "[--corpus=DIR [--mutate=PER_MILLE]]\n");
+                 "[--corpus=DIR [--mutate=PER_MILLE]] [--exchanges]\n");
     return 2;
   }
   return atomfuzz::fuzz::Main(a);

@@ -118,8 +118,10 @@ bool AccessLog::RecordedWrites(uint64_t key, std::vector<WriteRecord>& out) cons
     writes_asked_ = true;
     writes_by_key_.resize(writes_.size());
     for (uint32_t i = 0; i < writes_.size(); ++i) writes_by_key_[i] = i;
-    std::stable_sort(writes_by_key_.begin(), writes_by_key_.end(),
-                     [&](uint32_t a, uint32_t b) { return writes_[a].key < writes_[b].key; });
+    // By key, then in the pass's order (the index): a plain sort, no buffer.
+    std::sort(writes_by_key_.begin(), writes_by_key_.end(), [&](uint32_t a, uint32_t b) {
+      return writes_[a].key != writes_[b].key ? writes_[a].key < writes_[b].key : a < b;
+    });
   }
   auto it = std::lower_bound(writes_by_key_.begin(), writes_by_key_.end(), key,
                              [&](uint32_t i, uint64_t k) { return writes_[i].key < k; });

@@ -30,6 +30,7 @@ void Decode(const isa::Program& program, DecodedProgram& p) {
   p.code.resize(code.size());
   p.leading_decls = 0;
   p.atomic_count = 0;
+  p.has_loads = false;
   p.temps = 0;
   // Room for all, cut to those found (no growth test per declaration).
   p.declarations.resize(code.size());
@@ -39,6 +40,7 @@ void Decode(const isa::Program& program, DecodedProgram& p) {
     DecodedInstruction& d = p.code[i];
     const isa::OpcodeInfo& info = inst.info();
     d.family = info.family;
+    p.has_loads = p.has_loads || info.family == isa::Family::kLoad;
     d.alu_sources = 0;
     d.alu_lane = -1;
     d.alu_counted = 0;

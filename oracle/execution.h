@@ -234,6 +234,7 @@ class Execution {
   absl::Span<const uint32_t> declarations_;  // DecodedProgram::declarations
   uint32_t leading_decls_ = 0;  // declarations before the first other instruction
   uint32_t atomic_count_ = 0;
+  bool record_writes_ = false;  // DecodedProgram::has_loads
   std::array<uint32_t, 3> group_size_ = {1, 1, 1};
   std::vector<std::optional<Uav>> uavs_;    // by slot
   std::vector<std::optional<Layout>> tgsm_layouts_;  // by g# slot

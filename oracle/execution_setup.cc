@@ -30,7 +30,8 @@ Execution::Execution(const isa::Case& c, const ControlMap& map,
       decoded_(decoded.code),
       declarations_(decoded.declarations),
       leading_decls_(decoded.leading_decls),
-      atomic_count_(decoded.atomic_count) {
+      atomic_count_(decoded.atomic_count),
+      record_writes_(decoded.has_loads) {
   if (storage_ != nullptr) {
     xsizes_ = std::move(storage_->xsizes);
     uavs_ = std::move(storage_->uavs);

@@ -120,7 +120,8 @@ Value Execution::RacingReadOf(const MemoryId& id, uint32_t word, uint64_t key,
 }
 
 void Execution::RecordWrite(uint64_t key, const MemoryId& id, const WriteRecord& w) {
-  if (!AccessLog::NumberedAlone(id)) return;  // its key is shared
+  // Without loads no read races; a shared key names no one word.
+  if (!record_writes_ || !AccessLog::NumberedAlone(id)) return;
   WriteRecord kept = w;
   if (kept.a.set) kept.a = Value{};
   if (kept.b.set) kept.b = Value{};

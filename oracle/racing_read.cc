@@ -1,6 +1,7 @@
 #include "oracle/racing_read.h"
 
 #include <algorithm>
+#include <bit>
 #include <vector>
 
 #include "oracle/rmw.h"
@@ -47,6 +48,14 @@ bool EndsAtOneValue(absl::Span<const WriteRecord* const> writes, bool tgsm) {
 // past ValueSets::kMaxValues.
 Value Closure(std::vector<uint32_t> values, absl::Span<const WriteRecord* const> writes,
               ValueSets& sets) {
+  // An add repeated walks 2^32 / 2^(trailing zeros of its operand) values:
+  // past the limit at once where that is more than kMaxValues.
+  for (const WriteRecord* w : writes) {
+    if (!w->store && w->rmw == isa::Rmw::kIAdd && w->a.defined && w->a.bits != 0 &&
+        std::countr_zero(w->a.bits) < 32 - 6) {
+      return Value::Undefined();
+    }
+  }
   for (size_t done = 0; done < values.size(); ++done) {
     for (const WriteRecord* w : writes) {
       const std::optional<uint32_t> after = Apply(*w, values[done]);
