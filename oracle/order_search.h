@@ -62,11 +62,11 @@ class Search {
     for (size_t i = 0; i < ops.size(); ++i) order_[count[chain_of_[i]]++] = i;
     chains_ = chain_index_.size();
     pos_.assign(chains_, 0);
-    keys_.resize(ops.size());
-    uint64_t x = 0x243F6A8885A308D3ull;
-    for (auto& k : keys_) k = {Mix(x += 0x9E3779B97F4A7C15ull), Mix(x += 0x9E3779B97F4A7C15ull)};
-    tail_.assign(order_.size() + 1, 0);
-    tail_ready_.assign(chains_, false);
+    tail_.resize(order_.size());
+    for (size_t c = 0; c < chains_; ++c) {
+      ComputeTails(c);
+      Shift(c, +1);
+    }
     blind_ops_ = static_cast<size_t>(std::count_if(
         ops_.begin(), ops_.end(), [](const SerialOp& o) { return !o.returned.has_value(); }));
     NumberValues();
@@ -194,7 +194,7 @@ class Search {
     const SerialOp& o = ops_[op];
     RemoveHead(c);
     value_ = SerialApply(o, value_);
-    Toggle(op);
+    Shift(c, -1);
     if (has_trail_) trail_.Place(op);
     // An enabled op is of its group's lowest interval with ops left.
     const uint32_t g = group_of_[op];
@@ -202,47 +202,63 @@ class Search {
       while (lowest_[g] < group_end_[g] && interval_left_[lowest_[g]] == 0) ++lowest_[g];
     }
     ++pos_[c];
+    Shift(c, +1);
     ++placed_;
     AddHead(c);
   }
   void Retreat(size_t c, uint32_t value_before) {
     RemoveHead(c);
+    Shift(c, -1);
     --pos_[c];
+    Shift(c, +1);
     --placed_;
     const size_t op = Head(c);
     ++interval_left_[interval_of_[op]];
     lowest_[group_of_[op]] = std::min(lowest_[group_of_[op]], interval_of_[op]);
-    Toggle(op);
     if (has_trail_) trail_.Unplace(op);
     value_ = value_before;
     AddHead(c);
   }
   // Signature of chain c's remaining ops: chains whose remaining ops are
-  // identical are interchangeable (symmetry).
-  uint64_t Tail(size_t c) {
-    if (!tail_ready_[c]) {
-      tail_ready_[c] = true;
-      uint64_t sig = 0x6A09E667F3BCC909ull;
-      for (size_t k = chain_begin_[c + 1]; k-- > chain_begin_[c];) {
-        const SerialOp& o = ops_[order_[k]];
-        // One field per mixing round: packing several into one word let
-        // distinct ops collide (src0 0x10000 in group 1 looked like src0
-        // 0x20000 in group 2) and pruned a legal order.
-        for (uint64_t field :
-             {uint64_t{static_cast<uint8_t>(o.rmw)}, uint64_t{o.src0}, uint64_t{o.src1},
-              uint64_t{o.group}, uint64_t{o.interval},
-              o.returned ? (uint64_t{*o.returned} << 1) | 1 : 0}) {
-          sig = Mix(sig ^ field) + 0x9E3779B97F4A7C15ull;
-        }
-        tail_[k] = sig;
+  // identical are interchangeable (symmetry). 0 once the chain is done.
+  uint64_t Tail(size_t c) const {
+    return Done(c) ? 0 : tail_[chain_begin_[c] + pos_[c]];
+  }
+  // tail_ for each position of chain c, from its end.
+  void ComputeTails(size_t c) {
+    uint64_t sig = 0x6A09E667F3BCC909ull;
+    for (size_t k = chain_begin_[c + 1]; k-- > chain_begin_[c];) {
+      const SerialOp& o = ops_[order_[k]];
+      // One field per mixing round: packing several into one word let
+      // distinct ops collide (src0 0x10000 in group 1 looked like src0
+      // 0x20000 in group 2) and pruned a legal order.
+      for (uint64_t field :
+           {uint64_t{static_cast<uint8_t>(o.rmw)}, uint64_t{o.src0}, uint64_t{o.src1},
+            uint64_t{o.group}, uint64_t{o.interval},
+            o.returned ? (uint64_t{*o.returned} << 1) | 1 : 0}) {
+        sig = Mix(sig ^ field) + 0x9E3779B97F4A7C15ull;
       }
+      tail_[k] = sig | 1;  // never 0, a done chain's
     }
-    return tail_[chain_begin_[c] + pos_[c]];
   }
 
-  void Toggle(size_t op) {
-    hash_.first ^= keys_[op].first;
-    hash_.second ^= keys_[op].second;
+  // The state's key is the value and the multiset of the chains' remaining
+  // ops (a sum over chains of their tails' mixes): states that differ only
+  // in which of two interchangeable threads went first are one state, so a
+  // dead end found once is not searched again for every permutation of
+  // threads that do the same things. (A set of the ops placed, as before,
+  // told those states apart: hundreds of exchanges of a few values then
+  // ran out of budget on orders that exist.)
+  void Shift(size_t c, int sign) {
+    const uint64_t t = Tail(c);
+    const uint64_t a = Mix(t ^ 0x243F6A8885A308D3ull), b = Mix(t + 0x13198A2E03707344ull);
+    if (sign > 0) {
+      hash_.first += a;
+      hash_.second += b;
+    } else {
+      hash_.first -= a;
+      hash_.second -= b;
+    }
   }
   std::pair<uint64_t, uint64_t> StateKey() const {
     return {hash_.first ^ (uint64_t{value_} * 0xD6E8FEB86659FD93ull),
@@ -282,6 +298,16 @@ class Search {
           if (Enabled(c)) pool_.push_back(c);
         }
       }
+      // Chains with identical remaining ops lead to identical states: keep one.
+      if (pool_.size() > begin + 1) {
+        seen_tails_.clear();
+        size_t kept = begin;
+        for (size_t k = begin; k < pool_.size(); ++k) {
+          const size_t c = pool_[k];
+          if (seen_tails_.insert(Tail(c)).second) pool_[kept++] = c;
+        }
+        pool_.resize(kept);
+      }
       // At a branch, keep only the candidates after which the remaining ops
       // can still form a trail (value_graph.h, kept in remaining_trail.h):
       // Fleury's rule of not burning bridges. Without per-thread chains it
@@ -292,9 +318,11 @@ class Search {
         size_t kept = begin;
         for (size_t k = begin; k < pool_.size(); ++k) {
           const size_t c = pool_[k];
-          // Each check reads every remaining op: it spends search budget,
-          // so wide branching ends as `unknown` instead of running long.
-          steps_ += ops_.size() - placed_;
+          // Each check reads every distinct pair of values the ops make: it
+          // spends search budget (a step per 16 pairs, about what a step of
+          // the search costs), so wide branching ends as `unknown` instead
+          // of running long.
+          steps_ += 1 + trail_.Width() / 16;
           bool possible = true;
           if (steps_ <= budget_) {
             const uint32_t before = value_;
@@ -304,16 +332,6 @@ class Search {
             Retreat(c, before);
           }
           if (possible) pool_[kept++] = c;
-        }
-        pool_.resize(kept);
-      }
-      // Chains with identical remaining ops lead to identical states: keep one.
-      if (pool_.size() > begin + 1) {
-        seen_tails_.clear();
-        size_t kept = begin;
-        for (size_t k = begin; k < pool_.size(); ++k) {
-          const size_t c = pool_[k];
-          if (seen_tails_.insert(Tail(c)).second) pool_[kept++] = c;
         }
         pool_.resize(kept);
       }
@@ -401,18 +419,15 @@ class Search {
   uint32_t blind_bucket_ = 0;
   BucketLists heads_;
   size_t blind_ops_ = 0;  // ops without a return, placed or not
-  std::vector<std::pair<uint64_t, uint64_t>> keys_;
-  std::pair<uint64_t, uint64_t> hash_ = {0, 0};
+  std::pair<uint64_t, uint64_t> hash_ = {0, 0};  // Shift's sums
   absl::flat_hash_set<std::pair<uint64_t, uint64_t>> failed_;
   std::vector<Frame> stack_;
   std::vector<size_t> pool_;
   // With every return known: the graph of the ops not yet placed.
   RemainingTrail trail_;
   bool has_trail_ = false;
-  // By position in order_: the signature of the chain's ops from there on,
-  // computed for a whole chain the first time it is asked for.
+  // By position in order_: the signature of the chain's ops from there on.
   std::vector<uint64_t> tail_;
-  std::vector<bool> tail_ready_;
   absl::flat_hash_set<uint64_t> seen_tails_;
   uint64_t steps_ = 0;
   size_t deepest_ = 0;

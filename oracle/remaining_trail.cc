@@ -1,5 +1,7 @@
 #include "oracle/remaining_trail.h"
 
+#include "absl/container/flat_hash_map.h"
+
 #include <cassert>
 #include <cstdlib>
 
@@ -20,6 +22,21 @@ void RemainingTrail::Reset(absl::Span<const Edge> edges, size_t values, uint32_t
   }
   remaining_ = static_cast<uint32_t>(edges.size());
   for (int32_t b : balance_) imbalance_ += static_cast<uint32_t>(std::abs(b));
+  // Distinct pairs, numbered in order of first sight.
+  absl::flat_hash_map<uint64_t, uint32_t> ids;
+  pairs_.clear();
+  pair_left_.clear();
+  pair_of_.resize(edges.size());
+  for (uint32_t i = 0; i < edges.size(); ++i) {
+    const uint64_t key = (uint64_t{edges[i].before} << 32) | edges[i].after;
+    const auto [it, added] = ids.try_emplace(key, static_cast<uint32_t>(pairs_.size()));
+    if (added) {
+      pairs_.push_back(edges[i]);
+      pair_left_.push_back(0);
+    }
+    pair_of_[i] = it->second;
+    ++pair_left_[it->second];
+  }
 }
 
 void RemainingTrail::Place(size_t op) {
@@ -30,6 +47,7 @@ void RemainingTrail::Place(size_t op) {
   ops_left_[remaining_ - 1] = static_cast<uint32_t>(op);
   slot_[op] = remaining_ - 1;
   --remaining_;
+  --pair_left_[pair_of_[op]];
   Shift(edges_[op].before, +1);
   Shift(edges_[op].after, -1);
 }
@@ -38,6 +56,7 @@ void RemainingTrail::Unplace(size_t op) {
   // The last placed sits just past the prefix.
   assert(slot_[op] == remaining_);
   ++remaining_;
+  ++pair_left_[pair_of_[op]];
   Shift(edges_[op].before, -1);
   Shift(edges_[op].after, +1);
 }
@@ -64,20 +83,20 @@ bool RemainingTrail::PossibleAfter(size_t last) {
   if (!balanced && !(imbalance_ == 2 && balance_[at] == -1)) return false;
   if (end_ == kNoEnd) return false;
   if (end_ != kAnyEnd && (balanced ? end_ != at : balance_[end_] != 1)) return false;
-  // Connectivity: every remaining op reachable from `at`.
+  // Connectivity: every remaining op reachable from `at`, over the pairs
+  // remaining ops have.
   parent_[at] = at;
-  for (uint32_t k = 0; k < remaining_; ++k) {
-    const Edge& e = edges_[ops_left_[k]];
-    parent_[e.before] = e.before;
-    parent_[e.after] = e.after;
+  for (size_t p = 0; p < pairs_.size(); ++p) {
+    if (pair_left_[p] == 0) continue;
+    parent_[pairs_[p].before] = pairs_[p].before;
+    parent_[pairs_[p].after] = pairs_[p].after;
   }
-  for (uint32_t k = 0; k < remaining_; ++k) {
-    const Edge& e = edges_[ops_left_[k]];
-    parent_[Find(e.before)] = Find(e.after);
+  for (size_t p = 0; p < pairs_.size(); ++p) {
+    if (pair_left_[p] != 0) parent_[Find(pairs_[p].before)] = Find(pairs_[p].after);
   }
   const uint32_t root = Find(at);
-  for (uint32_t k = 0; k < remaining_; ++k) {
-    if (Find(edges_[ops_left_[k]].before) != root) return false;
+  for (size_t p = 0; p < pairs_.size(); ++p) {
+    if (pair_left_[p] != 0 && Find(pairs_[p].before) != root) return false;
   }
   return true;
 }

@@ -42,7 +42,11 @@ class RemainingTrail {
   // CheckTrail(value op `last` left, remaining ops, final value).ok: whether
   // the ops not placed can still form a trail from there. `last` must be
   // placed (every value the word holds after the start is some op's after).
+  // Costs about Width() steps.
   bool PossibleAfter(size_t last);
+  // The distinct (before, after) pairs among all ops: what connectivity is
+  // computed over (ops that repeat a pair add nothing to it).
+  size_t Width() const { return pairs_.size(); }
 
  private:
   void Shift(uint32_t value, int32_t by);  // balance_[value] += by
@@ -61,6 +65,10 @@ class RemainingTrail {
   std::vector<uint32_t> ops_left_, slot_;
   uint32_t remaining_ = 0;
   std::vector<uint32_t> parent_;  // union-find over value ids, per question
+  // Per op its pair; per pair its values and how many remaining ops have it.
+  std::vector<uint32_t> pair_of_;
+  std::vector<Edge> pairs_;
+  std::vector<uint32_t> pair_left_;
 };
 
 }  // namespace atomfuzz::oracle
