@@ -92,7 +92,7 @@ ABSL_ATTRIBUTE_ALWAYS_INLINE inline uint8_t AccessLog::Answer(const Query& q) co
   if (n == DenseIndex::kAbsent) return 0;
   const Word& w = words_[n];
   const Interval* same = w.Find(q.a.group, q.a.interval);
-  uint8_t answer = 0;
+  uint8_t answer = (q.kinds & kStoreRace) && StoresRace(w, IsTgsm(q.key)) ? kStoreRace : 0;
   for (size_t k = 0; k < kKinds; ++k) {
     if (!(q.kinds & (1u << k))) continue;
     // Other groups race on u# (no inter-group sync, spec 2.2); within the
@@ -129,6 +129,17 @@ bool AccessLog::RecordedWrites(uint64_t key, std::vector<WriteRecord>& out) cons
     out.push_back(writes_[*it].write);
   }
   return true;
+}
+
+bool AccessLog::StoresRace(const Word& w, bool tgsm) {
+  constexpr size_t kStore = static_cast<size_t>(Access::kStore);
+  // Two groups' stores race on u# (no sync between groups); within a
+  // group, two threads' stores in one barrier interval.
+  if (!tgsm && w.groups[kStore].b != UINT32_MAX) return true;
+  for (const Interval& i : w.intervals) {
+    if (i.threads[kStore].b != UINT32_MAX) return true;
+  }
+  return false;
 }
 
 bool AccessLog::SameAskedWrites(const AccessLog& other) const {

@@ -70,6 +70,9 @@ struct WriteRecord {
 class AccessLog {
  public:
   static constexpr uint8_t Bit(Access k) { return uint8_t{1} << static_cast<int>(k); }
+  // Asked with the kinds of ConcurrentKinds, answered where two threads'
+  // stores to the word race with each other (whoever they are).
+  static constexpr uint8_t kStoreRace = uint8_t{1} << 3;
   // PoisonedEver's question, alone in its query.
   static constexpr uint8_t kPoisonedEver = uint8_t{1} << 4;
 
@@ -261,6 +264,8 @@ class AccessLog {
   // records' indices sorted by key (built at the first such question).
   mutable bool writes_asked_ = false;
   mutable std::vector<uint32_t> writes_by_key_;
+  // Whether two threads' stores to `w` race (kStoreRace).
+  static bool StoresRace(const Word& w, bool tgsm);
   // The keys asked (up to kAskedKeys; past it, every key counts).
   static constexpr size_t kAskedKeys = 64;
   mutable absl::InlinedVector<uint64_t, 4> asked_keys_;

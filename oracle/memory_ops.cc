@@ -138,10 +138,21 @@ void Execution::StoreWord(Thread& t, const Operand& target, uint32_t word,
   const uint32_t number = log_.Record(key, Access::kStore, a);
   // Other threads' atomics racing with this store may fall on either side
   // of it, so the history it closes need not hold all that came before.
-  const uint8_t racing = known_.ConcurrentKinds(key, kWrites, a);
+  const uint8_t asked =
+      known_.ConcurrentKinds(key, kWrites | (replay_ ? AccessLog::kStoreRace : 0), a);
+  const uint8_t racing = asked & kWrites;
   RecordWrite(key, id, {a, seq, true, isa::Rmw::kNone, v, {}});
   if (replay_) {
-    replay_->BeforeStore(id, word, number, racing & AccessLog::Bit(Access::kAtomic));
+    // The store's place in the word's order, for the judge (t.pc is the
+    // store: Execute moves past it after).
+    AtomicSite site;
+    site.key = {t.gid, t.tid, t.pc, 0};
+    site.thread = t.id;
+    site.group = t.group;
+    site.interval = a.interval;
+    replay_->BeforeStore(id, word, number, &(*WordsOf(t, target))[word], site, v,
+                         racing & AccessLog::Bit(Access::kAtomic),
+                         asked & AccessLog::kStoreRace);
   }
   // A store racing with an atomic on g# is undefined (spec 2.1 TGSM
   // limitation, E-27), and on u# order-dependent: beyond what the oracle
@@ -356,21 +367,28 @@ void Execution::ExecAtomic(Thread& t, uint32_t index,
         // (Replay::Atomic's `others`); not asking otherwise keeps a pass
         // that learns only of them from running again for nothing.
         const uint8_t ask =
-            AccessLog::Bit(Access::kStore) |
+            AccessLog::Bit(Access::kStore) | (replay_ ? AccessLog::kStoreRace : 0) |
             (replay_ && !replay_->has_trace() ? AccessLog::Bit(Access::kAtomic) : 0);
         const uint8_t racing = known_.ConcurrentKinds(key, ask, a);
         const uint32_t seq = t.accesses++;
         RecordWrite(key, id, {a, seq, false, row.rmw, src0, src1});
-        const bool clean = !(racing & AccessLog::Bit(Access::kStore)) &&
-                           !known_.ConcurrentPoison(key, a);
-        // Order against a plain store is not one value (the bits stay: this
-        // run's value).
-        if (!clean) word = {word.bits, false};
+        const bool store_races = racing & AccessLog::Bit(Access::kStore);
+        const bool poisoned = known_.ConcurrentPoison(key, a);
         if (replay_) {
+          // On u# a racing store is one more write of the word's order
+          // (Replay::BeforeStore), where no two stores race with each
+          // other; on g# it is not atomic with respect to the atomics
+          // (spec 2.1, E-27).
+          const bool clean =
+              !poisoned && !(store_races && (id.tgsm || (racing & AccessLog::kStoreRace)));
           old = replay_->Atomic(id, r.word, number, &word, site, row.rmw, src0, src1,
                                 clean, racing & AccessLog::Bit(Access::kAtomic));
+          if (store_races) word = {word.bits, false};
           break;
         }
+        // Order against a plain store is not one value the interpreter
+        // follows (the bits stay: this run's value).
+        if (store_races || poisoned) word = {word.bits, false};
         old = word;
         const bool needs_old = row.rmw != isa::Rmw::kExch;
         const bool defined_new = src0.defined && (!needs_old || old.defined) &&

@@ -87,19 +87,7 @@ Value Replay::Atomic(const MemoryId& m, uint32_t word, uint32_t number, Value* c
                      bool clean, bool others) {
   bool found = false;
   const std::optional<uint32_t> seen = Observed(site, &found);
-  const Cell c{m, word};
-  Open* open = FindOpen(c, number);
-  if (open == nullptr) {
-    if (open_at_.size() <= number) open_at_.resize(number + 1, UINT32_MAX);
-    open_at_[number] = static_cast<uint32_t>(open_.size());
-    open = &open_.emplace_back();
-    open->cell = c;
-    open->number = number;
-    open->history.cell = cell;
-    open->history.start = *cell;
-    open->history.first_group = site.group;
-  }
-  History& h = open->history;
+  History& h = OpenHistory(Cell{m, word}, number, cell, site).history;
   const bool needs_src1 = rmw == isa::Rmw::kCmpExch;
   const bool operands_known =
       rmw == isa::Rmw::kAlloc || rmw == isa::Rmw::kConsume ||
@@ -161,8 +149,41 @@ Replay::Open* Replay::FindShared(const Cell& c) {
   return nullptr;
 }
 
-void Replay::BeforeStore(const MemoryId& m, uint32_t word, uint32_t number,
-                         bool racing) {
+Replay::Open& Replay::OpenHistory(const Cell& c, uint32_t number, Value* cell,
+                                  const AtomicSite& site) {
+  if (Open* open = FindOpen(c, number)) return *open;
+  if (open_at_.size() <= number) open_at_.resize(number + 1, UINT32_MAX);
+  open_at_[number] = static_cast<uint32_t>(open_.size());
+  Open& open = open_.emplace_back();
+  open.cell = c;
+  open.number = number;
+  open.history.cell = cell;
+  open.history.start = *cell;
+  open.history.first_group = site.group;
+  return open;
+}
+
+void Replay::BeforeStore(const MemoryId& m, uint32_t word, uint32_t number, Value* cell,
+                         const AtomicSite& site, Value value, bool racing,
+                         bool stores_race) {
+  if (racing && !m.tgsm && !stores_race) {
+    History& h = OpenHistory(Cell{m, word}, number, cell, site).history;
+    if (h.judgeable && !(value.defined && h.start.defined)) {
+      h.judgeable = false;
+      h.why_not = !value.defined ? "a plain store racing with its atomics stores an undefined value"
+                                 : "its value before the atomics is undefined";
+    }
+    SerialOp op;
+    op.chain = site.thread;
+    op.group = site.group;
+    op.interval = site.interval;
+    op.rmw = isa::Rmw::kExch;
+    op.src0 = value.bits;
+    op.id = static_cast<uint32_t>(h.ops.size());
+    h.ops.push_back(op);  // no return: nobody sees what a store overwrote
+    h.keys.push_back(site.key);
+    return;
+  }
   if (open_.empty()) return;  // nothing open: no lookup
   Open* open = FindOpen(Cell{m, word}, number);
   if (open == nullptr) return;
@@ -218,10 +239,11 @@ void Replay::Poisoned(const MemoryId& m, const AccessLog& known) {
     if (!hit || !h.judgeable) return hit;
     const uint64_t key = AccessLog::WordKey(c.m, c.word);
     for (const SerialOp& op : h.ops) {
-      if (known.ConcurrentAny(key, AccessLog::Bit(Access::kAtomic),
-                              Accessor{op.chain, op.group, op.interval})) {
+      // (A racing store on u# joins the order too.)
+    const uint8_t writes = AccessLog::Bit(Access::kAtomic) | AccessLog::Bit(Access::kStore);
+    if (known.ConcurrentAny(key, writes, Accessor{op.chain, op.group, op.interval})) {
         h.judgeable = false;
-        h.why_not = "the memory was poisoned while other threads' atomics raced with its own";
+        h.why_not = "the memory was poisoned while other threads' writes raced with its atomics";
         break;
       }
     }

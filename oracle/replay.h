@@ -84,9 +84,18 @@ class Replay {
   // observed event is accounted for; dst0 stays undefined.
   void Untouched(const AtomicSite& site);
 
-  // A plain store to the word (`number` as for Atomic) is about to happen;
-  // `racing`: other threads' atomics on the word are concurrent with it.
-  void BeforeStore(const MemoryId& m, uint32_t word, uint32_t number, bool racing);
+  // A plain store of `value` to the word (`number` as for Atomic; `cell` its
+  // value now) by `site`'s thread is about to happen; `racing`: other
+  // threads' atomics on the word are concurrent with it; `stores_race`: two
+  // threads' stores to the word race. On u# a store is atomic with respect
+  // to atomics (spec 2.1), so a racing one takes its place in the word's
+  // order, as an exchange whose return nobody sees (E-27's u# half), where
+  // no two stores race: then every store that may fall among the history's
+  // atomics is in it. Otherwise a racing store leaves the history
+  // unjudgeable (on g#: E-27). Without a race it closes the history: all
+  // of it comes before the store.
+  void BeforeStore(const MemoryId& m, uint32_t word, uint32_t number, Value* cell,
+                   const AtomicSite& site, Value value, bool racing, bool stores_race);
   // `m` was poisoned (for g#: every g# of m.group): its words may now hold
   // anything, so their histories close with their returns judged but no
   // final value.
@@ -149,6 +158,9 @@ class Replay {
     return alone ? nullptr : FindShared(c);
   }
   Open* FindShared(const Cell& c);  // by a scan of open_
+  // The open history of `c` (numbered `number`, its word `cell`), opened
+  // by an access of `site` if there is none.
+  Open& OpenHistory(const Cell& c, uint32_t number, Value* cell, const AtomicSite& site);
   // Closes open_[i] and forgets it (the last entry takes its place).
   void CloseOpen(size_t i, std::optional<uint32_t> final_value);
 

@@ -194,5 +194,26 @@ TEST(BlindSpots, ReadRacingWithOneAtomicSeesBeforeOrAfter) {
   }
 }
 
+
+// E-27's u# half: a plain store racing with atomics on a UAV is atomic with
+// respect to them (spec 2.1), so it has a place in the word's one order and
+// the final word must fit it. The judge once gave up on such words.
+TEST(BlindSpots, AStoreRacingWithAtomicsOnAUavHasAPlaceInTheOrder) {
+  const isa::Case c = Load("corpus/spec/e27b-uav-store-vs-atomic.case");
+  const isa::Outcome good = RunFast(c);
+  ASSERT_EQ(JudgeOf(c, good).kind, oracle::Verdict::Kind::kAllowed);
+  // The fast target ran the store first: the adds returned 5, 6 and 7, so
+  // the word ends at 8, and 9 (an add counted twice) or 103 (the store
+  // lost) fit no order.
+  for (uint32_t wrong : {9u, 103u, 5u}) {
+    SCOPED_TRACE(testing::Message() << "u0[0] = " << wrong);
+    isa::Outcome o = good;
+    o.uavs[0].words[0] = wrong;
+    const oracle::Verdict v = JudgeOf(c, o);
+    ASSERT_EQ(v.kind, oracle::Verdict::Kind::kDivergence) << v.Summary();
+    EXPECT_EQ(v.findings.front().where.rfind("u0[0]", 0), 0u) << v.Summary();
+  }
+}
+
 }  // namespace
 }  // namespace atomfuzz::fuzz
