@@ -6,7 +6,6 @@
 #include <tuple>
 #include <utility>
 
-#include "absl/strings/str_replace.h"
 #include "gtest/gtest.h"
 #include "oracle/judge.h"
 #include "tests/fuzz/corpus_files.h"
@@ -47,26 +46,14 @@ TEST(BlindSpots, WrongReturnIsNotExcusedByThePoisonItCauses) {
 // The same return with a two-element g1 (nothing poisoned) was always a
 // divergence: the poison must change nothing about it.
 TEST(BlindSpots, WrongReturnIsADivergenceWithOrWithoutPoison) {
-  isa::Case c = testutil::Parse(absl::StrReplaceAll(
-      R"([dispatch]
-groups 1, 1, 1
-[uav u0]
-kind raw
-words 1
-[shader]
-cs_5_0
-dcl_uav_raw u0
-dcl_tgsm_raw g0, 4
-dcl_tgsm_structured g1, 4, ELEMENTS
-dcl_temps 1
-dcl_thread_group 1, 1, 1
-store_raw g0.x, l(0), l(0)
-imm_atomic_iadd r0.x, g0, l(0), l(1)
-store_structured g1.x, r0.x, l(0), l(1)
-store_raw u0.x, l(0), r0.x
-ret
-)",
-      {{"ELEMENTS", "2"}}));
+  isa::Case c = Load("corpus/regress/judge-wrong-return-before-own-poison.case");
+  bool grown = false;
+  for (isa::Instruction& inst : c.shader.instructions) {
+    if (inst.op != isa::Op::kDclTgsmStructured || inst.operands[0].index != 1) continue;
+    inst.operands[2].index = 2;  // dcl_tgsm_structured g1, 4, 2
+    grown = true;
+  }
+  ASSERT_TRUE(grown);
   const oracle::Verdict v = JudgeOf(c, RunFast(c, Fast{.inject = "return-new"}));
   EXPECT_EQ(v.kind, oracle::Verdict::Kind::kDivergence) << v.Summary();
 }
