@@ -171,6 +171,13 @@ absl::Status Passes(const isa::Case& c, const isa::Outcome& observed,
     const bool learned = e.LearnInto(room.known);
     if (learned && pass + 1 < kMaxPasses) continue;
     replay.Finish();
+    if (e.chaos()) {
+      // Which atomics run, how often, is itself undefined: any trace and
+      // any memory are allowed (spec 6.0), and so is a replay that does
+      // not end (a loop on an undefined condition).
+      v.notes.push_back("nothing judged: control flow depended on an undefined value");
+      return absl::OkStatus();
+    }
     if (e.status() != isa::RunStatus::kOk) {
       v.kind = Verdict::Kind::kUnknown;
       v.unknown.push_back(absl::StrCat("replaying the observed returns: ", e.message()));
@@ -178,12 +185,6 @@ absl::Status Passes(const isa::Case& c, const isa::Outcome& observed,
     }
     if (learned) v.notes.push_back("race analysis did not converge; memory not judged");
     if (!e.message().empty()) v.notes.push_back(std::string(e.message()));
-    if (e.chaos()) {
-      // Which atomics run, how often, is itself undefined: any trace and
-      // any memory are allowed (spec 6.0).
-      v.notes.push_back("nothing judged: control flow depended on an undefined value");
-      return absl::OkStatus();
-    }
     v.findings = replay.TakeFindings();
     CompareMemory(e.uavs(), e.sets(), !learned, observed, v.findings);
     v.unknown = replay.TakeUnknowns();
