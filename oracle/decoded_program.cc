@@ -30,7 +30,8 @@ void Decode(const isa::Program& program, DecodedProgram& p) {
   p.code.resize(code.size());
   p.leading_decls = 0;
   p.atomic_count = 0;
-  p.has_loads = false;
+  p.loaded_uavs.clear();
+  p.loaded_tgsm.clear();
   p.temps = 0;
   // Room for all, cut to those found (no growth test per declaration).
   p.declarations.resize(code.size());
@@ -40,7 +41,17 @@ void Decode(const isa::Program& program, DecodedProgram& p) {
     DecodedInstruction& d = p.code[i];
     const isa::OpcodeInfo& info = inst.info();
     d.family = info.family;
-    p.has_loads = p.has_loads || info.family == isa::Family::kLoad;
+    if (info.family == isa::Family::kLoad) {
+      const int k = isa::Layout(inst.op).with_role(isa::Role::kTarget);
+      const isa::Operand* mem = k >= 0 && static_cast<size_t>(k) < inst.operands.size()
+                                    ? &inst.operands[static_cast<size_t>(k)]
+                                    : nullptr;
+      if (mem != nullptr && (mem->file == isa::RegFile::kUav || mem->file == isa::RegFile::kTgsm)) {
+        std::vector<bool>& l = mem->file == isa::RegFile::kTgsm ? p.loaded_tgsm : p.loaded_uavs;
+        if (l.size() <= mem->index) l.resize(size_t{mem->index} + 1, false);
+        l[mem->index] = true;
+      }
+    }
     d.alu_sources = 0;
     d.alu_lane = -1;
     d.alu_counted = 0;

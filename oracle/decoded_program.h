@@ -32,9 +32,14 @@ struct DecodedProgram {
   std::vector<DecodedInstruction> code;  // by instruction index
   uint32_t leading_decls = 0;  // declarations before the first other instruction
   uint32_t atomic_count = 0;
-  // Whether any instruction loads from memory: only then can a read race
-  // with writes, and the passes keep a record of the writes for it.
-  bool has_loads = false;
+  // The memories some instruction loads from (u# slots; g# slots): only
+  // their words can be read while others write them, and only their writes
+  // are kept for the next pass (AccessLog::RecordWrite).
+  std::vector<bool> loaded_uavs, loaded_tgsm;
+  bool Loaded(bool tgsm, uint32_t slot) const {
+    const std::vector<bool>& l = tgsm ? loaded_tgsm : loaded_uavs;
+    return slot < l.size() && l[slot];
+  }
   uint32_t temps = 0;  // the last dcl_temps' count (what every pass allots)
   // The indices of the declarations (family kDecl), in order: what a pass's
   // setup reads, without walking the whole program.

@@ -51,6 +51,13 @@ struct Thread {
   absl::Span<uint32_t> occurrences;        // per atomic ordinal
 };
 
+// A write that no later write to its word is ordered after yet
+// (Execution::AfterRacingStore).
+struct LastWrite {
+  Value value;
+  Accessor by;
+};
+
 struct Uav {
   Layout layout;
   isa::Format format = isa::Format::kR32Uint;
@@ -81,6 +88,8 @@ struct ExecutionStorage {
   std::vector<std::vector<Value>> spare_tgsm;   // a group's g#' room
   AccessLog log;
   ValueSets sets;
+  absl::flat_hash_map<uint64_t, absl::InlinedVector<LastWrite, 2>> last_writes;
+  std::vector<WriteRecord> racing_writes;
 };
 
 class Execution {
@@ -193,9 +202,14 @@ class Execution {
   // writes: undefined where there is none, or poison may be involved.
   Value RacingReadOf(const MemoryId& id, uint32_t word, uint64_t key, const Accessor& a,
                      uint32_t seq);
-  // Keeps a write for the next pass's racing reads (sets as undefined:
-  // their ids are this pass's).
-  void RecordWrite(uint64_t key, const MemoryId& id, const WriteRecord& w);
+  // Whether writes to `id` are kept for the next pass's racing reads: a
+  // memory no instruction loads from has none, and a shared key names no
+  // one word. Asked before a record is built (most writes keep none).
+  bool Recorded(const MemoryId& id) const {
+    return program_info_.Loaded(id.tgsm, id.slot) && AccessLog::NumberedAlone(id);
+  }
+  // Keeps a write (sets as undefined: their ids are this pass's).
+  ABSL_ATTRIBUTE_NOINLINE void KeepWrite(uint64_t key, const WriteRecord& w);
   void StoreWord(Thread& t, const isa::Operand& target, uint32_t word, Value v);
   // The word's value after a store of `v` by `a` that other threads'
   // stores race with (and no atomic or poisoning): one of their values.
@@ -234,7 +248,7 @@ class Execution {
   absl::Span<const uint32_t> declarations_;  // DecodedProgram::declarations
   uint32_t leading_decls_ = 0;  // declarations before the first other instruction
   uint32_t atomic_count_ = 0;
-  bool record_writes_ = false;  // DecodedProgram::has_loads
+  const DecodedProgram& program_info_;  // which memories are loaded
   std::array<uint32_t, 3> group_size_ = {1, 1, 1};
   std::vector<std::optional<Uav>> uavs_;    // by slot
   std::vector<std::optional<Layout>> tgsm_layouts_;  // by g# slot
@@ -257,10 +271,6 @@ class Execution {
   // Per word written by racing stores: the values of the writes that no
   // later write to it is ordered after yet, with who wrote them (the
   // word's last write is one of them: spec 2.1). By AccessLog::WordKey.
-  struct LastWrite {
-    Value value;
-    Accessor by;
-  };
   absl::flat_hash_map<uint64_t, absl::InlinedVector<LastWrite, 2>> last_writes_;
   // RacingReadOf's room for a word's recorded writes.
   std::vector<WriteRecord> racing_writes_;

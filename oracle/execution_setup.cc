@@ -31,7 +31,7 @@ Execution::Execution(const isa::Case& c, const ControlMap& map,
       declarations_(decoded.declarations),
       leading_decls_(decoded.leading_decls),
       atomic_count_(decoded.atomic_count),
-      record_writes_(decoded.has_loads) {
+      program_info_(decoded) {
   if (storage_ != nullptr) {
     xsizes_ = std::move(storage_->xsizes);
     uavs_ = std::move(storage_->uavs);
@@ -45,6 +45,9 @@ Execution::Execution(const isa::Case& c, const ControlMap& map,
     spare_tgsm_ = std::move(storage_->spare_tgsm);
     sets_ = std::move(storage_->sets);
     sets_.Clear();
+    last_writes_ = std::move(storage_->last_writes);
+    last_writes_.clear();
+    racing_writes_ = std::move(storage_->racing_writes);
     // Emptied, not freed: Setup fills them afresh, UAVs' words in the room
     // of the last pass's.
     xsizes_.clear();
@@ -72,6 +75,8 @@ Execution::~Execution() {
   storage_->spare_tgsm = std::move(spare_tgsm_);
   storage_->log = std::move(log_);
   storage_->sets = std::move(sets_);
+  storage_->last_writes = std::move(last_writes_);
+  storage_->racing_writes = std::move(racing_writes_);
 }
 
 absl::Status Execution::Setup() {

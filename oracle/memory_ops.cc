@@ -119,9 +119,7 @@ Value Execution::RacingReadOf(const MemoryId& id, uint32_t word, uint64_t key,
   return RacingRead(racing_writes_, a, seq, id.tgsm, initial, sets_);
 }
 
-void Execution::RecordWrite(uint64_t key, const MemoryId& id, const WriteRecord& w) {
-  // Without loads no read races; a shared key names no one word.
-  if (!record_writes_ || !AccessLog::NumberedAlone(id)) return;
+void Execution::KeepWrite(uint64_t key, const WriteRecord& w) {
   WriteRecord kept = w;
   if (kept.a.set) kept.a = Value{};
   if (kept.b.set) kept.b = Value{};
@@ -138,21 +136,22 @@ void Execution::StoreWord(Thread& t, const Operand& target, uint32_t word,
   const uint32_t number = log_.Record(key, Access::kStore, a);
   // Other threads' atomics racing with this store may fall on either side
   // of it, so the history it closes need not hold all that came before.
-  const uint8_t asked =
-      known_.ConcurrentKinds(key, kWrites | (replay_ ? AccessLog::kStoreRace : 0), a);
-  const uint8_t racing = asked & kWrites;
-  RecordWrite(key, id, {a, seq, true, isa::Rmw::kNone, v, {}});
-  if (replay_) {
+  const uint8_t racing = known_.ConcurrentKinds(key, kWrites, a);
+  if (Recorded(id)) KeepWrite(key, {a, seq, true, isa::Rmw::kNone, v, {}});
+  const bool racing_atomic = racing & AccessLog::Bit(Access::kAtomic);
+  if (replay_ && (racing_atomic || replay_->HasOpen())) {
     // The store's place in the word's order, for the judge (t.pc is the
-    // store: Execute moves past it after).
+    // store: Execute moves past it after). Whether stores race with each
+    // other matters only then, and is asked only then.
     AtomicSite site;
     site.key = {t.gid, t.tid, t.pc, 0};
     site.thread = t.id;
     site.group = t.group;
     site.interval = a.interval;
+    const bool stores_race =
+        racing_atomic && known_.ConcurrentKinds(key, AccessLog::kStoreRace, a) != 0;
     replay_->BeforeStore(id, word, number, &(*WordsOf(t, target))[word], site, v,
-                         racing & AccessLog::Bit(Access::kAtomic),
-                         asked & AccessLog::kStoreRace);
+                         racing_atomic, stores_race);
   }
   // A store racing with an atomic on g# is undefined (spec 2.1 TGSM
   // limitation, E-27), and on u# order-dependent: beyond what the oracle
@@ -367,11 +366,11 @@ void Execution::ExecAtomic(Thread& t, uint32_t index,
         // (Replay::Atomic's `others`); not asking otherwise keeps a pass
         // that learns only of them from running again for nothing.
         const uint8_t ask =
-            AccessLog::Bit(Access::kStore) | (replay_ ? AccessLog::kStoreRace : 0) |
+            AccessLog::Bit(Access::kStore) |
             (replay_ && !replay_->has_trace() ? AccessLog::Bit(Access::kAtomic) : 0);
         const uint8_t racing = known_.ConcurrentKinds(key, ask, a);
         const uint32_t seq = t.accesses++;
-        RecordWrite(key, id, {a, seq, false, row.rmw, src0, src1});
+        if (Recorded(id)) KeepWrite(key, {a, seq, false, row.rmw, src0, src1});
         const bool store_races = racing & AccessLog::Bit(Access::kStore);
         const bool poisoned = known_.ConcurrentPoison(key, a);
         if (replay_) {
@@ -380,7 +379,9 @@ void Execution::ExecAtomic(Thread& t, uint32_t index,
           // other; on g# it is not atomic with respect to the atomics
           // (spec 2.1, E-27).
           const bool clean =
-              !poisoned && !(store_races && (id.tgsm || (racing & AccessLog::kStoreRace)));
+              !poisoned &&
+              !(store_races &&
+                (id.tgsm || known_.ConcurrentKinds(key, AccessLog::kStoreRace, a) != 0));
           old = replay_->Atomic(id, r.word, number, &word, site, row.rmw, src0, src1,
                                 clean, racing & AccessLog::Bit(Access::kAtomic));
           if (store_races) word = {word.bits, false};

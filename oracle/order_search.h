@@ -63,10 +63,8 @@ class Search {
     chains_ = chain_index_.size();
     pos_.assign(chains_, 0);
     tail_.resize(order_.size());
-    for (size_t c = 0; c < chains_; ++c) {
-      ComputeTails(c);
-      Shift(c, +1);
-    }
+    tail_ready_.assign(chains_, false);
+    keyed_ = false;
     blind_ops_ = static_cast<size_t>(std::count_if(
         ops_.begin(), ops_.end(), [](const SerialOp& o) { return !o.returned.has_value(); }));
     NumberValues();
@@ -221,7 +219,11 @@ class Search {
   }
   // Signature of chain c's remaining ops: chains whose remaining ops are
   // identical are interchangeable (symmetry). 0 once the chain is done.
-  uint64_t Tail(size_t c) const {
+  uint64_t Tail(size_t c) {
+    if (!tail_ready_[c]) {
+      tail_ready_[c] = true;
+      ComputeTails(c);
+    }
     return Done(c) ? 0 : tail_[chain_begin_[c] + pos_[c]];
   }
   // tail_ for each position of chain c, from its end.
@@ -250,6 +252,7 @@ class Search {
   // told those states apart: hundreds of exchanges of a few values then
   // ran out of budget on orders that exist.)
   void Shift(size_t c, int sign) {
+    if (!keyed_) return;  // no dead end yet: no key needed
     const uint64_t t = Tail(c);
     const uint64_t a = Mix(t ^ 0x243F6A8885A308D3ull), b = Mix(t + 0x13198A2E03707344ull);
     if (sign > 0) {
@@ -259,6 +262,13 @@ class Search {
       hash_.first -= a;
       hash_.second -= b;
     }
+  }
+  // The state key from scratch, kept up to date by Shift from then on: a
+  // search that never meets a dead end (most) never computes it.
+  void StartKeying() {
+    keyed_ = true;
+    hash_ = {0, 0};
+    for (size_t c = 0; c < chains_; ++c) Shift(c, +1);
   }
   std::pair<uint64_t, uint64_t> StateKey() const {
     return {hash_.first ^ (uint64_t{value_} * 0xD6E8FEB86659FD93ull),
@@ -275,7 +285,7 @@ class Search {
   // this, n such ops would make the search try 2^n subsets.
   void Enter(size_t applied_chain, uint32_t value_before) {
     const size_t begin = pool_.size();
-    if (placed_ < ops_.size() && !failed_.contains(StateKey())) {
+    if (placed_ < ops_.size() && !(keyed_ && failed_.contains(StateKey()))) {
       // The chains whose next op saw the current value, in the order they got there.
       auto it = value_ids_.find(value_);
       const uint32_t first =
@@ -357,6 +367,7 @@ class Search {
         continue;
       }
       // Dead end: remember it, undo the step that led here.
+      if (!keyed_) StartKeying();
       failed_.insert(StateKey());
       const size_t chain = f.applied_chain;
       const uint32_t before = f.value_before;
@@ -426,8 +437,11 @@ class Search {
   // With every return known: the graph of the ops not yet placed.
   RemainingTrail trail_;
   bool has_trail_ = false;
-  // By position in order_: the signature of the chain's ops from there on.
+  // By position in order_: the signature of the chain's ops from there on,
+  // computed for a whole chain the first time it is asked for.
   std::vector<uint64_t> tail_;
+  std::vector<bool> tail_ready_;
+  bool keyed_ = false;  // hash_ is kept (StartKeying)
   absl::flat_hash_set<uint64_t> seen_tails_;
   uint64_t steps_ = 0;
   size_t deepest_ = 0;

@@ -115,6 +115,9 @@ class Replay {
   // Words whose atomics could not be judged, and why, appended to `notes`.
   void TakeUnjudged(std::vector<std::string>& notes);
   bool has_trace() const { return observed_.has_trace; }
+  // Whether any word's history is open (a store that races with no atomic
+  // matters only to an open one).
+  bool HasOpen() const { return !open_.empty(); }
 
  private:
   struct Cell {
