@@ -107,6 +107,12 @@ Value Interleaved(Value initial, absl::Span<const WriteRecord* const> before,
 
 Value RacingRead(absl::Span<const WriteRecord> writes, const Accessor& reader,
                  uint32_t seq, bool tgsm, Value initial, ValueSets& sets) {
+  // A few writes at most (the pairs below are quadratic), and within the
+  // pass's work on sets: a loop of reads is bounded like any other set.
+  if (writes.size() > kMaxWrites ||
+      !sets.Charge(writes.size() * writes.size() + ValueSets::kMaxValues * writes.size())) {
+    return Value::Undefined();
+  }
   std::vector<const WriteRecord*> before, racing;
   for (const WriteRecord& w : writes) {
     if (OrderedBefore(w, reader, seq)) {

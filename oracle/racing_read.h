@@ -20,8 +20,10 @@ namespace atomfuzz::oracle {
 // whose writes, in one legal order, are `writes` (the whole pass's, as
 // AccessLog::RecordedWrites lists them), starting from `initial`: one value
 // or a set where the spec allows a few, else undefined. Sound, not exact:
-//  - a write of another group racing with it leaves it undefined (spec
-//    2.3, E-34), and so does, on g#, a store racing with an atomic (E-27);
+//  - it is undefined past kMaxWrites writes or once the pass's work on
+//    sets is spent (ValueSets::kMaxWork), where a write of another group
+//    races with it (spec 2.3, E-34), and on g# where a store races with an
+//    atomic (E-27);
 //  - the writes ordered before the read (its own earlier ones, and those
 //    before a barrier it passed) must end at one value, B: stores ordered
 //    among themselves, and atomics of one order-independent kind;
@@ -35,6 +37,8 @@ namespace atomfuzz::oracle {
 //    value the racing writes make at each point of that sequence.
 Value RacingRead(absl::Span<const WriteRecord> writes, const Accessor& reader,
                  uint32_t seq, bool tgsm, Value initial, ValueSets& sets);
+// Past this many writes to the word, a racing read is undefined.
+inline constexpr size_t kMaxWrites = 64;
 
 }  // namespace atomfuzz::oracle
 

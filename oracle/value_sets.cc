@@ -59,6 +59,7 @@ Value ValueSets::EvalAlu(isa::Op op, const std::array<Value, 4>& src, Value* hi)
     combinations *= s.size();
     if (combinations > kMaxCombinations) return undefined;
   }
+  if (!Charge(combinations)) return undefined;
   scratch_.clear();
   scratch_hi_.clear();
   for (size_t n = 0; n < combinations; ++n) {

@@ -25,10 +25,22 @@ class ValueSets {
   // gives an undefined value rather than enumerate them.
   static constexpr size_t kMaxCombinations = 4096;
 
+  // Work a pass may spend on sets (values combined or visited): past it,
+  // what would be a set is undefined, so a hostile case cannot make a pass
+  // run for minutes on sets in a loop.
+  static constexpr uint64_t kMaxWork = uint64_t{1} << 24;
+
   // Forgets every set (ids restart), keeping the room.
   void Clear() {
     pool_.clear();
     ranges_.clear();
+    work_ = 0;
+  }
+  // Takes `n` units of the pass's work; false (nothing taken) past kMaxWork.
+  bool Charge(uint64_t n) {
+    if (n > kMaxWork - work_) return false;
+    work_ += n;
+    return true;
   }
   size_t size() const { return ranges_.size(); }
 
@@ -60,6 +72,7 @@ class ValueSets {
   std::vector<uint32_t> pool_;  // the sets' values, one range each
   std::vector<std::pair<uint32_t, uint32_t>> ranges_;  // by id: [begin, end)
   std::vector<uint32_t> scratch_, scratch_hi_;
+  uint64_t work_ = 0;
 };
 
 }  // namespace atomfuzz::oracle
