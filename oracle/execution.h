@@ -211,6 +211,11 @@ class Execution {
   // Keeps a write (sets as undefined: their ids are this pass's).
   ABSL_ATTRIBUTE_NOINLINE void KeepWrite(uint64_t key, const WriteRecord& w);
   void StoreWord(Thread& t, const isa::Operand& target, uint32_t word, Value v);
+  // A store of `v` that lands on the word or on another of a few (its
+  // address is a set): the word keeps its value or takes `v`. `lands`:
+  // this run's address is this word (what the oracle as a target reports).
+  void MaybeStoreWord(Thread& t, const isa::Operand& target, uint32_t word, Value v,
+                      bool lands);
   // The word's value after a store of `v` by `a` that other threads'
   // stores race with (and no atomic or poisoning): one of their values.
   Value AfterRacingStore(uint64_t key, const Accessor& a, Value v);

@@ -2,6 +2,7 @@
 // poison rules of spec 2.1-2.4 applied through the access log.
 #include <array>
 #include <bit>
+#include <utility>
 
 #include "oracle/execution.h"
 #include "oracle/racing_read.h"
@@ -293,6 +294,35 @@ void Execution::ExecLoad(Thread& t, const isa::Instruction& inst) {
   }
 }
 
+namespace {
+
+// Each combination of the values `parts` may hold (each defined or a set),
+// at most ValueSets::kMaxValues of them, to `visit`; false without any
+// visit where a part is undefined or they are too many.
+template <typename Visit>
+bool EachAddress(absl::Span<const Value> parts, const ValueSets& sets, Visit visit) {
+  std::array<uint32_t, 3> ones{};
+  std::array<absl::Span<const uint32_t>, 3> e;
+  size_t combinations = 1;
+  for (size_t k = 0; k < parts.size(); ++k) {
+    e[k] = sets.Elements(parts[k], ones[k]);
+    combinations *= e[k].size();
+    if (e[k].empty() || combinations > ValueSets::kMaxValues) return false;
+  }
+  for (size_t n = 0; n < combinations; ++n) {
+    size_t rest = n;
+    std::array<uint32_t, 3> a{};
+    for (size_t k = 0; k < parts.size(); ++k) {
+      a[k] = e[k][rest % e[k].size()];
+      rest /= e[k].size();
+    }
+    visit(a);
+  }
+  return true;
+}
+
+}  // namespace
+
 void Execution::ExecStore(Thread& t, const isa::Instruction& inst) {
   const Operand& mem = inst.operands[0];
   const Layout* layout = LayoutOf(t, mem);
@@ -304,7 +334,27 @@ void Execution::ExecStore(Thread& t, const isa::Instruction& inst) {
     const Operand& addr = operand[Role::kAddress];
     std::array<uint32_t, 3> coords{};
     const bool defined = ReadAddress(t, addr, *layout, coords);
-    if (!defined) return Poison(t, mem);  // spec 6.0: could land anywhere
+    if (!defined) {
+      // An address that is one of a few: a store to one of their texels
+      // (out of bounds: none), each of which may keep its value. Else it
+      // could land anywhere (spec 6.0).
+      std::array<Value, 3> parts{};
+      const int width = layout->AddressWidth();
+      for (int k = 0; k < width; ++k) parts[static_cast<size_t>(k)] = Read(t, addr, k);
+      absl::InlinedVector<uint32_t, 8> words;
+      const bool some = EachAddress(absl::MakeConstSpan(parts.data(), static_cast<size_t>(width)),
+                                    sets_, [&](const std::array<uint32_t, 3>& a) {
+                                      const Resolved r = ResolveTyped(*layout, a);
+                                      if (r.cls == AddressClass::kInBounds) words.push_back(r.word);
+                                    });
+      if (!some) return Poison(t, mem);
+      const Value v = Read(t, src, 0);
+      const Resolved here = ResolveTyped(*layout, coords);  // this run's texel
+      for (uint32_t w : words) {
+        MaybeStoreWord(t, mem, w, v, here.cls == AddressClass::kInBounds && here.word == w);
+      }
+      return;
+    }
     const Resolved r = ResolveTyped(*layout, coords);
     if (r.cls == AddressClass::kInBounds) StoreWord(t, mem, r.word, Read(t, src, 0));
     return;  // out of bounds: nothing written (spec 1.7)
@@ -316,7 +366,31 @@ void Execution::ExecStore(Thread& t, const isa::Instruction& inst) {
   const int count = std::bit_width(static_cast<unsigned>(mem.mask));
   std::array<Value, 4> values{};
   for (int c = 0; c < count; ++c) values[static_cast<size_t>(c)] = Read(t, src, c);
-  if (!index.defined || !offset.defined) return Poison(t, mem);
+  if (!index.defined || !offset.defined) {
+    // An address that is one of a few: the store goes to one of them, so
+    // each of their words may keep its value, where none of them poisons.
+    bool poisons = false;
+    absl::InlinedVector<std::pair<uint32_t, int>, 16> words;  // (word, component)
+    const std::array<Value, 2> parts = {index, offset};
+    const bool some = EachAddress(parts, sets_, [&](const std::array<uint32_t, 3>& a) {
+      const WordRange r = ResolveRange(*layout, a[0], a[1], count);
+      if (r.misaligned || r.offset_overflow) poisons = true;
+      for (int c = 0; c < count; ++c) {
+        const size_t k = static_cast<size_t>(c);
+        if (!r.in_bounds[k] && !uav) poisons = true;
+        if ((mem.mask & (1u << c)) && r.in_bounds[k]) {
+          words.emplace_back(static_cast<uint32_t>(r.first_word + k), c);
+        }
+      }
+    });
+    if (!some || poisons) return Poison(t, mem);
+    const WordRange here = ResolveRange(*layout, index.bits, offset.bits, count);  // this run's
+    for (const auto& [w, c] : words) {
+      const size_t k = static_cast<size_t>(c);
+      MaybeStoreWord(t, mem, w, values[k], here.in_bounds[k] && here.first_word + k == w);
+    }
+    return;
+  }
   const WordRange r = ResolveRange(*layout, index.bits, offset.bits, count);
   // Spec 1.7: misaligned writes and offsets past the structure poison; on
   // g# any out-of-bounds word poisons all TGSM.
@@ -329,6 +403,29 @@ void Execution::ExecStore(Thread& t, const isa::Instruction& inst) {
     if (!(mem.mask & (1u << c)) || !r.in_bounds[k]) continue;  // u#: skipped
     StoreWord(t, mem, static_cast<uint32_t>(r.first_word + k), values[k]);
   }
+}
+
+void Execution::MaybeStoreWord(Thread& t, const Operand& target, uint32_t word, Value v,
+                               bool lands) {
+  const MemoryId id = IdOf(t, target);
+  const Accessor a = AccessorOf(t, id.tgsm);
+  const uint64_t key = AccessLog::WordKey(id, word);
+  const uint32_t seq = t.accesses++;
+  const uint32_t number = log_.Record(key, Access::kStore, a);
+  const uint8_t racing = known_.ConcurrentKinds(key, kWrites, a);
+  // Whether it lands here is not known: a racing read sees anything.
+  if (Recorded(id)) KeepWrite(key, {a, seq, true, isa::Rmw::kNone, Value{}, {}});
+  // The word's atomics may or may not have this store among them.
+  if (replay_) replay_->MaybeStore(id, word, number);
+  Value& cell = (*WordsOf(t, target))[word];
+  if (racing != 0 || known_.ConcurrentPoison(key, a)) {
+    cell = AfterRacingStore(key, a, Value{lands ? v.bits : cell.bits, false});
+    return;
+  }
+  // The value it had, or this one (a later racing store finds the same in
+  // the word: this one is ordered before it).
+  const Value either[2] = {cell, v};
+  cell = sets_.Union(either, lands ? v.bits : cell.bits);
 }
 
 void Execution::ExecAtomic(Thread& t, uint32_t index,

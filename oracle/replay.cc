@@ -194,6 +194,17 @@ void Replay::BeforeStore(const MemoryId& m, uint32_t word, uint32_t number, Valu
   CloseOpen(static_cast<size_t>(open - open_.data()), std::nullopt);
 }
 
+void Replay::MaybeStore(const MemoryId& m, uint32_t word, uint32_t number) {
+  if (open_.empty()) return;
+  Open* open = FindOpen(Cell{m, word}, number);
+  if (open == nullptr) return;
+  if (open->history.judgeable) {
+    open->history.judgeable = false;
+    open->history.why_not = "a store whose address is one of a few may land among its atomics";
+  }
+  CloseOpen(static_cast<size_t>(open - open_.data()), std::nullopt);
+}
+
 void Replay::CloseOpen(size_t i, std::optional<uint32_t> final_value) {
   Close(open_[i].cell, open_[i].history, final_value);
   if (i + 1 != open_.size()) {

@@ -96,6 +96,9 @@ class Replay {
   // of it comes before the store.
   void BeforeStore(const MemoryId& m, uint32_t word, uint32_t number, Value* cell,
                    const AtomicSite& site, Value value, bool racing, bool stores_race);
+  // A store that may or may not land on the word (its address is one of a
+  // few): the word's history cannot be judged, and closes.
+  void MaybeStore(const MemoryId& m, uint32_t word, uint32_t number);
   // `m` was poisoned (for g#: every g# of m.group): its words may now hold
   // anything, so their histories close with their returns judged but no
   // final value.
