@@ -208,6 +208,10 @@ class Execution {
   bool Recorded(const MemoryId& id) const {
     return program_info_.Loaded(id.tgsm, id.slot) && AccessLog::NumberedAlone(id);
   }
+  // What an alloc or consume without a trace returned, from the last
+  // pass's record of the counter's ops: one of a few, or undefined.
+  Value CounterReturns(const MemoryId& id, uint64_t key, const Accessor& a, uint32_t seq,
+                       isa::Rmw rmw);
   // Keeps a write (sets as undefined: their ids are this pass's).
   ABSL_ATTRIBUTE_NOINLINE void KeepWrite(uint64_t key, const WriteRecord& w);
   void StoreWord(Thread& t, const isa::Operand& target, uint32_t word, Value v);

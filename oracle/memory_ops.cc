@@ -120,6 +120,22 @@ Value Execution::RacingReadOf(const MemoryId& id, uint32_t word, uint64_t key,
   return RacingRead(racing_writes_, a, seq, id.tgsm, initial, sets_);
 }
 
+Value Execution::CounterReturns(const MemoryId& id, uint64_t key, const Accessor& a,
+                                uint32_t seq, isa::Rmw rmw) {
+  const isa::Resource* r = case_.FindResource(id.slot);
+  if (r == nullptr || !r->counter || !AccessLog::NumberedAlone(id) ||
+      !known_.RecordedWrites(key, racing_writes_)) {
+    return Value{};
+  }
+  const Value before = AtomicSees(racing_writes_, a, seq, Value::Of(*r->counter), sets_);
+  uint32_t one;
+  const absl::Span<const uint32_t> seen = sets_.Elements(before, one);
+  std::vector<uint32_t> returns(seen.begin(), seen.end());
+  if (returns.empty()) return Value{};
+  for (uint32_t& v : returns) v = rmw == isa::Rmw::kConsume ? Consume(v).returned : Alloc(v).returned;
+  return sets_.Of(returns, returns.front());
+}
+
 void Execution::KeepWrite(uint64_t key, const WriteRecord& w) {
   WriteRecord kept = w;
   if (kept.a.set) kept.a = Value{};
@@ -418,14 +434,21 @@ void Execution::MaybeStoreWord(Thread& t, const Operand& target, uint32_t word, 
   // The word's atomics may or may not have this store among them.
   if (replay_) replay_->MaybeStore(id, word, number);
   Value& cell = (*WordsOf(t, target))[word];
-  if (racing != 0 || known_.ConcurrentPoison(key, a)) {
-    cell = AfterRacingStore(key, a, Value{lands ? v.bits : cell.bits, false});
+  const uint32_t bits = lands ? v.bits : cell.bits;
+  const bool undefined =
+      (racing & AccessLog::Bit(Access::kAtomic)) || known_.ConcurrentPoison(key, a);
+  if (racing != 0) {
+    // One of the word's last writes, if it lands: a later racing store
+    // must not hide it. It drops none of the others (it may not land).
+    last_writes_[key].push_back({undefined ? Value{bits, false} : v, a});
+  }
+  if (undefined) {
+    cell = {bits, false};
     return;
   }
-  // The value it had, or this one (a later racing store finds the same in
-  // the word: this one is ordered before it).
+  // The value it had, or this one.
   const Value either[2] = {cell, v};
-  cell = sets_.Union(either, lands ? v.bits : cell.bits);
+  cell = sets_.Union(either, bits);
 }
 
 void Execution::ExecAtomic(Thread& t, uint32_t index,
@@ -475,13 +498,19 @@ void Execution::ExecAtomic(Thread& t, uint32_t index,
           // (Replay::BeforeStore), where no two stores race with each
           // other; on g# it is not atomic with respect to the atomics
           // (spec 2.1, E-27).
+          // (Without a trace there are no returns to fit an order to.)
           const bool clean =
               !poisoned &&
-              !(store_races &&
-                (id.tgsm || known_.ConcurrentKinds(key, AccessLog::kStoreRace, a) != 0));
+              !(store_races && (id.tgsm || !replay_->has_trace() ||
+                                known_.ConcurrentKinds(key, AccessLog::kStoreRace, a) != 0));
           old = replay_->Atomic(id, r.word, number, &word, site, row.rmw, src0, src1,
                                 clean, racing & AccessLog::Bit(Access::kAtomic));
-          if (store_races) word = {word.bits, false};
+          if (store_races) {
+            // Without a trace the return was the word as this pass left
+            // it; a racing store may have come between.
+            if (!replay_->has_trace()) old = {old.bits, false};
+            word = {word.bits, false};
+          }
           break;
         }
         // Order against a plain store is not one value the interpreter
@@ -540,14 +569,22 @@ void Execution::ExecCounter(Thread& t, uint32_t index,
     // The counter is one more word, shared by every thread (spec 1.6).
     const MemoryId id{false, 0, uav.index};
     const Accessor a = AccessorOf(t, false);
-    const uint32_t number = log_.Record(id, UINT32_MAX, Access::kAtomic, a);
+    const uint64_t key = AccessLog::WordKey(id, UINT32_MAX);
+    const uint32_t number = log_.Record(key, Access::kAtomic, a);
+    const uint32_t seq = t.accesses++;
+    const isa::Rmw rmw = inst.info().rmw;
+    // Kept for a judge without a trace (below): counters are few.
+    if (AccessLog::NumberedAlone(id)) KeepWrite(key, {a, seq, false, rmw, {}, {}});
     if (replay_) {
-      const isa::Rmw rmw = inst.info().rmw;
       // As in ExecAtomic: only a judge without a trace asks.
       const bool others = !replay_->has_trace() &&
                           known_.Concurrent(id, UINT32_MAX, Access::kAtomic, a);
       returned = replay_->Atomic(id, UINT32_MAX, number, &counter, site, rmw, Value{},
                                  Value{}, true, others);
+      // Without a trace and with other threads' ops on the counter, what it
+      // returned is one of a few: the counter as its own earlier ops and
+      // any prefix of each other thread's leave it (spec 1.6, E-36).
+      if (!returned.defined && others) returned = CounterReturns(id, key, a, seq, rmw);
       for (int c = 0; c < 4; ++c) {
         if (dst0.mask & (1u << c)) Write(t, dst0, c, returned);
       }

@@ -19,6 +19,8 @@ bool OrderedBefore(const WriteRecord& w, const Accessor& a, uint32_t seq) {
 // The word after `w` on `old`, or nullopt where an operand is not one value.
 std::optional<uint32_t> Apply(const WriteRecord& w, uint32_t old) {
   if (w.store) return w.a.defined ? std::optional<uint32_t>(w.a.bits) : std::nullopt;
+  if (w.rmw == isa::Rmw::kAlloc) return old + 1;    // spec 1.6: no clamp
+  if (w.rmw == isa::Rmw::kConsume) return old - 1;
   if (!w.a.defined || (w.rmw == isa::Rmw::kCmpExch && !w.b.defined)) return std::nullopt;
   return ApplyRmw(w.rmw, old, w.a.bits, w.b.bits);
 }
@@ -103,10 +105,26 @@ Value Interleaved(Value initial, absl::Span<const WriteRecord* const> before,
   return Closure(values, racing, sets);
 }
 
+// What a read (or, `atomic`, an atomic) may see of the word (RacingRead).
+Value Sees(absl::Span<const WriteRecord> writes, const Accessor& reader, uint32_t seq,
+           bool tgsm, bool atomic, Value initial, ValueSets& sets);
+
 }  // namespace
 
 Value RacingRead(absl::Span<const WriteRecord> writes, const Accessor& reader,
                  uint32_t seq, bool tgsm, Value initial, ValueSets& sets) {
+  return Sees(writes, reader, seq, tgsm, false, initial, sets);
+}
+
+Value AtomicSees(absl::Span<const WriteRecord> writes, const Accessor& reader,
+                 uint32_t seq, Value initial, ValueSets& sets) {
+  return Sees(writes, reader, seq, false, true, initial, sets);
+}
+
+namespace {
+
+Value Sees(absl::Span<const WriteRecord> writes, const Accessor& reader, uint32_t seq,
+           bool tgsm, bool atomic, Value initial, ValueSets& sets) {
   // A few writes at most (the pairs below are quadratic), and within the
   // pass's work on sets: a loop of reads is bounded like any other set.
   if (writes.size() > kMaxWrites ||
@@ -124,7 +142,7 @@ Value RacingRead(absl::Span<const WriteRecord> writes, const Accessor& reader,
   // A non-atomic read of what another group writes is undefined (spec 2.3,
   // E-34: it would need _glc and fences, and nothing orders the groups).
   for (const WriteRecord* w : racing) {
-    if (w->by.group != reader.group) return Value::Undefined();
+    if (!atomic && w->by.group != reader.group) return Value::Undefined();
   }
   // On g# a store is not atomic with respect to an atomic it races with
   // (spec 2.1, E-27): the word is then undefined.
@@ -192,4 +210,5 @@ Value RacingRead(absl::Span<const WriteRecord> writes, const Accessor& reader,
   return Closure(std::move(values), racing, sets);
 }
 
+}  // namespace
 }  // namespace atomfuzz::oracle

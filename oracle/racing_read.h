@@ -37,6 +37,12 @@ namespace atomfuzz::oracle {
 //    value the racing writes make at each point of that sequence.
 Value RacingRead(absl::Span<const WriteRecord> writes, const Accessor& reader,
                  uint32_t seq, bool tgsm, Value initial, ValueSets& sets);
+// The same for an atomic's view of the word (the value before it), which
+// another group's writes do not make undefined (atomics are coherent
+// across groups, spec 2.3): what an imm_atomic_alloc or consume without a
+// trace may have found of its counter (writes: the counter's ops).
+Value AtomicSees(absl::Span<const WriteRecord> writes, const Accessor& reader,
+                 uint32_t seq, Value initial, ValueSets& sets);
 // Past this many writes to the word, a racing read is undefined.
 inline constexpr size_t kMaxWrites = 64;
 

@@ -124,8 +124,8 @@ Value Replay::Atomic(const MemoryId& m, uint32_t word, uint32_t number, Value* c
       h.judgeable = false;
       h.why_not = "the trace has no returned value for one of its atomics";
     }
-  } else if (!others && cell->defined) {
-    // No other thread's atomic can come between: the value is the spec's
+  } else if (!others && clean && cell->defined) {
+    // No other thread's atomic, store or poisoning can come between: the value is the spec's
     // (and the cell can follow it exactly).
     returned = Value::Of(SerialReturn(op, cell->bits));
   }
@@ -166,7 +166,7 @@ Replay::Open& Replay::OpenHistory(const Cell& c, uint32_t number, Value* cell,
 void Replay::BeforeStore(const MemoryId& m, uint32_t word, uint32_t number, Value* cell,
                          const AtomicSite& site, Value value, bool racing,
                          bool stores_race) {
-  if (racing && !m.tgsm && !stores_race) {
+  if (racing && !m.tgsm && !stores_race && observed_.has_trace) {
     History& h = OpenHistory(Cell{m, word}, number, cell, site).history;
     if (h.judgeable && !(value.defined && h.start.defined)) {
       h.judgeable = false;
