@@ -30,6 +30,25 @@ oracle::Verdict JudgeOf(const isa::Case& c, const isa::Outcome& o) {
   return v.ok() ? *v : oracle::Verdict{};
 }
 
+// The verdict on `good` with u<uav's slot>'s `word` changed to `value`, as
+// an executor that left that value there would report it.
+oracle::Verdict JudgeChanged(const isa::Case& c, const isa::Outcome& good, uint32_t word,
+                             uint32_t value, size_t uav = 0) {
+  isa::Outcome o = good;
+  o.uavs[uav].words[word] = value;
+  return JudgeOf(c, o);
+}
+
+// That verdict is a wrong-memory divergence.
+void ExpectWrongMemory(const isa::Case& c, const isa::Outcome& good, uint32_t word,
+                       uint32_t value) {
+  SCOPED_TRACE(testing::Message() << "u0[" << word << "] = " << value);
+  const oracle::Verdict v = JudgeChanged(c, good, word, value);
+  ASSERT_EQ(v.kind, oracle::Verdict::Kind::kDivergence)
+      << v.Summary() << "; notes: " << absl::StrJoin(v.notes, " | ");
+  EXPECT_EQ(v.findings.front().kind, "wrong-memory");
+}
+
 isa::Case Load(const std::string& relative) {
   absl::StatusOr<isa::Case> c = LoadCorpusCase(relative);
   EXPECT_TRUE(c.ok()) << c.status();
@@ -129,9 +148,7 @@ TEST(BlindSpots, RacingStoresLeaveOneOfTheirValues) {
                                Change{2, 7, false}, Change{2, 3, true},
                                Change{4, 0, false}}) {
     SCOPED_TRACE(testing::Message() << "u0[" << change.word << "] = " << change.value);
-    isa::Outcome o = good;
-    o.uavs[0].words[change.word] = change.value;
-    const oracle::Verdict v = JudgeOf(c, o);
+    const oracle::Verdict v = JudgeChanged(c, good, change.word, change.value);
     EXPECT_EQ(v.kind, change.allowed ? oracle::Verdict::Kind::kAllowed
                                      : oracle::Verdict::Kind::kDivergence)
         << v.Summary();
@@ -159,15 +176,8 @@ TEST(BlindSpots, ReadRacingWithAtomicsSeesTheWordsOrder) {
   const isa::Case c = Load("corpus/regress/read-back-after-own-umax.case");
   const isa::Outcome good = testutil::RunOn(c, "fast");
   EXPECT_EQ(JudgeOf(c, good).kind, oracle::Verdict::Kind::kAllowed);
-  for (const auto& [word, value] : {std::pair<uint32_t, uint32_t>{7, 0}, {65, 64}}) {
-    SCOPED_TRACE(testing::Message() << "u0[" << word << "] = " << value);
-    isa::Outcome o = good;
-    o.uavs[0].words[word] = value;
-    const oracle::Verdict v = JudgeOf(c, o);
-    ASSERT_EQ(v.kind, oracle::Verdict::Kind::kDivergence)
-        << v.Summary() << "; notes: " << absl::StrJoin(v.notes, " | ");
-    EXPECT_EQ(v.findings.front().kind, "wrong-memory");
-  }
+  ExpectWrongMemory(c, good, 7, 0);
+  ExpectWrongMemory(c, good, 65, 64);
 }
 
 // E-28b: a read racing with one exch or one iadd sees the word before or
@@ -183,13 +193,10 @@ TEST(BlindSpots, ReadRacingWithOneAtomicSeesBeforeOrAfter) {
        {std::tuple<uint32_t, uint32_t, bool>{0, 0, true}, {0, 7, true}, {0, 5, false},
         {1, 3, true}, {1, 8, true}, {1, 5, false}}) {
     SCOPED_TRACE(testing::Message() << "u1[" << word << "] = " << value);
-    isa::Outcome o = good;
-    o.uavs[slot].words[word] = value;
-    EXPECT_EQ(JudgeOf(c, o).kind, allowed ? oracle::Verdict::Kind::kAllowed
+    EXPECT_EQ(JudgeChanged(c, good, word, value, slot).kind, allowed ? oracle::Verdict::Kind::kAllowed
                                           : oracle::Verdict::Kind::kDivergence);
   }
 }
-
 
 // E-27's u# half: a plain store racing with atomics on a UAV is atomic with
 // respect to them (spec 2.1), so it has a place in the word's one order and
@@ -203,9 +210,7 @@ TEST(BlindSpots, AStoreRacingWithAtomicsOnAUavHasAPlaceInTheOrder) {
   // lost) fit no order.
   for (uint32_t wrong : {9u, 103u, 5u}) {
     SCOPED_TRACE(testing::Message() << "u0[0] = " << wrong);
-    isa::Outcome o = good;
-    o.uavs[0].words[0] = wrong;
-    const oracle::Verdict v = JudgeOf(c, o);
+    const oracle::Verdict v = JudgeChanged(c, good, 0, wrong);
     ASSERT_EQ(v.kind, oracle::Verdict::Kind::kDivergence) << v.Summary();
     EXPECT_EQ(v.findings.front().where.rfind("u0[0]", 0), 0u) << v.Summary();
   }
@@ -225,18 +230,11 @@ TEST(BlindSpots, AllocIndicesWithoutATraceAreJudgedThroughMemory) {
   good.trace.clear();
   ASSERT_EQ(JudgeOf(c, good).kind, oracle::Verdict::Kind::kAllowed);
   // Structs are 2 words (id, 0xa0000000 + id); 3..18 are handed out.
-  for (const auto& [word, value] :
-       {std::pair<uint32_t, uint32_t>{38, 5}, {39, 0xa0000005}, {6, 0x12345678}, {4, 7}}) {
-    SCOPED_TRACE(testing::Message() << "u0[" << word << "] = " << value);
-    isa::Outcome o = good;
-    o.uavs[0].words[word] = value;
-    const oracle::Verdict v = JudgeOf(c, o);
-    ASSERT_EQ(v.kind, oracle::Verdict::Kind::kDivergence)
-        << v.Summary() << "; notes: " << absl::StrJoin(v.notes, " | ");
-    EXPECT_EQ(v.findings.front().kind, "wrong-memory");
-  }
+  ExpectWrongMemory(c, good, 38, 5);
+  ExpectWrongMemory(c, good, 39, 0xa0000005);
+  ExpectWrongMemory(c, good, 6, 0x12345678);
+  ExpectWrongMemory(c, good, 4, 7);
 }
-
 
 // Judging without a trace must stay free of false alarms as the judge
 // learns more (racing stores, reads, stores among atomics, counters): the
