@@ -114,8 +114,8 @@ bool AccessLog::RecordedWrites(uint64_t key, std::vector<WriteRecord>& out) cons
     asked_keys_.push_back(key);
   }
   if (writes_overflow_) return false;
-  if (!writes_asked_) {
-    writes_asked_ = true;
+  if (!writes_indexed_) {
+    writes_indexed_ = true;
     writes_by_key_.resize(writes_.size());
     for (uint32_t i = 0; i < writes_.size(); ++i) writes_by_key_[i] = i;
     // By key, then in the pass's order (the index): a plain sort, no buffer.
@@ -178,7 +178,7 @@ bool AccessLog::LearnFrom(AccessLog&& seen) {
   bool changed = !asked_keys_.empty() && !SameAskedWrites(seen);
   std::swap(writes_, seen.writes_);
   writes_overflow_ = seen.writes_overflow_;
-  writes_asked_ = false;
+  writes_indexed_ = false;
   writes_by_key_.clear();
   asked_keys_.clear();
   seen.writes_.clear();

@@ -188,7 +188,7 @@ class AccessLog {
     words_.clear();
     writes_.clear();
     writes_overflow_ = false;
-    writes_asked_ = false;
+    writes_indexed_ = false;
     writes_by_key_.clear();
     asked_keys_.clear();
     poisoned_ = false;
@@ -260,9 +260,9 @@ class AccessLog {
   };
   std::vector<KeyedWrite> writes_;
   bool writes_overflow_ = false;
-  // Whether RecordedWrites was asked since the last LearnFrom, and the
-  // records' indices sorted by key (built at the first such question).
-  mutable bool writes_asked_ = false;
+  // The records' indices sorted by key, built at RecordedWrites' first
+  // question since the last LearnFrom (writes_indexed_ says whether it is).
+  mutable bool writes_indexed_ = false;
   mutable std::vector<uint32_t> writes_by_key_;
   // Whether two threads' stores to `w` race (kStoreRace).
   static bool StoresRace(const Word& w, bool tgsm);

@@ -250,14 +250,10 @@ Value Execution::ReadOther(const Thread& t, const Operand& op, int lane) const {
   switch (op.file) {
     case RegFile::kIndexableTemp: {
       if (op.index >= t.xregs.size()) return Value{};
-      uint64_t element = op.offset;
-      if (op.relative) {
-        const size_t r = size_t{op.relative->temp} * 4 + op.relative->component;
-        if (r >= t.regs.size() || !t.regs[r].defined) return Value{};
-        element += t.regs[r].bits;
-      }
+      const std::optional<uint64_t> element = ElementOf(t, op);
+      if (!element) return Value{};
       const auto& x = t.xregs[op.index];
-      const uint64_t k = element * 4 + static_cast<uint64_t>(c);
+      const uint64_t k = *element * 4 + static_cast<uint64_t>(c);
       return k < x.size() ? x[k] : Value{};  // out of range: undefined
     }
     case RegFile::kThreadID:
@@ -272,19 +268,21 @@ Value Execution::ReadOther(const Thread& t, const Operand& op, int lane) const {
   }
 }
 
+std::optional<uint64_t> Execution::ElementOf(const Thread& t, const Operand& op) {
+  uint64_t element = op.offset;
+  if (!op.relative) return element;
+  const size_t r = size_t{op.relative->temp} * 4 + op.relative->component;
+  if (r >= t.regs.size() || !t.regs[r].defined) return std::nullopt;
+  return element + t.regs[r].bits;
+}
+
 void Execution::WriteOther(Thread& t, const Operand& dst, int component, Value v) {
   const size_t c = static_cast<size_t>(component & 3);
   if (dst.file != RegFile::kIndexableTemp || dst.index >= t.xregs.size()) return;
   auto& x = t.xregs[dst.index];
-  uint64_t element = dst.offset;
-  bool known = true;
-  if (dst.relative) {
-    const size_t r = size_t{dst.relative->temp} * 4 + dst.relative->component;
-    known = r < t.regs.size() && t.regs[r].defined;
-    if (known) element += t.regs[r].bits;
-  }
-  const uint64_t k = element * 4 + c;
-  if (!known || k >= x.size()) {
+  const std::optional<uint64_t> element = ElementOf(t, dst);
+  const uint64_t k = element ? *element * 4 + c : 0;
+  if (!element || k >= x.size()) {
     // A write to an unknown or out-of-range element may land anywhere in x#.
     std::fill(x.begin(), x.end(), Value{});
     return;
@@ -359,14 +357,7 @@ bool Execution::SameRegister(const Thread& t, const Operand& a, const Operand& b
   if (a.file != b.file || a.index != b.index) return false;
   if (a.file != RegFile::kIndexableTemp) return true;
   // x#[element]: an unknown element may be any, so it may be the same.
-  auto element = [&](const Operand& op) -> std::optional<uint64_t> {
-    uint64_t e = op.offset;
-    if (!op.relative) return e;
-    const size_t r = size_t{op.relative->temp} * 4 + op.relative->component;
-    if (r >= t.regs.size() || !t.regs[r].defined) return std::nullopt;
-    return e + t.regs[r].bits;
-  };
-  const std::optional<uint64_t> ea = element(a), eb = element(b);
+  const std::optional<uint64_t> ea = ElementOf(t, a), eb = ElementOf(t, b);
   return !ea || !eb || *ea == *eb;
 }
 

@@ -175,6 +175,9 @@ class Execution {
     WriteOther(t, dst, component, v);
   }
   Value ReadOther(const Thread& t, const isa::Operand& op, int lane) const;
+  // The element an x# operand names now (its offset plus its register
+  // index), or nullopt where that register is undefined.
+  static std::optional<uint64_t> ElementOf(const Thread& t, const isa::Operand& op);
   void WriteOther(Thread& t, const isa::Operand& dst, int component, Value v);
   bool Condition(const Thread& t, const isa::Operand& op);
   void ExecAlu(Thread& t, const isa::Instruction& inst, const Decoded& d);

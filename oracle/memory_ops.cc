@@ -156,6 +156,7 @@ void Execution::StoreWord(Thread& t, const Operand& target, uint32_t word,
   const uint8_t racing = known_.ConcurrentKinds(key, kWrites, a);
   if (Recorded(id)) KeepWrite(key, {a, seq, true, isa::Rmw::kNone, v, {}});
   const bool racing_atomic = racing & AccessLog::Bit(Access::kAtomic);
+  Value& cell = (*WordsOf(t, target))[word];
   if (replay_ && (racing_atomic || replay_->HasOpen())) {
     // The store's place in the word's order, for the judge (t.pc is the
     // store: Execute moves past it after). Whether stores race with each
@@ -167,16 +168,13 @@ void Execution::StoreWord(Thread& t, const Operand& target, uint32_t word,
     site.interval = a.interval;
     const bool stores_race =
         racing_atomic && known_.ConcurrentKinds(key, AccessLog::kStoreRace, a) != 0;
-    replay_->BeforeStore(id, word, number, &(*WordsOf(t, target))[word], site, v,
-                         racing_atomic, stores_race);
+    replay_->BeforeStore(id, word, number, &cell, site, v, racing_atomic, stores_race);
   }
   // A store racing with an atomic on g# is undefined (spec 2.1 TGSM
   // limitation, E-27), and on u# order-dependent: beyond what the oracle
   // follows. A poisoning that is not ordered before the store may land
   // after it.
-  Value& cell = (*WordsOf(t, target))[word];
-  const bool undefined =
-      (racing & AccessLog::Bit(Access::kAtomic)) || known_.ConcurrentPoison(key, a);
+  const bool undefined = racing_atomic || known_.ConcurrentPoison(key, a);
   if (racing == 0 && !undefined) {
     cell = v;
     if (!last_writes_.empty()) last_writes_.erase(key);
@@ -190,12 +188,8 @@ void Execution::StoreWord(Thread& t, const Operand& target, uint32_t word,
 void Execution::DropOrderedBefore(uint64_t key, const Accessor& a,
                                   absl::InlinedVector<LastWrite, 2>& last) {
   const bool tgsm = key >> 63;
-  auto concurrent = [&](const Accessor& b) {
-    if (b.group != a.group) return !tgsm;  // u#: no sync between groups (2.2)
-    return b.interval == a.interval && b.thread != a.thread;
-  };
   last.erase(std::remove_if(last.begin(), last.end(),
-                            [&](const LastWrite& w) { return !concurrent(w.by); }),
+                            [&](const LastWrite& w) { return !Concurrent(w.by, a, tgsm); }),
              last.end());
 }
 
@@ -310,35 +304,6 @@ void Execution::ExecLoad(Thread& t, const isa::Instruction& inst) {
   }
 }
 
-namespace {
-
-// Each combination of the values `parts` may hold (each defined or a set),
-// at most ValueSets::kMaxValues of them, to `visit`; false without any
-// visit where a part is undefined or they are too many.
-template <typename Visit>
-bool EachAddress(absl::Span<const Value> parts, const ValueSets& sets, Visit visit) {
-  std::array<uint32_t, 3> ones{};
-  std::array<absl::Span<const uint32_t>, 3> e;
-  size_t combinations = 1;
-  for (size_t k = 0; k < parts.size(); ++k) {
-    e[k] = sets.Elements(parts[k], ones[k]);
-    combinations *= e[k].size();
-    if (e[k].empty() || combinations > ValueSets::kMaxValues) return false;
-  }
-  for (size_t n = 0; n < combinations; ++n) {
-    size_t rest = n;
-    std::array<uint32_t, 3> a{};
-    for (size_t k = 0; k < parts.size(); ++k) {
-      a[k] = e[k][rest % e[k].size()];
-      rest /= e[k].size();
-    }
-    visit(a);
-  }
-  return true;
-}
-
-}  // namespace
-
 void Execution::ExecStore(Thread& t, const isa::Instruction& inst) {
   const Operand& mem = inst.operands[0];
   const Layout* layout = LayoutOf(t, mem);
@@ -357,13 +322,13 @@ void Execution::ExecStore(Thread& t, const isa::Instruction& inst) {
       std::array<Value, 3> parts{};
       const int width = layout->AddressWidth();
       for (int k = 0; k < width; ++k) parts[static_cast<size_t>(k)] = Read(t, addr, k);
+      const auto address = absl::MakeConstSpan(parts.data(), static_cast<size_t>(width));
+      if (sets_.Combinations(address, ValueSets::kMaxValues) == 0) return Poison(t, mem);
       absl::InlinedVector<uint32_t, 8> words;
-      const bool some = EachAddress(absl::MakeConstSpan(parts.data(), static_cast<size_t>(width)),
-                                    sets_, [&](const std::array<uint32_t, 3>& a) {
-                                      const Resolved r = ResolveTyped(*layout, a);
-                                      if (r.cls == AddressClass::kInBounds) words.push_back(r.word);
-                                    });
-      if (!some) return Poison(t, mem);
+      sets_.ForEachCombination(address, [&](const std::array<uint32_t, 4>& a) {
+        const Resolved r = ResolveTyped(*layout, {a[0], a[1], a[2]});
+        if (r.cls == AddressClass::kInBounds) words.push_back(r.word);
+      });
       const Value v = Read(t, src, 0);
       const Resolved here = ResolveTyped(*layout, coords);  // this run's texel
       for (uint32_t w : words) {
@@ -385,10 +350,11 @@ void Execution::ExecStore(Thread& t, const isa::Instruction& inst) {
   if (!index.defined || !offset.defined) {
     // An address that is one of a few: the store goes to one of them, so
     // each of their words may keep its value, where none of them poisons.
+    const std::array<Value, 2> parts = {index, offset};
+    if (sets_.Combinations(parts, ValueSets::kMaxValues) == 0) return Poison(t, mem);
     bool poisons = false;
     absl::InlinedVector<std::pair<uint32_t, int>, 16> words;  // (word, component)
-    const std::array<Value, 2> parts = {index, offset};
-    const bool some = EachAddress(parts, sets_, [&](const std::array<uint32_t, 3>& a) {
+    sets_.ForEachCombination(parts, [&](const std::array<uint32_t, 4>& a) {
       const WordRange r = ResolveRange(*layout, a[0], a[1], count);
       if (r.misaligned || r.offset_overflow) poisons = true;
       for (int c = 0; c < count; ++c) {
@@ -399,7 +365,7 @@ void Execution::ExecStore(Thread& t, const isa::Instruction& inst) {
         }
       }
     });
-    if (!some || poisons) return Poison(t, mem);
+    if (poisons) return Poison(t, mem);
     const WordRange here = ResolveRange(*layout, index.bits, offset.bits, count);  // this run's
     for (const auto& [w, c] : words) {
       const size_t k = static_cast<size_t>(c);

@@ -99,14 +99,7 @@ Value Replay::Atomic(const MemoryId& m, uint32_t word, uint32_t number, Value* c
                                   : "its value before the atomics is undefined";
   }
 
-  SerialOp op;
-  op.chain = site.thread;
-  op.group = site.group;
-  op.interval = site.interval;
-  op.rmw = rmw;
-  op.src0 = src0.bits;
-  op.src1 = src1.bits;
-  op.id = static_cast<uint32_t>(h.ops.size());
+  SerialOp op = OpOf(site, rmw, src0.bits, src1.bits, h);
 
   Value returned{};
   if (observed_.has_trace) {
@@ -149,6 +142,19 @@ Replay::Open* Replay::FindShared(const Cell& c) {
   return nullptr;
 }
 
+SerialOp Replay::OpOf(const AtomicSite& site, isa::Rmw rmw, uint32_t src0, uint32_t src1,
+                      const History& h) {
+  SerialOp op;
+  op.chain = site.thread;
+  op.group = site.group;
+  op.interval = site.interval;
+  op.rmw = rmw;
+  op.src0 = src0;
+  op.src1 = src1;
+  op.id = static_cast<uint32_t>(h.ops.size());
+  return op;
+}
+
 Replay::Open& Replay::OpenHistory(const Cell& c, uint32_t number, Value* cell,
                                   const AtomicSite& site) {
   if (Open* open = FindOpen(c, number)) return *open;
@@ -173,14 +179,8 @@ void Replay::BeforeStore(const MemoryId& m, uint32_t word, uint32_t number, Valu
       h.why_not = !value.defined ? "a plain store racing with its atomics stores an undefined value"
                                  : "its value before the atomics is undefined";
     }
-    SerialOp op;
-    op.chain = site.thread;
-    op.group = site.group;
-    op.interval = site.interval;
-    op.rmw = isa::Rmw::kExch;
-    op.src0 = value.bits;
-    op.id = static_cast<uint32_t>(h.ops.size());
-    h.ops.push_back(op);  // no return: nobody sees what a store overwrote
+    // No return: nobody sees what a store overwrote.
+    h.ops.push_back(OpOf(site, isa::Rmw::kExch, value.bits, 0, h));
     h.keys.push_back(site.key);
     return;
   }

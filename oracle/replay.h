@@ -164,6 +164,9 @@ class Replay {
     return alone ? nullptr : FindShared(c);
   }
   Open* FindShared(const Cell& c);  // by a scan of open_
+  // The op `site` adds to `h` (its returned value left to the caller).
+  static SerialOp OpOf(const AtomicSite& site, isa::Rmw rmw, uint32_t src0, uint32_t src1,
+                       const History& h);
   // The open history of `c` (numbered `number`, its word `cell`), opened
   // by an access of `site` if there is none.
   Open& OpenHistory(const Cell& c, uint32_t number, Value* cell, const AtomicSite& site);

@@ -39,40 +39,27 @@ Value ValueSets::EvalAlu(isa::Op op, const std::array<Value, 4>& src, Value* hi)
   Value high_bits;
   const Value concrete = oracle::EvalAlu(op, src, hi != nullptr ? &high_bits : nullptr);
   if (hi != nullptr) *hi = {high_bits.bits, false};
-  std::array<uint32_t, 4> ones;
-  std::array<absl::Span<const uint32_t>, 4> e;
-  for (size_t k = 0; k < 4; ++k) e[k] = Elements(src[k], ones[k]);
   if (op == isa::Op::kMovc) {
     // The condition picks a source: the picked ones' values, together.
     const Value picked = src[0].bits != 0 ? src[1] : src[2];
-    if (e[0].empty()) return {picked.bits, false};
-    const bool any_true = std::any_of(e[0].begin(), e[0].end(), [](uint32_t c) { return c != 0; });
-    const bool any_false = std::any_of(e[0].begin(), e[0].end(), [](uint32_t c) { return c == 0; });
+    uint32_t one;
+    const absl::Span<const uint32_t> cond = Elements(src[0], one);
+    if (cond.empty()) return {picked.bits, false};
+    const bool any_true = std::any_of(cond.begin(), cond.end(), [](uint32_t c) { return c != 0; });
+    const bool any_false = std::any_of(cond.begin(), cond.end(), [](uint32_t c) { return c == 0; });
     if (!any_false) return src[1];
     if (!any_true) return src[2];
     return Union({src[1], src[2]}, picked.bits);
   }
-  const Value undefined{concrete.bits, false};
-  size_t combinations = 1;
-  for (const auto& s : e) {
-    if (s.empty()) return undefined;
-    combinations *= s.size();
-    if (combinations > kMaxCombinations) return undefined;
-  }
-  if (!Charge(combinations)) return undefined;
+  const size_t combinations = Combinations(src, kMaxCombinations);
+  if (combinations == 0 || !Charge(combinations)) return {concrete.bits, false};
   scratch_.clear();
   scratch_hi_.clear();
-  for (size_t n = 0; n < combinations; ++n) {
-    size_t rest = n;
-    std::array<uint32_t, 4> v;
-    for (size_t k = 0; k < 4; ++k) {
-      v[k] = e[k][rest % e[k].size()];
-      rest /= e[k].size();
-    }
+  ForEachCombination(src, [&](const std::array<uint32_t, 4>& v) {
     uint32_t high = 0;
     scratch_.push_back(alu_internal::Compute(op, v[0], v[1], v[2], v[3], &high));
     if (hi != nullptr) scratch_hi_.push_back(high);
-  }
+  });
   if (hi != nullptr) *hi = Of(scratch_hi_, high_bits.bits);
   return Of(scratch_, concrete.bits);
 }

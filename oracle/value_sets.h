@@ -59,6 +59,39 @@ class ValueSets {
     const auto [begin, end] = ranges_[v.id];
     return absl::MakeConstSpan(pool_.data() + begin, end - begin);
   }
+  // How many combinations of the values `parts` may hold there are (at
+  // most 4 parts); 0 where a part is undefined or they are past `limit`.
+  size_t Combinations(absl::Span<const Value> parts, size_t limit) const {
+    size_t n = 1;
+    uint32_t one;
+    for (const Value& p : parts) {
+      n *= Elements(p, one).size();
+      if (n == 0 || n > limit) return 0;
+    }
+    return n;
+  }
+  // Each of those combinations to `visit(const std::array<uint32_t, 4>&)`,
+  // the first part's value varying fastest.
+  template <typename Visit>
+  void ForEachCombination(absl::Span<const Value> parts, Visit visit) const {
+    std::array<uint32_t, 4> ones{};
+    std::array<absl::Span<const uint32_t>, 4> e;
+    size_t n = 1;
+    for (size_t k = 0; k < parts.size(); ++k) {
+      e[k] = Elements(parts[k], ones[k]);
+      n *= e[k].size();
+    }
+    for (size_t i = 0; i < n; ++i) {
+      size_t rest = i;
+      std::array<uint32_t, 4> v{};
+      for (size_t k = 0; k < parts.size(); ++k) {
+        v[k] = e[k][rest % e[k].size()];
+        rest /= e[k].size();
+      }
+      visit(v);
+    }
+  }
+
   // One of `values`, holding `bits` in this run: undefined if any of them
   // is.
   Value Union(absl::Span<const Value> values, uint32_t bits);
