@@ -41,6 +41,7 @@ struct Accessor {
   uint32_t thread;    // global thread index
   uint32_t group;     // linear group index
   uint32_t interval;  // barrier interval within the group for this memory
+  bool operator==(const Accessor&) const = default;
 };
 
 // Whether two accesses to one memory by `a` and `b` are concurrent: other
@@ -60,11 +61,7 @@ struct WriteRecord {
   bool store = false;  // else an atomic of `rmw`
   isa::Rmw rmw = isa::Rmw::kNone;
   Value a, b;        // a store's value; an atomic's src0 and src1
-  bool operator==(const WriteRecord& o) const {
-    return by.thread == o.by.thread && by.group == o.by.group &&
-           by.interval == o.by.interval && seq == o.seq && store == o.store &&
-           rmw == o.rmw && a == o.a && b == o.b;
-  }
+  bool operator==(const WriteRecord&) const = default;
 };
 
 class AccessLog {
@@ -256,7 +253,7 @@ class AccessLog {
   struct KeyedWrite {
     uint64_t key;
     WriteRecord write;
-    bool operator==(const KeyedWrite& o) const { return key == o.key && write == o.write; }
+    bool operator==(const KeyedWrite&) const = default;
   };
   std::vector<KeyedWrite> writes_;
   bool writes_overflow_ = false;

@@ -19,8 +19,8 @@ bool OrderedBefore(const WriteRecord& w, const Accessor& a, uint32_t seq) {
 // The word after `w` on `old`, or nullopt where an operand is not one value.
 std::optional<uint32_t> Apply(const WriteRecord& w, uint32_t old) {
   if (w.store) return w.a.defined ? std::optional<uint32_t>(w.a.bits) : std::nullopt;
-  if (w.rmw == isa::Rmw::kAlloc) return old + 1;    // spec 1.6: no clamp
-  if (w.rmw == isa::Rmw::kConsume) return old - 1;
+  if (w.rmw == isa::Rmw::kAlloc) return Alloc(old).next;
+  if (w.rmw == isa::Rmw::kConsume) return Consume(old).next;
   if (!w.a.defined || (w.rmw == isa::Rmw::kCmpExch && !w.b.defined)) return std::nullopt;
   return ApplyRmw(w.rmw, old, w.a.bits, w.b.bits);
 }
