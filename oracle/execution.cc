@@ -409,12 +409,12 @@ void Execution::ExecControl(Thread& t, const isa::Instruction& inst) {
         // One of a set of values goes where they all go; else anywhere.
         uint32_t one;
         const absl::Span<const uint32_t> e = sets_.Elements(v, one);
-        if (e.empty() || std::any_of(e.begin(), e.end(), [&](uint32_t x) {
-              return label_of(x) != label_of(e[0]);
-            })) {
+        const uint32_t first = e.empty() ? target : label_of(e[0]);
+        if (e.empty() || std::any_of(e.begin() + 1, e.end(),
+                                     [&](uint32_t x) { return label_of(x) != first; })) {
           chaos_ = true;
         } else {
-          t.pc = label_of(e[0]) + 1;
+          t.pc = first + 1;
           return;
         }
       }
