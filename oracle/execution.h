@@ -20,6 +20,7 @@
 #include "oracle/access_log.h"
 #include "oracle/addressing.h"
 #include "oracle/control_map.h"
+#include "oracle/counter_slots.h"
 #include "oracle/decoded_program.h"
 #include "oracle/flat_alu.h"
 #include "oracle/interpreter.h"
@@ -118,6 +119,8 @@ class Execution {
   absl::Span<const std::optional<Uav>> uavs() const { return uavs_; }
   // The sets of values the UAVs' words and the registers may name.
   const ValueSets& sets() const { return sets_; }
+  // Stores at the indices counters handed out, for a judge without a trace.
+  const CounterSlots& counter_slots() const { return counter_slots_; }
   const AccessLog& log() const { return log_; }
   AccessLog TakeLog() { return std::move(log_); }
   // known.LearnFrom(this pass's log), the log's room staying here.
@@ -280,6 +283,7 @@ class Execution {
   isa::Outcome outcome_;
   // The pass's sets of values (value.h), from the storage's last pass.
   ValueSets sets_;
+  CounterSlots counter_slots_;
   // Per word written by racing stores: the values of the writes that no
   // later write to it is ordered after yet, with who wrote them (the
   // word's last write is one of them: spec 2.1). By AccessLog::WordKey.

@@ -187,6 +187,7 @@ absl::Status Passes(const isa::Case& c, const isa::Outcome& observed,
     if (!e.message().empty()) v.notes.push_back(std::string(e.message()));
     v.findings = replay.TakeFindings();
     CompareMemory(e.uavs(), e.sets(), !learned, observed, v.findings);
+    if (!learned) e.counter_slots().Check(c.shader, e.uavs(), e.sets(), observed, v.findings);
     v.unknown = replay.TakeUnknowns();
     replay.TakeUnjudged(v.notes);
     break;

@@ -151,6 +151,7 @@ void Execution::StoreWord(Thread& t, const Operand& target, uint32_t word,
   const uint32_t seq = t.accesses++;
   // Recorded first, for the word's number: what is asked is known_, not log_.
   const uint32_t number = log_.Record(key, Access::kStore, a);
+  if (!id.tgsm) counter_slots_.OtherWrite(id.slot);
   // Other threads' atomics racing with this store may fall on either side
   // of it, so the history it closes need not hold all that came before.
   const uint8_t racing = known_.ConcurrentKinds(key, kWrites, a);
@@ -242,6 +243,7 @@ void Execution::Poison(Thread& t, const Operand& target) {
   log_.RecordPoison(id, AccessorOf(t, id.tgsm));
   if (replay_) replay_->Poisoned(id, known_);
   if (!id.tgsm) {
+    counter_slots_.OtherWrite(id.slot);
     for (Value& v : uavs_[target.index]->words) v = {v.bits, false};
     return;
   }
@@ -330,6 +332,7 @@ void Execution::ExecStore(Thread& t, const isa::Instruction& inst) {
         if (r.cls == AddressClass::kInBounds) words.push_back(r.word);
       });
       const Value v = Read(t, src, 0);
+      counter_slots_.OtherWrite(mem.index);
       const Resolved here = ResolveTyped(*layout, coords);  // this run's texel
       for (uint32_t w : words) {
         MaybeStoreWord(t, mem, w, v, here.cls == AddressClass::kInBounds && here.word == w);
@@ -366,6 +369,11 @@ void Execution::ExecStore(Thread& t, const isa::Instruction& inst) {
       }
     });
     if (poisons) return Poison(t, mem);
+    if (uav && structured && offset.defined && counter_slots_.IsAllocReturn(index)) {
+      counter_slots_.Stored(mem.index, t.pc, index, offset.bits, mem.mask, count, values);
+    } else if (uav) {
+      counter_slots_.OtherWrite(mem.index);
+    }
     const WordRange here = ResolveRange(*layout, index.bits, offset.bits, count);  // this run's
     for (const auto& [w, c] : words) {
       const size_t k = static_cast<size_t>(c);
@@ -428,6 +436,7 @@ void Execution::ExecAtomic(Thread& t, uint32_t index,
   const bool cmp = row.rmw == isa::Rmw::kCmpExch;
   const Value src0 = Read(t, operand[cmp ? Role::kComparand : Role::kValue], 0);
   const Value src1 = cmp ? Read(t, operand[Role::kValue], 0) : Value{};
+  if (mem.file == RegFile::kUav) counter_slots_.OtherWrite(mem.index);
 
   const AtomicSite site = SiteOf(t, index, mem.file == RegFile::kTgsm);
   const uint32_t occurrence = t.occurrences[decoded_[index].atomic_ordinal]++;
@@ -551,6 +560,7 @@ void Execution::ExecCounter(Thread& t, uint32_t index,
       // returned is one of a few: the counter as its own earlier ops and
       // any prefix of each other thread's leave it (spec 1.6, E-36).
       if (!returned.defined && others) returned = CounterReturns(id, key, a, seq, rmw);
+      if (!replay_->has_trace()) counter_slots_.Counted(uav.index, rmw, returned);
       for (int c = 0; c < 4; ++c) {
         if (dst0.mask & (1u << c)) Write(t, dst0, c, returned);
       }

@@ -114,8 +114,10 @@ int se_counter(se_run* run, const program* p, thread* t, uint32_t index) {
   uint32_t v;
   if (!m || !m->counter) return -1;
   if (in->opcode == OP_ALLOC) {
+    const int second = run->allocs++ % 2 == 1;
     v = *m->counter;
-    if (!run->lost_alloc || run->allocs++ % 2 == 0) ++*m->counter;
+    if (run->dup_alloc && second && v > 0) --v;
+    if (!run->lost_alloc || !second) ++*m->counter;
   } else {
     v = --(*m->counter);  /* consume returns the value after (spec 1.6) */
   }

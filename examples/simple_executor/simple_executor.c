@@ -7,7 +7,9 @@
  * with a broken executor; "notrace" reports no atomics, as an executor
  * that sees only final memory; "lost-alloc" makes every second
  * imm_atomic_alloc of a run forget its increment, as a counter updated
- * without atomicity would (a wrong value for the judge to catch). */
+ * without atomicity would (a wrong value for the judge to catch);
+ * "dup-alloc" makes every second one hand out the index before again while
+ * the counter still counts it (a right counter, a struct nobody fills). */
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -21,6 +23,7 @@ typedef struct handle {
   enum fault fault;
   int no_trace;
   int lost_alloc;
+  int dup_alloc;
   /* The outcome's storage, kept until the next run or destroy. */
   atomfuzz_uav uavs[64];
   uint32_t* words[64];
@@ -38,6 +41,7 @@ static int take_option(handle* h, const char* word, size_t len) {
   else if (IS("abort")) h->fault = FAULT_ABORT;
   else if (IS("notrace")) h->no_trace = 1;
   else if (IS("lost-alloc")) h->lost_alloc = 1;
+  else if (IS("dup-alloc")) h->dup_alloc = 1;
   else return 0;
 #undef IS
   return 1;
@@ -56,7 +60,7 @@ void* atomfuzz_target_create(const char* options, char* error, size_t error_size
     const size_t len = comma ? (size_t)(comma - mode) : strlen(mode);
     if (!take_option(h, mode, len)) {
       snprintf(error, error_size,
-               "unknown option '%.*s' (expected crash, hang, abort, notrace or lost-alloc)",
+               "unknown option '%.*s' (expected crash, hang, abort, notrace, lost-alloc or dup-alloc)",
                (int)len, mode);
       free(h);
       return NULL;
@@ -123,6 +127,7 @@ int atomfuzz_target_run(void* opaque, const atomfuzz_case* c, atomfuzz_outcome* 
   memset(&run, 0, sizeof run);
   run.c = c;
   run.lost_alloc = h->lost_alloc;
+  run.dup_alloc = h->dup_alloc;
   if (c->resource_count > 64) return finish(h, out, ATOMFUZZ_STATUS_REJECTED, "too many UAVs"), 0;
   for (uint32_t i = 0; i < c->resource_count; ++i) {
     const atomfuzz_resource* r = &c->resources[i];

@@ -33,8 +33,11 @@ typedef struct se_run {
   uint32_t event_count, event_capacity;
   int out_of_memory;
   int budget_exceeded;
-  /* The "lost-alloc" fault: every second alloc keeps the counter as it was. */
+  /* The "lost-alloc" fault: every second alloc keeps the counter as it was.
+   * The "dup-alloc" fault: every second alloc returns the index the alloc
+   * before it returned, though the counter counts it. */
   int lost_alloc;
+  int dup_alloc;
   uint32_t allocs;
 } se_run;
 

@@ -5,6 +5,7 @@
 #include <string>
 #include <tuple>
 #include <utility>
+#include <vector>
 
 #include "absl/strings/str_join.h"
 #include "gtest/gtest.h"
@@ -221,8 +222,7 @@ TEST(BlindSpots, AStoreRacingWithAtomicsOnAUavHasAPlaceInTheOrder) {
 // counter's values, so each thread's record lands in one of the structs it
 // may have been given. A record outside them (struct 19: an alloc off by
 // one) or a value no thread stores is a divergence even without a trace;
-// which thread got which struct is not judged (one index given twice is
-// not caught yet: docs/semantics.md).
+// which thread got which struct is AnIndexHandedOutTwice's.
 TEST(BlindSpots, AllocIndicesWithoutATraceAreJudgedThroughMemory) {
   const isa::Case c = Load("corpus/seed/counter-alloc-uav-structured.case");
   isa::Outcome good = testutil::RunOn(c, "fast");
@@ -234,6 +234,39 @@ TEST(BlindSpots, AllocIndicesWithoutATraceAreJudgedThroughMemory) {
   ExpectWrongMemory(c, good, 39, 0xa0000005);
   ExpectWrongMemory(c, good, 6, 0x12345678);
   ExpectWrongMemory(c, good, 4, 7);
+}
+
+// Point 2's "each index exactly once" without a trace: the 16 allocs hand
+// out each of structs 3..18 once, so final memory is one assignment of the
+// threads' records to those structs. A record twice (and one lost), or a
+// struct left as it was, passes word by word; only the assignment catches
+// it. Any permutation of the records is allowed.
+TEST(BlindSpots, AnIndexHandedOutTwiceWithoutATraceIsADivergence) {
+  const isa::Case c = Load("corpus/seed/counter-alloc-uav-structured.case");
+  isa::Outcome good = testutil::RunOn(c, "fast");
+  good.has_trace = false;
+  good.trace.clear();
+  ASSERT_EQ(JudgeOf(c, good).kind, oracle::Verdict::Kind::kAllowed);
+  auto with = [&](uint32_t s, uint32_t id, uint32_t tag) {
+    isa::Outcome o = good;
+    o.uavs[0].words[2 * s] = id;
+    o.uavs[0].words[2 * s + 1] = tag;
+    return o;
+  };
+  std::vector<uint32_t>& words = good.uavs[0].words;
+  // Structs 3 and 4 swapped: another thread got each.
+  isa::Outcome swapped = with(3, words[8], words[9]);
+  swapped.uavs[0].words[8] = words[6];
+  swapped.uavs[0].words[9] = words[7];
+  EXPECT_EQ(JudgeOf(c, swapped).kind, oracle::Verdict::Kind::kAllowed);
+  // Struct 6 holds struct 5's record: two threads were given 5 or 6.
+  const oracle::Verdict twice = JudgeOf(c, with(6, words[10], words[11]));
+  ASSERT_EQ(twice.kind, oracle::Verdict::Kind::kDivergence) << twice.Summary();
+  EXPECT_EQ(twice.findings.front().kind, "wrong-memory");
+  // Struct 7 untouched (its initial words, each allowed alone).
+  const oracle::Verdict untouched = JudgeOf(c, with(7, 0xdddddddd, 0xdddddddd));
+  ASSERT_EQ(untouched.kind, oracle::Verdict::Kind::kDivergence) << untouched.Summary();
+  EXPECT_EQ(untouched.findings.front().where, "u0[14]");
 }
 
 // Judging without a trace must stay free of false alarms as the judge
