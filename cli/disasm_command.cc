@@ -19,7 +19,8 @@ int RunDisasm(const std::vector<std::string>& args) {
   absl::StatusOr<isa::Program> program = isa::DecodeDxbc(absl::MakeConstSpan(
       reinterpret_cast<const uint8_t*>(bytes.data()), bytes.size()));
   if (!program.ok()) {
-    // FILE:+0x60 (instr 3): expected ..., found ... (DEVELOPERS.md 7.4).
+    // FILE:+0x60 (instr 3): expected ..., found ... (docs/case-format.md,
+    // "DXBC error messages").
     std::fprintf(stderr, "%s:%s\n", args[0].c_str(),
                  std::string(program.status().message()).c_str());
     return kExitBadInput;

@@ -1,7 +1,8 @@
 // Byte-level helpers shared by the DXBC files: little-endian words (spec 4:
 // every token and header field is a little-endian u32, whatever the host) and
 // the one shape of a decoding error, "+0x4c (instr 3): expected X, found Y",
-// which the CLI prefixes with the file name (DEVELOPERS.md 7.4).
+// which the CLI prefixes with the file name (docs/case-format.md, "DXBC
+// error messages").
 #ifndef ATOMFUZZ_ISA_DXBC_BYTES_H_
 #define ATOMFUZZ_ISA_DXBC_BYTES_H_
 

@@ -1,7 +1,7 @@
 // The process-wide Vulkan state: instance, device, one compute queue, a
 // command pool, a descriptor pool and a fence. Created once and reused: per
 // program only the shader module, pipeline and descriptors change
-// (../shared/notes/vulkan-target.md). A hung or crashed driver cannot be
+// (docs/vulkan-target.md). A hung or crashed driver cannot be
 // recovered in-process; isolate this target in a worker process.
 #ifndef ATOMFUZZ_TARGETS_VULKAN_VK_CONTEXT_H_
 #define ATOMFUZZ_TARGETS_VULKAN_VK_CONTEXT_H_

@@ -1,5 +1,5 @@
 // DXBC -> SPIR-V through libvkd3d-shader 1.2, with the binding interface that
-// ../shared/notes/vulkan-target.md measured: every UAV u# at set 0 binding #,
+// docs/vulkan-target.md describes: every UAV u# at set 0 binding #,
 // its hidden counter at binding kCounterBindingBase + #.
 #ifndef ATOMFUZZ_TARGETS_VULKAN_VKD3D_COMPILER_H_
 #define ATOMFUZZ_TARGETS_VULKAN_VKD3D_COMPILER_H_
