@@ -4,6 +4,7 @@
 #include <limits>
 
 #include "absl/container/inlined_vector.h"
+#include "isa/blocks.h"
 
 namespace atomfuzz::fuzz {
 namespace {
@@ -95,52 +96,23 @@ void GatherDeclaration(const isa::Case& c, const Instruction& i, size_t at,
   }
 }
 
-// Fills `partner`; leaves it all kNone when the blocks do not balance.
+// Fills `partner` from isa's pairing; leaves it all kNone when the blocks
+// do not balance.
 void MatchBlocks(const isa::Program& p, CaseFacts& f) {
   const auto& code = p.instructions;
   f.partner.assign(code.size(), kNone);
-  // Inline: blocks nest a few levels, and every mutation gathers facts.
-  absl::InlinedVector<size_t, 16> open;   // openers
-  absl::InlinedVector<size_t, 16> label;  // per open block: its last
-                                          // else/case, or kNone
-  bool ok = true;
-  for (size_t i = 0; i < code.size() && ok; ++i) {
-    switch (code[i].op) {
-      case Op::kIfZ:
-      case Op::kIfNz:
-      case Op::kLoop:
-      case Op::kSwitch:
-        open.push_back(i);
-        label.push_back(kNone);
-        break;
-      case Op::kElse:
-      case Op::kCase:
-      case Op::kDefault:
-        if (open.empty()) {
-          ok = false;
-          break;
-        }
-        if (label.back() != kNone) f.partner[label.back()] = i;
-        label.back() = i;
-        break;
-      case Op::kEndIf:
-      case Op::kEndLoop:
-      case Op::kEndSwitch:
-        if (open.empty()) {
-          ok = false;
-          break;
-        }
-        if (label.back() != kNone) f.partner[label.back()] = i;
-        f.partner[open.back()] = i;
-        f.partner[i] = open.back();
-        open.pop_back();
-        label.pop_back();
-        break;
-      default:
-        break;
+  // Every mutation gathers facts: the pairing's room is kept.
+  thread_local isa::BlockPairs pairs;
+  if (!isa::PairBlocks(p, pairs).ok()) return;
+  for (size_t i = 0; i < code.size(); ++i) {
+    switch (code[i].info().block) {
+      case isa::BlockShape::kOpen: f.partner[i] = pairs.close[i]; break;
+      case isa::BlockShape::kMiddle:
+      case isa::BlockShape::kLabel: f.partner[i] = pairs.next[i]; break;
+      case isa::BlockShape::kClose: f.partner[i] = pairs.opener[i]; break;
+      default: break;
     }
   }
-  if (!ok || !open.empty()) f.partner.assign(code.size(), kNone);
 }
 
 }  // namespace

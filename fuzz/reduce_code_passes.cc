@@ -6,33 +6,12 @@
 #include <utility>
 
 #include "fuzz/reduce_passes.h"
+#include "isa/blocks.h"
 
 namespace atomfuzz::fuzz {
 namespace {
 
 using isa::Op;
-
-// How a control instruction shapes blocks. The opcode table has no column
-// for nesting, so this small table says it, keyed by op (not a switch).
-enum class Shape : uint8_t { kOther, kOpen, kMiddle, kClose, kLabel, kBreak, kContinue };
-constexpr std::pair<Op, Shape> kShapes[] = {
-    {Op::kIfZ, Shape::kOpen},        {Op::kIfNz, Shape::kOpen},
-    {Op::kLoop, Shape::kOpen},       {Op::kSwitch, Shape::kOpen},
-    {Op::kElse, Shape::kMiddle},     {Op::kEndIf, Shape::kClose},
-    {Op::kEndLoop, Shape::kClose},   {Op::kEndSwitch, Shape::kClose},
-    {Op::kCase, Shape::kLabel},      {Op::kDefault, Shape::kLabel},
-    {Op::kBreak, Shape::kBreak},     {Op::kBreakcZ, Shape::kBreak},
-    {Op::kBreakcNz, Shape::kBreak},  {Op::kContinue, Shape::kContinue},
-    {Op::kContinuecZ, Shape::kContinue}, {Op::kContinuecNz, Shape::kContinue},
-};
-
-Shape ShapeOf(Op op) {
-  if (isa::Info(op).family != isa::Family::kControl) return Shape::kOther;
-  for (const auto& [o, s] : kShapes) {
-    if (o == op) return s;
-  }
-  return Shape::kOther;
-}
 
 struct Block {
   size_t open = 0;
@@ -43,41 +22,37 @@ struct Block {
   std::vector<size_t> exits;             // break/continue that belong to it
 };
 
-// Balanced blocks in order of their opening instruction; an unbalanced
-// program yields the blocks that did close.
+// The blocks in order of their opening instruction (isa's pairing); none
+// for an unbalanced program.
 std::vector<Block> Blocks(const isa::Program& p) {
-  std::vector<Block> done;
-  std::vector<Block> open;
-  auto innermost = [&open](bool loop_only) -> Block* {
-    for (auto it = open.rbegin(); it != open.rend(); ++it) {
-      if (loop_only ? it->loop : it->breakable) return &*it;
-    }
-    return nullptr;
-  };
-  for (size_t i = 0; i < p.instructions.size(); ++i) {
-    const Op op = p.instructions[i].op;
-    const Shape shape = ShapeOf(op);
-    if (shape == Shape::kOpen) {
+  isa::BlockPairs pairs;
+  if (!isa::PairBlocks(p, pairs).ok()) return {};
+  const auto& code = p.instructions;
+  std::vector<Block> blocks;
+  std::vector<size_t> block_of(code.size(), SIZE_MAX);  // opener -> its Block
+  for (size_t i = 0; i < code.size(); ++i) {
+    const isa::OpcodeInfo& row = code[i].info();
+    if (row.block == isa::BlockShape::kOpen) {
       Block b;
       b.open = i;
-      b.loop = op == Op::kLoop;
-      b.breakable = b.loop || op == Op::kSwitch;
-      open.push_back(std::move(b));
-    } else if (shape == Shape::kMiddle && !open.empty()) {
-      open.back().middle = i;
-    } else if (shape == Shape::kLabel && !open.empty()) {
-      open.back().labels.push_back(i);
-    } else if (shape == Shape::kBreak || shape == Shape::kContinue) {
-      if (Block* b = innermost(shape == Shape::kContinue)) b->exits.push_back(i);
-    } else if (shape == Shape::kClose && !open.empty()) {
-      open.back().close = i;
-      done.push_back(std::move(open.back()));
-      open.pop_back();
+      b.close = pairs.close[i];
+      b.loop = row.block_kind == isa::BlockKind::kLoop;
+      b.breakable = b.loop || row.block_kind == isa::BlockKind::kSwitch;
+      for (uint32_t j = pairs.next[i]; j != pairs.close[i]; j = pairs.next[j]) {
+        if (code[j].info().block == isa::BlockShape::kMiddle) {
+          b.middle = j;
+        } else {
+          b.labels.push_back(j);
+        }
+      }
+      block_of[i] = blocks.size();
+      blocks.push_back(std::move(b));
+    } else if (row.block == isa::BlockShape::kBreak ||
+               row.block == isa::BlockShape::kContinue) {
+      blocks[block_of[pairs.opener[i]]].exits.push_back(i);
     }
   }
-  std::sort(done.begin(), done.end(),
-            [](const Block& a, const Block& b) { return a.open < b.open; });
-  return done;
+  return blocks;
 }
 
 // The body range [first, end): after the declarations, before the final ret

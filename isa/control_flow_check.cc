@@ -23,6 +23,10 @@ namespace {
 
 enum class Block : uint8_t { kIf, kElse, kLoop, kSwitch };
 
+Block BlockOf(BlockKind k) {
+  return k == BlockKind::kLoop ? Block::kLoop : k == BlockKind::kSwitch ? Block::kSwitch : Block::kIf;
+}
+
 // Returns whether the blocks balance; reports every place where they do not.
 // Sets `thread_sync` when some sync has _t.
 bool CheckBalance(const Program& p, DiagnosticSink& sink, bool& thread_sync) {
@@ -50,43 +54,32 @@ bool CheckBalance(const Program& p, DiagnosticSink& sink, bool& thread_sync) {
   };
   for (const Instruction& i : p.instructions) {
     const Block top = stack.empty() ? Block::kIf : stack.back().first;
-    switch (i.op) {
-      case Op::kIfZ: case Op::kIfNz: stack.push_back({Block::kIf, i.line}); break;
-      case Op::kLoop: stack.push_back({Block::kLoop, i.line}); break;
-      case Op::kSwitch:
-        stack.push_back({Block::kSwitch, i.line});
-        labels.emplace_back();
+    const OpcodeInfo& row = i.info();
+    switch (row.block) {
+      case BlockShape::kOpen:
+        stack.push_back({BlockOf(row.block_kind), i.line});
+        if (row.block_kind == BlockKind::kSwitch) labels.emplace_back();
         break;
-      case Op::kElse:
+      case BlockShape::kMiddle:
         if (stack.empty() || top != Block::kIf) {
           error(i, "else inside an if without else");
         } else {
           stack.back().first = Block::kElse;
         }
         break;
-      case Op::kEndIf:
-        if (stack.empty() || (top != Block::kIf && top != Block::kElse)) {
-          error(i, "endif closing an if");
+      case BlockShape::kClose: {
+        const Block want = BlockOf(row.block_kind);
+        if (stack.empty() || (top != want && !(want == Block::kIf && top == Block::kElse))) {
+          error(i, want == Block::kIf     ? "endif closing an if"
+                   : want == Block::kLoop ? "endloop closing a loop"
+                                          : "endswitch closing a switch");
         } else {
           stack.pop_back();
+          if (want == Block::kSwitch) labels.pop_back();
         }
         break;
-      case Op::kEndLoop:
-        if (stack.empty() || top != Block::kLoop) {
-          error(i, "endloop closing a loop");
-        } else {
-          stack.pop_back();
-        }
-        break;
-      case Op::kEndSwitch:
-        if (stack.empty() || top != Block::kSwitch) {
-          error(i, "endswitch closing a switch");
-        } else {
-          stack.pop_back();
-          labels.pop_back();
-        }
-        break;
-      case Op::kCase: case Op::kDefault:
+      }
+      case BlockShape::kLabel:
         if (stack.empty() || top != Block::kSwitch) {
           error(i, "case or default directly inside a switch");
         } else {
@@ -102,20 +95,18 @@ bool CheckBalance(const Program& p, DiagnosticSink& sink, bool& thread_sync) {
           seen.push_back(label);
         }
         break;
-      case Op::kBreak: case Op::kBreakcZ: case Op::kBreakcNz:
+      case BlockShape::kBreak:
         if (!inside(Block::kLoop) && !inside(Block::kSwitch)) {
           error(i, "break inside a loop or switch");
         }
         break;
-      case Op::kContinue: case Op::kContinuecZ: case Op::kContinuecNz:
+      case BlockShape::kContinue:
         if (!inside(Block::kLoop)) error(i, "continue inside a loop");
         break;
-      case Op::kSync:
-        thread_sync |= (i.sync_flags & kSyncThreads) != 0;
-        break;
-      default:
+      case BlockShape::kNone:
         break;
     }
+    if (i.op == Op::kSync) thread_sync |= (i.sync_flags & kSyncThreads) != 0;
   }
   for (const auto& [block, line] : stack) {
     ok = false;

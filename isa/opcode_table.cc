@@ -23,10 +23,13 @@ constexpr OpcodeInfo Alu(Op op, absl::string_view m, uint16_t tok,
   return {op, m, tok, false, F::kAlu, Rmw::kNone, 0, Suffix::kNone, ops,
           "1.10 (integer ALU, FS 22)"};
 }
+using B = BlockShape;
+using BK = BlockKind;
 constexpr OpcodeInfo Flow(Op op, absl::string_view m, uint16_t tok, bool nz,
-                          std::array<OperandSpec, kMaxOperands> ops) {
+                          std::array<OperandSpec, kMaxOperands> ops,
+                          BlockShape block = B::kNone, BlockKind kind = BK::kNone) {
   return {op, m, tok, nz, F::kControl, Rmw::kNone, 0, Suffix::kNone, ops,
-          "FS 22.7"};
+          "FS 22.7", block, kind};
 }
 constexpr OpcodeInfo Atomic(Op op, absl::string_view m, uint16_t tok, Rmw rmw) {
   const bool cmp = rmw == Rmw::kCmpExch;
@@ -83,22 +86,22 @@ constexpr OpcodeInfo kTable[] = {
     Alu(Op::kUbfe, "ubfe", 138, {D(), S(), S(), S()}),
     Alu(Op::kCountBits, "countbits", 134, {D(), S()}),
 
-    Flow(Op::kIfZ, "if_z", 31, false, {S(R::kCondition)}),
-    Flow(Op::kIfNz, "if_nz", 31, true, {S(R::kCondition)}),
-    Flow(Op::kElse, "else", 18, false, {}),
-    Flow(Op::kEndIf, "endif", 21, false, {}),
-    Flow(Op::kLoop, "loop", 48, false, {}),
-    Flow(Op::kEndLoop, "endloop", 22, false, {}),
-    Flow(Op::kBreak, "break", 2, false, {}),
-    Flow(Op::kBreakcZ, "breakc_z", 3, false, {S(R::kCondition)}),
-    Flow(Op::kBreakcNz, "breakc_nz", 3, true, {S(R::kCondition)}),
-    Flow(Op::kContinue, "continue", 7, false, {}),
-    Flow(Op::kContinuecZ, "continuec_z", 8, false, {S(R::kCondition)}),
-    Flow(Op::kContinuecNz, "continuec_nz", 8, true, {S(R::kCondition)}),
-    Flow(Op::kSwitch, "switch", 76, false, {S(R::kCondition)}),
-    Flow(Op::kCase, "case", 6, false, {S(R::kCaseValue)}),
-    Flow(Op::kDefault, "default", 10, false, {}),
-    Flow(Op::kEndSwitch, "endswitch", 23, false, {}),
+    Flow(Op::kIfZ, "if_z", 31, false, {S(R::kCondition)}, B::kOpen, BK::kIf),
+    Flow(Op::kIfNz, "if_nz", 31, true, {S(R::kCondition)}, B::kOpen, BK::kIf),
+    Flow(Op::kElse, "else", 18, false, {}, B::kMiddle, BK::kIf),
+    Flow(Op::kEndIf, "endif", 21, false, {}, B::kClose, BK::kIf),
+    Flow(Op::kLoop, "loop", 48, false, {}, B::kOpen, BK::kLoop),
+    Flow(Op::kEndLoop, "endloop", 22, false, {}, B::kClose, BK::kLoop),
+    Flow(Op::kBreak, "break", 2, false, {}, B::kBreak),
+    Flow(Op::kBreakcZ, "breakc_z", 3, false, {S(R::kCondition)}, B::kBreak),
+    Flow(Op::kBreakcNz, "breakc_nz", 3, true, {S(R::kCondition)}, B::kBreak),
+    Flow(Op::kContinue, "continue", 7, false, {}, B::kContinue, BK::kLoop),
+    Flow(Op::kContinuecZ, "continuec_z", 8, false, {S(R::kCondition)}, B::kContinue, BK::kLoop),
+    Flow(Op::kContinuecNz, "continuec_nz", 8, true, {S(R::kCondition)}, B::kContinue, BK::kLoop),
+    Flow(Op::kSwitch, "switch", 76, false, {S(R::kCondition)}, B::kOpen, BK::kSwitch),
+    Flow(Op::kCase, "case", 6, false, {S(R::kCaseValue)}, B::kLabel, BK::kSwitch),
+    Flow(Op::kDefault, "default", 10, false, {}, B::kLabel, BK::kSwitch),
+    Flow(Op::kEndSwitch, "endswitch", 23, false, {}, B::kClose, BK::kSwitch),
     Flow(Op::kRet, "ret", 62, false, {}),
     Flow(Op::kRetcZ, "retc_z", 63, false, {S(R::kCondition)}),
     Flow(Op::kRetcNz, "retc_nz", 63, true, {S(R::kCondition)}),

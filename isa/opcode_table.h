@@ -5,6 +5,7 @@
 #define ATOMFUZZ_ISA_OPCODE_TABLE_H_
 
 #include <array>
+#include <bit>
 #include <cstdint>
 #include <optional>
 #include <span>
@@ -51,7 +52,7 @@ enum class Family : uint8_t {
 };
 
 // The read-modify-write an atomic performs. An enum, not a function: the oracle
-// and the fast executor each implement it on their own (DEVELOPERS.md).
+// and the fast executor each implement it on their own (docs/architecture.md).
 enum class Rmw : uint8_t {
   kNone, kIAdd, kAnd, kOr, kXor, kExch, kCmpExch, kIMax, kIMin, kUMax, kUMin,
   kAlloc, kConsume,
@@ -101,6 +102,20 @@ enum class Suffix : uint8_t {
   kGlobalFlags,  // dcl_globalFlags a | b
 };
 
+// How a control instruction shapes blocks (spec 3.1), and which block it
+// belongs to: the columns every reader of nesting would otherwise re-derive
+// from opcodes (isa/blocks.h pairs them once per program).
+enum class BlockShape : uint8_t {
+  kNone,      // not a block instruction (ret and retc included)
+  kOpen,      // if_z, if_nz, loop, switch
+  kMiddle,    // else
+  kClose,     // endif, endloop, endswitch
+  kLabel,     // case, default
+  kBreak,     // break, breakc_*: leaves the innermost loop or switch
+  kContinue,  // continue, continuec_*: to the innermost loop's start
+};
+enum class BlockKind : uint8_t { kNone, kIf, kLoop, kSwitch };
+
 struct OperandSpec {
   OperandKind kind = OperandKind::kEnd;
   Role role = Role::kNone;
@@ -119,6 +134,8 @@ struct OpcodeInfo {
   Suffix suffix;
   std::array<OperandSpec, kMaxOperands> operands;
   absl::string_view spec_ref;
+  BlockShape block = BlockShape::kNone;
+  BlockKind block_kind = BlockKind::kNone;  // of kOpen..kLabel; kContinue: kLoop
 
   // Derived, never stored, so the count and the list cannot disagree.
   constexpr int operand_count() const {
@@ -182,6 +199,9 @@ struct OperandLayout {
   std::array<int8_t, kRoleCount> role_index{};  // operand_with_role(r)
 
   int with_role(Role r) const { return role_index[static_cast<size_t>(r)]; }
+  // Register destinations (2 for imul and umul) and sources.
+  int destinations() const { return std::popcount(dst_mask); }
+  int sources() const { return std::popcount(src_mask); }
 };
 
 namespace internal {

@@ -82,11 +82,9 @@ ABSL_ATTRIBUTE_ALWAYS_INLINE inline uint32_t Compute(isa::Op op, uint32_t a, uin
   }
 }
 
-// Sources per op (those EvalAlu's definedness counts): its operands less
-// its destinations, from the opcode table's compile-time layout.
-inline int Sources(isa::Op op) {
-  return isa::Layout(op).count - (op == isa::Op::kIMul || op == isa::Op::kUMul ? 2 : 1);
-}
+// Sources per op (those EvalAlu's definedness counts), from the opcode
+// table's compile-time layout.
+inline int Sources(isa::Op op) { return isa::Layout(op).sources(); }
 
 }  // namespace alu_internal
 

@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "absl/status/statusor.h"
+#include "isa/blocks.h"
 #include "isa/program.h"
 
 namespace atomfuzz::oracle {
@@ -25,6 +26,8 @@ struct ControlMap {
   // Empty when the program has no switch.
   static constexpr uint32_t kNoCase = UINT32_MAX;
   std::vector<uint32_t> next_case;
+  // The program's block pairing (isa/blocks.h), kept for its room.
+  isa::BlockPairs pairs;
 };
 
 // Fails (InvalidArgument) on unbalanced control flow; the validator reports

@@ -63,12 +63,11 @@ void Decode(const isa::Program& program, DecodedProgram& p) {
     }
     if (inst.op == Op::kDclTemps) p.temps = inst.operands[0].index;
     if (d.family == isa::Family::kAlu) {
-      const bool two_dst = inst.op == Op::kIMul || inst.op == Op::kUMul;
-      const size_t dsts = two_dst ? 2 : 1;
+      const size_t dsts = static_cast<size_t>(isa::Layout(inst.op).destinations());
       d.alu_sources = static_cast<uint8_t>(
           std::min<size_t>(inst.operands.size() - std::min(dsts, inst.operands.size()), 4));
       d.alu_counted = static_cast<uint8_t>(alu_internal::Sources(inst.op));
-      if (!two_dst && !inst.operands.empty()) {
+      if (dsts == 1 && !inst.operands.empty()) {
         d.alu_lane = kOnlyLane[inst.operands[0].mask & 0xFu];
       }
     }

@@ -318,7 +318,7 @@ void Execution::ExecAlu(Thread& t, const isa::Instruction& inst, const Decoded& 
 
 void Execution::ExecAluLanes(Thread& t, const isa::Instruction& inst, const Decoded& d) {
   const size_t sources = d.alu_sources;
-  const bool two_dst = inst.op == Op::kIMul || inst.op == Op::kUMul;
+  const bool two_dst = isa::Layout(inst.op).destinations() == 2;
   const Operand* src_ops = inst.operands.data() + (two_dst ? 2 : 1);
   const Operand& lo = inst.operands[two_dst ? 1 : 0];
   const Operand* hi = two_dst ? &inst.operands[0] : nullptr;

@@ -48,16 +48,8 @@ Shape ShapeOf(const isa::Case& c) {
     const isa::Family f = in.info().family;
     s.memory_ops += f == isa::Family::kLoad || f == isa::Family::kStore || in.info().is_atomic();
     s.barriers += in.op == Op::kSync && (in.sync_flags & isa::kSyncThreads) != 0;
-    switch (in.op) {
-      case Op::kIfZ: case Op::kIfNz: case Op::kLoop: case Op::kSwitch:
-        s.depth = std::max(s.depth, ++depth);
-        break;
-      case Op::kEndIf: case Op::kEndLoop: case Op::kEndSwitch:
-        depth -= depth > 0 ? 1 : 0;
-        break;
-      default:
-        break;
-    }
+    if (in.info().block == isa::BlockShape::kOpen) s.depth = std::max(s.depth, ++depth);
+    if (in.info().block == isa::BlockShape::kClose) depth -= depth > 0 ? 1 : 0;
   }
   // Spec 1.8: a zero in any dimension means nothing runs.
   if (c.groups[0] != 0 && c.groups[1] != 0 && c.groups[2] != 0) s.groups = c.groups;

@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "absl/status/status.h"
+#include "isa/blocks.h"
 #include "isa/case_file.h"
 #include "isa/opcode_table.h"
 #include "targets/fast/constant_slots.h"
@@ -91,7 +92,7 @@ struct CompileTables {
   ConstantSlots constants;                             // value -> slot
   MemorySlots uavs, tgsm;                              // slot -> memory
   std::vector<uint32_t> compiled_of;   // program index -> code index
-  std::vector<uint32_t> open_blocks;   // program indices of open blocks
+  isa::BlockPairs blocks;              // the program's block pairing
   std::vector<uint32_t> control;       // program indices of control flow
 };
 

@@ -308,7 +308,7 @@ class Compiler {
     d.rmw = row.rmw;
     d.returns = row.returns_old();
     if (row.is_atomic()) d.atomic = out_.atomics++;
-    const bool mul = inst.op == Op::kIMul || inst.op == Op::kUMul;
+    const bool mul = isa::Layout(inst.op).destinations() == 2;
     bool indexable = false;  // an x# operand: gathers and scatters around it
     size_t src = 0;
     for (int k = 0; k < operands; ++k) {

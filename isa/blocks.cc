@@ -1,0 +1,83 @@
+#include "isa/blocks.h"
+
+#include "absl/container/inlined_vector.h"
+#include "absl/strings/str_cat.h"
+
+namespace atomfuzz::isa {
+
+absl::Status PairBlocks(absl::Span<const Instruction> code, BlockPairs& out) {
+  constexpr uint32_t kNone = BlockPairs::kNone;
+  out.opener.assign(code.size(), kNone);
+  out.next.assign(code.size(), kNone);
+  out.close.assign(code.size(), kNone);
+  // Open blocks' openers, and the last else or label of each; inline up to
+  // what no generated program reaches.
+  absl::InlinedVector<uint32_t, 16> open, last;
+  auto bad = [&](uint32_t i, const char* what) {
+    return absl::InvalidArgumentError(absl::StrCat("line ", code[i].line, ": ", what));
+  };
+  auto kind = [&](uint32_t i) { return code[i].info().block_kind; };
+  auto innermost = [&](bool loops_only) -> uint32_t {
+    for (auto it = open.rbegin(); it != open.rend(); ++it) {
+      if (kind(*it) == BlockKind::kLoop || (!loops_only && kind(*it) == BlockKind::kSwitch)) {
+        return *it;
+      }
+    }
+    return kNone;
+  };
+  for (uint32_t i = 0; i < code.size(); ++i) {
+    const OpcodeInfo& row = code[i].info();
+    switch (row.block) {
+      case BlockShape::kNone:
+        break;
+      case BlockShape::kOpen:
+        out.opener[i] = i;
+        open.push_back(i);
+        last.push_back(i);
+        break;
+      case BlockShape::kMiddle:
+      case BlockShape::kLabel: {
+        const bool middle = row.block == BlockShape::kMiddle;
+        if (open.empty() || kind(open.back()) != row.block_kind ||
+            (middle && last.back() != open.back())) {
+          return bad(i, middle ? "else without if" : "case outside switch");
+        }
+        out.opener[i] = open.back();
+        out.next[last.back()] = i;
+        last.back() = i;
+        break;
+      }
+      case BlockShape::kClose: {
+        if (open.empty() || kind(open.back()) != row.block_kind) {
+          return bad(i, row.block_kind == BlockKind::kIf     ? "endif without if"
+                        : row.block_kind == BlockKind::kLoop ? "endloop without loop"
+                                                             : "endswitch without switch");
+        }
+        const uint32_t o = open.back();
+        out.opener[i] = o;
+        out.next[last.back()] = i;
+        out.close[o] = i;
+        open.pop_back();
+        last.pop_back();
+        break;
+      }
+      case BlockShape::kBreak:
+      case BlockShape::kContinue: {
+        const bool is_break = row.block == BlockShape::kBreak;
+        const uint32_t o = innermost(!is_break);
+        if (o == kNone) {
+          return bad(i, is_break ? "break outside loop or switch" : "continue outside loop");
+        }
+        out.opener[i] = o;
+        break;
+      }
+    }
+  }
+  if (!open.empty()) return bad(open.back(), "block not closed");
+  for (uint32_t i = 0; i < code.size(); ++i) {
+    if (out.opener[i] != kNone) out.close[i] = out.close[out.opener[i]];
+  }
+  return absl::OkStatus();
+}
+
+}  // namespace atomfuzz::isa
