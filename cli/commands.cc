@@ -46,8 +46,8 @@ const Command kCommands[] = {
      "shrink a divergent case while its bucket stays the same; writes OUT (default stdout), "
      "sizes to stderr (exit 1 if it does not diverge, 2 on bad input)",
      {"target", "inject", "out", "max_attempts", "seconds", "timeout", "vk_device"}, RunReduce},
-    {"triage", "atomfuzz triage DIR [--json]",
-     "list the finding buckets saved in a campaign directory, most hit first",
+    {"triage", "atomfuzz triage DIR... [--json]",
+     "list the finding buckets saved in campaign directories, most hit first, as one table",
      {"json"}, RunTriage},
     {"dxbc", "atomfuzz dxbc FILE.case [-o OUT.dxbc] [--novalidate]",
      "encode a case's shader as a cs_5_0 DXBC container (ISGN, OSGN, SHEX, exact checksum); "

@@ -1,5 +1,5 @@
-// atomfuzz triage: the buckets of a campaign directory's finding store, most
-// hit first, as a table or (--json) for tools.
+// atomfuzz triage: the buckets of campaign directories' finding stores, most
+// hit first, as one table or (--json) for tools.
 #include <cstdio>
 
 #include "absl/flags/flag.h"
@@ -9,19 +9,24 @@
 
 namespace atomfuzz::cli {
 
+// Several campaigns' directories (one per target, say) make one table.
 int RunTriage(const std::vector<std::string>& dirs) {
-  if (dirs.size() != 1) {
-    std::fprintf(stderr, "atomfuzz triage: expected one DIR (a campaign's --out), found %zu\n",
-                 dirs.size());
+  if (dirs.empty()) {
+    std::fprintf(stderr, "atomfuzz triage: expected at least one DIR (a campaign's --out)\n");
     return kExitBadInput;
   }
-  absl::StatusOr<std::vector<fuzz::BucketInfo>> buckets = fuzz::LoadTriage(dirs[0]);
-  if (!buckets.ok()) {
-    std::fprintf(stderr, "atomfuzz triage: %s\n", std::string(buckets.status().message()).c_str());
-    return kExitBadInput;
+  std::vector<fuzz::BucketInfo> buckets;
+  for (const std::string& dir : dirs) {
+    absl::StatusOr<std::vector<fuzz::BucketInfo>> some = fuzz::LoadTriage(dir);
+    if (!some.ok()) {
+      std::fprintf(stderr, "atomfuzz triage: %s\n", std::string(some.status().message()).c_str());
+      return kExitBadInput;
+    }
+    buckets.insert(buckets.end(), some->begin(), some->end());
   }
+  fuzz::SortForTriage(buckets);
   const std::string text =
-      absl::GetFlag(FLAGS_json) ? fuzz::TriageJson(*buckets) : fuzz::TriageTable(*buckets);
+      absl::GetFlag(FLAGS_json) ? fuzz::TriageJson(buckets) : fuzz::TriageTable(buckets);
   std::fputs(text.c_str(), stdout);
   return kExitOk;
 }

@@ -53,19 +53,20 @@ void SortForTriage(std::vector<BucketInfo>& buckets) {
 }
 
 std::string TriageTable(const std::vector<BucketInfo>& buckets) {
-  std::string out = absl::StrFormat(
-      "%-16s %6s  %-19s %8s  %-14s %-24s %-10s %-17s %-28s %s\n", "id", "hits", "first seen (UTC)",
-      "elapsed", "divergence", "opcode", "resource", "address", "target",
-      "smallest reproducer (instructions/threads)");
+  // A row and its indented details fit 100 columns (paths aside).
+  std::string out = absl::StrFormat("%-16s %6s  %-14s %-22s %-12s %s\n", "id", "hits",
+                                    "divergence", "opcode", "resource", "address");
   int64_t hits = 0;
   for (const BucketInfo& b : buckets) {
     hits += b.hits;
     const Signature& s = b.signature;
-    absl::StrAppendFormat(&out, "%-16s %6d  %-19s %8s  %-14s %-24s %-10s %-17s %-28s %s (%d/%d)\n",
-                          b.id, b.hits, Utc(b.first_seen_unix), Elapsed(b.first_seen_elapsed),
-                          s.divergence, s.opcode, s.resource, s.address, s.target,
+    absl::StrAppendFormat(&out, "%-16s %6d  %-14s %-22s %-12s %s\n", b.id, b.hits,
+                          s.divergence, s.opcode, s.resource, s.address);
+    absl::StrAppendFormat(&out, "%18s target %s, first seen %s UTC (%s into the campaign)\n", "",
+                          s.target, Utc(b.first_seen_unix), Elapsed(b.first_seen_elapsed));
+    absl::StrAppendFormat(&out, "%18s reproducer %s (%d instructions, %d threads)\n", "",
                           b.reduced_path, b.reduced_size.instructions, b.reduced_size.threads);
-    if (!s.cause.empty()) absl::StrAppendFormat(&out, "%16s cause: %s\n", "", s.cause);
+    if (!s.cause.empty()) absl::StrAppendFormat(&out, "%18s cause: %s\n", "", s.cause);
   }
   absl::StrAppendFormat(&out, "%d buckets, %d hits\n", buckets.size(), hits);
   return out;

@@ -18,9 +18,10 @@ absl::StatusOr<std::vector<BucketInfo>> LoadTriage(const std::string& dir);
 // Stable order: hits descending, then first seen, then id.
 void SortForTriage(std::vector<BucketInfo>& buckets);
 
-// Columns: id, hits, first seen (UTC, and campaign seconds), divergence,
-// opcode, resource, address, target, smallest reproducer (path, its
-// instructions and threads). Ends with a "N buckets, M hits" line.
+// A row per bucket (id, hits, divergence, opcode, resource, address), then
+// indented: its target and first sight (UTC, and campaign seconds), its
+// smallest reproducer (path, instructions, threads) and any cause; 100
+// columns but for long paths. Ends with a "N buckets, M hits" line.
 std::string TriageTable(const std::vector<BucketInfo>& buckets);
 // {"buckets": [{"id": ..., "key": ..., "opcode": ..., ...}], "hits": M}
 std::string TriageJson(const std::vector<BucketInfo>& buckets);

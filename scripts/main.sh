@@ -1,8 +1,10 @@
 #!/usr/bin/env bash
-# The main job: install what is missing, build, then a short differential
-# fuzz campaign on the default targets: the fast executor judged by the
-# reference oracle, and the oracle against itself under random schedules
-# (which must never diverge). Findings, corpus and stats.json land in
+# The main job: install what is missing, build, then short differential fuzz
+# campaigns: the fast executor judged by the reference oracle, the oracle
+# against itself under random schedules (which must never diverge), and
+# every real translator this machine can run (vkd3d-shader to SPIR-V on a
+# Vulkan device, in both of its buffer lowerings). It ends with one triage
+# table of all their findings. Findings, corpus and stats.json land in
 # atomfuzz-out/<target>; a second run continues the same campaigns.
 # ATOMFUZZ_MAIN_SECONDS (default 60) is the length of each campaign.
 set -euo pipefail
@@ -14,14 +16,25 @@ cmake --build --preset default
 seconds=${ATOMFUZZ_MAIN_SECONDS:-60}
 jobs=$(nproc)
 build/atomfuzz validate --quiet corpus/seed/*.case corpus/spec/*.case
+targets=(fast oracle)
+# A real translator runs where its stack does: one seed case tells.
+probe=corpus/seed/all-atomics-tex1d.case
+if build/atomfuzz run --target=vulkan "$probe" > /dev/null 2>&1; then
+  targets+=(vulkan vulkan-ssbo)
+else
+  echo "== no Vulkan device: the vulkan targets are skipped =="
+fi
 status=0
-for target in fast oracle; do
+dirs=()
+for target in "${targets[@]}"; do
   out=atomfuzz-out/$target
   resume=()
   [[ -f $out/campaign.state ]] && resume=(--resume)
   echo "== atomfuzz fuzz --target=$target (${seconds}s, $jobs jobs) =="
   build/atomfuzz fuzz --target="$target" --seconds="$seconds" --jobs="$jobs" \
     --out="$out" "${resume[@]}" corpus/seed corpus/spec || status=$?
-  build/atomfuzz triage "$out"
+  dirs+=("$out")
 done
+echo "== atomfuzz triage ${dirs[*]} =="
+build/atomfuzz triage "${dirs[@]}"
 exit "$status"

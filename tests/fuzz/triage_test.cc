@@ -61,7 +61,7 @@ TEST_F(TriageTest, TableHasOneRowPerBucketAndATotal) {
   EXPECT_TRUE(absl::StrContains(table, b_.Id())) << table;
   EXPECT_TRUE(absl::StrContains(table, "2023-11-14 22:16:40")) << table;  // b's first sight
   EXPECT_TRUE(absl::StrContains(table, "fast+inject=xor-as-or")) << table;
-  EXPECT_TRUE(absl::StrContains(table, "/reduced.case (18/16)")) << table;
+  EXPECT_TRUE(absl::StrContains(table, "/reduced.case (18 instructions, 16 threads)")) << table;
   EXPECT_TRUE(absl::StrContains(table, "3 buckets, 5 hits")) << table;
   EXPECT_LT(table.find(b_.Id()), table.find(a_.Id()));
 }
