@@ -61,7 +61,8 @@ void Dump(size_t i, const absl::StatusOr<oracle::Verdict>& v) {
   }
   std::printf("%zu %s\n", i, v->Summary().c_str());
   for (const oracle::Finding& f : v->findings) {
-    std::printf("  F %s|%s|%s|%d|%d|%d|%lld\n", f.kind.c_str(), f.where.c_str(),
+    std::printf("  F %s|%s|%s|%d|%d|%d|%lld\n",
+                std::string(oracle::FindingKindName(f.kind)).c_str(), f.where.c_str(),
                 f.why.c_str(), f.instruction, f.tgsm ? 1 : 0, f.slot,
                 static_cast<long long>(f.word));
   }

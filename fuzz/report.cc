@@ -168,7 +168,8 @@ std::string RenderReport(const isa::Case& c, const Differential& d, const Signat
   const auto& fs = d.verdict.findings;
   absl::StrAppend(&out, "\nfindings (", fs.size(), "):\n");
   for (size_t i = 0; i < fs.size() && i < kMaxRows; ++i) {
-    absl::StrAppend(&out, "  ", fs[i].kind, " at ", fs[i].where, ": ", fs[i].why, "\n");
+    absl::StrAppend(&out, "  ", oracle::FindingKindName(fs[i].kind), " at ", fs[i].where, ": ",
+                    fs[i].why, "\n");
   }
   for (const std::string& n : d.verdict.notes) absl::StrAppend(&out, "  note: ", n, "\n");
 

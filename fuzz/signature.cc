@@ -27,18 +27,14 @@ std::string Token(absl::string_view s) {
   return t.empty() ? std::string(kUnknown) : t;
 }
 
-// Run statuses become short divergence kinds; the judge's kinds stay.
-std::string DivergenceKind(absl::string_view finding_kind) {
-  static const std::array<std::pair<absl::string_view, absl::string_view>, 4> kMap = {{
-      {"crashed", "crash"},
-      {"timed out", "timeout"},
-      {"budget exceeded", "budget"},
-      {"rejected", "rejected"},
-  }};
-  for (const auto& [from, to] : kMap) {
-    if (finding_kind == from) return std::string(to);
+// A finding's kind as a signature's token: run statuses are short.
+std::string DivergenceKind(oracle::FindingKind kind) {
+  switch (kind) {
+    case oracle::FindingKind::kCrashed: return "crash";
+    case oracle::FindingKind::kTimedOut: return "timeout";
+    case oracle::FindingKind::kBudgetExceeded: return "budget";
+    default: return Token(oracle::FindingKindName(kind));
   }
-  return Token(finding_kind);
 }
 
 struct Memory {

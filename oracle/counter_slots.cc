@@ -175,7 +175,7 @@ void CounterSlots::Check(const isa::Program& program,
     }
     const Store& s = stores_[g.stores.front()];
     const std::string range = absl::StrFormat("[%u, %u]", g.structs.front(), g.structs.back());
-    Finding f{"wrong-memory", "", "", static_cast<int>(s.pc), false, static_cast<int>(g.uav)};
+    Finding f{FindingKind::kWrongMemory, "", "", static_cast<int>(s.pc), false, static_cast<int>(g.uav)};
     const std::string store = absl::StrCat(program.instructions[s.pc].info().mnemonic,
                                            " (line ", program.instructions[s.pc].line, ")");
     if (empty < n) {

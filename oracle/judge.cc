@@ -36,7 +36,7 @@ void CompareMemory(absl::Span<const std::optional<Uav>> uavs, const ValueSets& s
     const Uav& want = *uavs[slot];
     const isa::UavState* got = seen.FindUav(slot);
     if (got == nullptr || got->words.size() != want.words.size()) {
-      findings.push_back({"wrong-memory", absl::StrCat("u", slot),
+      findings.push_back({FindingKind::kWrongMemory, absl::StrCat("u", slot),
                           absl::StrCat("expected ", want.words.size(),
                                        " words, the target returned ",
                                        got ? got->words.size() : 0),
@@ -49,14 +49,14 @@ void CompareMemory(absl::Span<const std::optional<Uav>> uavs, const ValueSets& s
       uint32_t one;
       const absl::Span<const uint32_t> allowed = sets.Elements(v, one);
       if (std::binary_search(allowed.begin(), allowed.end(), got->words[w])) continue;
-      findings.push_back({"wrong-memory", absl::StrCat("u", slot, "[", w, "]"),
+      findings.push_back({FindingKind::kWrongMemory, absl::StrCat("u", slot, "[", w, "]"),
                           absl::StrCat("expected ", OneOf(allowed), ", got ",
                                        Hex(got->words[w])),
                           -1, false, static_cast<int>(slot), static_cast<int64_t>(w)});
     }
     if (want.counter && want.counter->defined &&
         (!got->counter || *got->counter != want.counter->bits)) {
-      findings.push_back({"wrong-counter", absl::StrCat("u", slot, " counter"),
+      findings.push_back({FindingKind::kWrongCounter, absl::StrCat("u", slot, " counter"),
                           absl::StrCat("expected ", Hex(want.counter->bits), ", got ",
                                        got->counter ? Hex(*got->counter) : "none"),
                           -1, false, static_cast<int>(slot)});
@@ -73,7 +73,8 @@ std::string Verdict::Summary() const {
       return absl::StrCat("unknown: ", unknown.empty() ? "" : unknown.front());
     case Kind::kDivergence: {
       const Finding& f = findings.front();
-      std::string s = absl::StrCat("divergence: ", f.kind, " at ", f.where, ": ", f.why);
+      std::string s =
+          absl::StrCat("divergence: ", FindingKindName(f.kind), " at ", f.where, ": ", f.why);
       if (findings.size() > 1) absl::StrAppend(&s, " (and ", findings.size() - 1, " more)");
       return s;
     }
@@ -139,7 +140,7 @@ absl::StatusOr<Verdict> JudgeIn(const isa::Case& c, const isa::Outcome& observed
       return v;
     }
     v.kind = Verdict::Kind::kDivergence;
-    v.findings.push_back({std::string(isa::RunStatusName(observed.status)), "the run",
+    v.findings.push_back({FindingKindOf(observed.status), "the run",
                           observed.message.empty() ? "the spec's run completes"
                                                    : observed.message});
     return v;

@@ -68,7 +68,7 @@ std::optional<uint32_t> Replay::Observed(const AtomicSite& site, bool* found) {
 void Replay::Missing(const AtomicSite& site) {
   const auto& inst = program_.instructions[site.key.instruction];
   findings_.push_back(
-      {"missing-atomic",
+      {FindingKind::kMissingAtomic,
        absl::StrCat(inst.info().mnemonic, " (instruction ", site.key.instruction,
                     ", line ", inst.line, ") in group ", Xyz(site.key.group),
                     " thread ", Xyz(site.key.thread), " occurrence ",
@@ -304,7 +304,7 @@ void Replay::Finish() {
     if (consumed_[i]) continue;
     const isa::AtomicEvent& e = observed_.trace[i];
     findings_.push_back(
-        {"extra-atomic",
+        {FindingKind::kExtraAtomic,
          absl::StrCat("instruction ", e.instruction, " in group ", Xyz(e.group),
                       " thread ", Xyz(e.thread), " occurrence ", e.occurrence),
          "the target's trace has an atomic the spec does not execute",
@@ -383,7 +383,7 @@ void Replay::Close(const Cell& c, History& h, std::optional<uint32_t> final_valu
                         ") in group ", Xyz(k.group), " thread ", Xyz(k.thread));
       }
       findings_.push_back(
-          {c.word == UINT32_MAX ? "wrong-counter" : "wrong-return", where,
+          {c.word == UINT32_MAX ? FindingKind::kWrongCounter : FindingKind::kWrongReturn, where,
            absl::StrCat("starting from ", Hex(h.start.bits), ", ", r.why,
                         "; atomics on it: ", Involved(h)),
            instruction, c.m.tgsm, static_cast<int>(c.m.slot),

@@ -20,24 +20,12 @@
 #include "isa/outcome.h"
 #include "isa/program.h"
 #include "oracle/access_log.h"
+#include "oracle/finding.h"
 #include "oracle/serialization.h"
 #include "oracle/trace_index.h"
 #include "oracle/value.h"
 
 namespace atomfuzz::oracle {
-
-// Something no legal execution explains.
-struct Finding {
-  std::string kind;  // wrong-return, wrong-memory, wrong-counter, missing-atomic, extra-atomic
-  std::string where;
-  std::string why;
-  // The same place, for machines (triage signatures): the atomic's index in
-  // Program::instructions, and the memory; -1 where not known.
-  int instruction = -1;
-  bool tgsm = false;
-  int slot = -1;
-  int64_t word = -1;  // -1 also for a counter
-};
 
 struct EventKey {
   std::array<uint32_t, 3> group, thread;

@@ -47,7 +47,7 @@ void ExpectWrongMemory(const isa::Case& c, const isa::Outcome& good, uint32_t wo
   const oracle::Verdict v = JudgeChanged(c, good, word, value);
   ASSERT_EQ(v.kind, oracle::Verdict::Kind::kDivergence)
       << v.Summary() << "; notes: " << absl::StrJoin(v.notes, " | ");
-  EXPECT_EQ(v.findings.front().kind, "wrong-memory");
+  EXPECT_EQ(v.findings.front().kind, oracle::FindingKind::kWrongMemory);
 }
 
 isa::Case Load(const std::string& relative) {
@@ -64,7 +64,7 @@ TEST(BlindSpots, WrongReturnIsNotExcusedByThePoisonItCauses) {
   const isa::Outcome bad = RunFast(c, Fast{.inject = "return-new"});
   const oracle::Verdict v = JudgeOf(c, bad);
   ASSERT_EQ(v.kind, oracle::Verdict::Kind::kDivergence) << v.Summary();
-  EXPECT_EQ(v.findings.front().kind, "wrong-return");
+  EXPECT_EQ(v.findings.front().kind, oracle::FindingKind::kWrongReturn);
   EXPECT_EQ(v.findings.front().where.rfind("g0[0]", 0), 0u) << v.findings.front().where;
   EXPECT_EQ(JudgeOf(c, RunFast(c)).kind, oracle::Verdict::Kind::kAllowed);
 }
@@ -97,7 +97,7 @@ TEST(BlindSpots, CounterIsJudgedWithoutATraceAndAfterPoison) {
   *o.uavs[0].counter -= 1;  // one lost increment
   const oracle::Verdict v = JudgeOf(c, o);
   ASSERT_EQ(v.kind, oracle::Verdict::Kind::kDivergence) << v.Summary();
-  EXPECT_EQ(v.findings.front().kind, "wrong-counter");
+  EXPECT_EQ(v.findings.front().kind, oracle::FindingKind::kWrongCounter);
 }
 
 // The same for the corpus' own counter cases, without a trace.
@@ -115,7 +115,7 @@ TEST(BlindSpots, CorpusCountersAreJudgedWithoutATrace) {
     }
     const oracle::Verdict v = JudgeOf(c, o);
     ASSERT_EQ(v.kind, oracle::Verdict::Kind::kDivergence) << v.Summary();
-    EXPECT_EQ(v.findings.front().kind, "wrong-counter");
+    EXPECT_EQ(v.findings.front().kind, oracle::FindingKind::kWrongCounter);
   }
 }
 
@@ -164,7 +164,7 @@ TEST(BlindSpots, BarrierBugIsNotHiddenByRacingStores) {
   EXPECT_EQ(JudgeOf(c, RunFast(c)).kind, oracle::Verdict::Kind::kAllowed);
   const oracle::Verdict v = JudgeOf(c, RunFast(c, Fast{.inject = "sync-no-wait"}));
   ASSERT_EQ(v.kind, oracle::Verdict::Kind::kDivergence) << v.Summary();
-  EXPECT_EQ(v.findings.front().kind, "wrong-memory");
+  EXPECT_EQ(v.findings.front().kind, oracle::FindingKind::kWrongMemory);
   EXPECT_EQ(v.findings.front().where, "u0[1]");
 }
 
@@ -262,7 +262,7 @@ TEST(BlindSpots, AnIndexHandedOutTwiceWithoutATraceIsADivergence) {
   // Struct 6 holds struct 5's record: two threads were given 5 or 6.
   const oracle::Verdict twice = JudgeOf(c, with(6, words[10], words[11]));
   ASSERT_EQ(twice.kind, oracle::Verdict::Kind::kDivergence) << twice.Summary();
-  EXPECT_EQ(twice.findings.front().kind, "wrong-memory");
+  EXPECT_EQ(twice.findings.front().kind, oracle::FindingKind::kWrongMemory);
   // Struct 7 untouched (its initial words, each allowed alone).
   const oracle::Verdict untouched = JudgeOf(c, with(7, 0xdddddddd, 0xdddddddd));
   ASSERT_EQ(untouched.kind, oracle::Verdict::Kind::kDivergence) << untouched.Summary();

@@ -19,7 +19,7 @@ std::string Describe(const absl::StatusOr<oracle::Verdict>& v) {
   if (!v.ok()) return std::string(v.status().ToString());
   std::string s = v->Summary();
   for (const oracle::Finding& f : v->findings) {
-    s += "\nfinding " + f.kind + "|" + f.where + "|" + f.why + "|" +
+    s += "\nfinding " + std::string(oracle::FindingKindName(f.kind)) + "|" + f.where + "|" + f.why + "|" +
          std::to_string(f.instruction) + "|" + std::to_string(f.tgsm) + "|" +
          std::to_string(f.slot) + "|" + std::to_string(f.word);
   }

@@ -133,7 +133,7 @@ TEST(Signature, RunsThatDidNotFinishAreToldApartByTheirMessage) {
     d.outcome.status = status;
     d.outcome.message = message;
     d.verdict.kind = oracle::Verdict::Kind::kDivergence;
-    d.verdict.findings.push_back({std::string(isa::RunStatusName(status)), "the run", message});
+    d.verdict.findings.push_back({oracle::FindingKindOf(status), "the run", message});
     absl::StatusOr<Signature> s = SignatureOf(*c, d, "vulkan");
     EXPECT_TRUE(s.ok()) << s.status();
     return s.ok() ? *s : Signature{};
