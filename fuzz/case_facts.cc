@@ -104,7 +104,7 @@ void MatchBlocks(const isa::Program& p, CaseFacts& f) {
   // Every mutation gathers facts: the pairing's room is kept.
   thread_local isa::BlockPairs pairs;
   if (!isa::PairBlocks(p, pairs).ok()) return;
-  for (size_t i = 0; i < code.size(); ++i) {
+  for (const uint32_t i : pairs.members) {
     switch (code[i].info().block) {
       case isa::BlockShape::kOpen: f.partner[i] = pairs.close[i]; break;
       case isa::BlockShape::kMiddle:

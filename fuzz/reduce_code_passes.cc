@@ -30,7 +30,7 @@ std::vector<Block> Blocks(const isa::Program& p) {
   const auto& code = p.instructions;
   std::vector<Block> blocks;
   std::vector<size_t> block_of(code.size(), SIZE_MAX);  // opener -> its Block
-  for (size_t i = 0; i < code.size(); ++i) {
+  for (const uint32_t i : pairs.members) {
     const isa::OpcodeInfo& row = code[i].info();
     if (row.block == isa::BlockShape::kOpen) {
       Block b;

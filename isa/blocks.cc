@@ -13,6 +13,11 @@ absl::Status PairBlocks(absl::Span<const Instruction> code, BlockPairs& out) {
   // Open blocks' openers, and the last else or label of each; inline up to
   // what no generated program reaches.
   absl::InlinedVector<uint32_t, 16> open, last;
+  // Elses, labels, closers and exits take their opener's `close`, known
+  // only at its closer: patched at the end, over the members only (this
+  // runs on every case judged and mutated).
+  std::vector<uint32_t>& members = out.members;
+  members.clear();
   auto bad = [&](uint32_t i, const char* what) {
     return absl::InvalidArgumentError(absl::StrCat("line ", code[i].line, ": ", what));
   };
@@ -32,6 +37,7 @@ absl::Status PairBlocks(absl::Span<const Instruction> code, BlockPairs& out) {
         break;
       case BlockShape::kOpen:
         out.opener[i] = i;
+        members.push_back(i);
         open.push_back(i);
         last.push_back(i);
         break;
@@ -45,6 +51,7 @@ absl::Status PairBlocks(absl::Span<const Instruction> code, BlockPairs& out) {
         out.opener[i] = open.back();
         out.next[last.back()] = i;
         last.back() = i;
+        members.push_back(i);
         break;
       }
       case BlockShape::kClose: {
@@ -57,6 +64,7 @@ absl::Status PairBlocks(absl::Span<const Instruction> code, BlockPairs& out) {
         out.opener[i] = o;
         out.next[last.back()] = i;
         out.close[o] = i;
+        members.push_back(i);
         open.pop_back();
         last.pop_back();
         break;
@@ -69,14 +77,13 @@ absl::Status PairBlocks(absl::Span<const Instruction> code, BlockPairs& out) {
           return bad(i, is_break ? "break outside loop or switch" : "continue outside loop");
         }
         out.opener[i] = o;
+        members.push_back(i);
         break;
       }
     }
   }
   if (!open.empty()) return bad(open.back(), "block not closed");
-  for (uint32_t i = 0; i < code.size(); ++i) {
-    if (out.opener[i] != kNone) out.close[i] = out.close[out.opener[i]];
-  }
+  for (uint32_t i : members) out.close[i] = out.close[out.opener[i]];  // closers: their own
   return absl::OkStatus();
 }
 

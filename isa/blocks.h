@@ -28,6 +28,9 @@ struct BlockPairs {
   std::vector<uint32_t> next;
   // `close`: the closer of the block `opener` names.
   std::vector<uint32_t> close;
+  // Every instruction with a block shape, in program order: readers walk
+  // these instead of the whole program.
+  std::vector<uint32_t> members;
 };
 
 // Pairs the blocks of `p` into `out` (its vectors' room reused); an

@@ -23,7 +23,7 @@ absl::Status BuildControlMap(const isa::Program& program, ControlMap& map) {
     const uint32_t n = pairs.next[i];
     return code[n].info().block == BlockShape::kLabel ? n : ControlMap::kNoCase;
   };
-  for (uint32_t i = 0; i < code.size(); ++i) {
+  for (const uint32_t i : pairs.members) {
     const isa::OpcodeInfo& row = code[i].info();
     switch (row.block) {
       case BlockShape::kOpen:
