@@ -14,9 +14,7 @@ ABSL_FLAG(bool, validate, true,
 ABSL_FLAG(bool, quiet, false,
           "Print only problems: no summary line, no per-case 'allowed'.");
 ABSL_FLAG(std::string, target, "oracle",
-          "Executor to run cases on: oracle (the reference interpreter), "
-          "fast (the optimized CPU executor), or ext:PATH.so[:OPTIONS] (your "
-          "own, see docs/external-targets.md; it runs in a child process).");
+          "Executor to run cases on, one of:");
 ABSL_FLAG(std::string, schedule, "canonical",
           "Oracle thread schedule: canonical, or random:SEED for a seeded "
           "random interleaving.");
@@ -32,7 +30,7 @@ ABSL_FLAG(std::string, inject, "",
           "prints their names).");
 ABSL_FLAG(std::string, vk_device, "",
           "Vulkan targets: use the first device whose name contains this "
-          "(default: lavapipe, else the first device). Also spelled --vk-device.");
+          "(default: lavapipe, else the first device).");
 ABSL_FLAG(double, seconds, 0,
           "fuzz, reduce: stop after this many seconds (0 = no time limit).");
 ABSL_FLAG(uint64_t, runs, 0, "fuzz: stop after this many cases (0 = no limit).");

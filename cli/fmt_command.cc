@@ -17,7 +17,7 @@ int RunFmt(const std::vector<std::string>& files) {
     return kExitBadInput;
   }
   if (check && in_place) {
-    std::fprintf(stderr, "atomfuzz fmt: --check and --in_place exclude each other\n");
+    std::fprintf(stderr, "atomfuzz fmt: --check and --in-place exclude each other\n");
     return kExitBadInput;
   }
   int status = kExitOk;
@@ -32,7 +32,7 @@ int RunFmt(const std::vector<std::string>& files) {
     const std::string canonical = isa::PrintCase(c);
     if (check) {
       if (canonical != text) {
-        std::printf("%s: not in canonical form (run: atomfuzz fmt --in_place %s)\n",
+        std::printf("%s: not in canonical form (run: atomfuzz fmt --in-place %s)\n",
                     path.c_str(), path.c_str());
         if (status == kExitOk) status = kExitCheckFailed;
       }

@@ -2,6 +2,7 @@
 // arguments. Flags are abseil flags, parsed here (not by absl's parser) so
 // that an unknown or malformed flag exits 2 and each subcommand accepts only
 // its own.
+#include <algorithm>
 #include <cstdio>
 #include <string>
 #include <vector>
@@ -9,31 +10,75 @@
 #include "absl/flags/commandlineflag.h"
 #include "absl/flags/reflection.h"
 #include "absl/strings/match.h"
+#include "absl/strings/str_cat.h"
+#include "absl/strings/str_replace.h"
+#include "absl/strings/str_split.h"
 #include "cli/command.h"
+#include "fuzz/runner.h"
 
 namespace atomfuzz::cli {
 namespace {
+
+// `text` in lines that fit `width` columns (a longer word alone).
+std::vector<std::string> Wrap(absl::string_view text, size_t width) {
+  std::vector<std::string> lines(1);
+  for (absl::string_view word : absl::StrSplit(text, ' ', absl::SkipEmpty())) {
+    if (!lines.back().empty() && lines.back().size() + 1 + word.size() > width) {
+      lines.emplace_back();
+    }
+    absl::StrAppend(&lines.back(), lines.back().empty() ? "" : " ", word);
+  }
+  return lines;
+}
+
+// `text` within 80 columns, each line after `indent` spaces.
+void PrintWrapped(absl::string_view text, int indent) {
+  for (const std::string& line : Wrap(text, 80 - static_cast<size_t>(indent))) {
+    std::printf("%*s%s\n", indent, "", line.c_str());
+  }
+}
 
 void PrintTopHelp() {
   std::printf("atomfuzz: differential tester for Shader Model 5 atomics\n\n"
               "usage: atomfuzz COMMAND [FLAGS] [ARGS]\n\ncommands:\n");
   for (const Command& c : AllCommands()) {
-    std::printf("  %-10s %s\n", std::string(c.name).c_str(),
-                std::string(c.summary).c_str());
+    const std::vector<std::string> lines = Wrap(c.summary, 80 - 13);
+    for (size_t i = 0; i < lines.size(); ++i) {
+      std::printf("  %-10s %s\n", i == 0 ? std::string(c.name).c_str() : "", lines[i].c_str());
+    }
   }
   std::printf("\n'atomfuzz COMMAND --help' describes one command.\n"
               "Exit codes: 0 ok, 1 a check failed, 2 bad input.\n");
 }
 
+// A flag as users spell it: words joined by dashes (underscores are
+// accepted too, as abseil names them).
+std::string Spelled(absl::string_view name) { return absl::StrReplaceAll(name, {{"_", "-"}}); }
+
+// The targets --target may name, from the registration table.
+void PrintTargets() {
+  for (const targets::TargetInfo& t : fuzz::AllTargets()) {
+    std::string takes;
+    for (const std::string& f : t.flags) {
+      absl::StrAppend(&takes, takes.empty() ? "" : ", ", "--", Spelled(f));
+    }
+    std::printf("        %s\n", t.usage.c_str());
+    PrintWrapped(takes.empty() ? t.description
+                               : absl::StrCat(t.description, " (takes ", takes, ")"),
+                 10);
+  }
+}
+
 void PrintCommandHelp(const Command& c) {
-  std::printf("usage: %s\n\n%s\n", std::string(c.usage).c_str(),
-              std::string(c.summary).c_str());
+  std::printf("usage: %s\n\n", std::string(c.usage).c_str());
+  PrintWrapped(c.summary, 0);
   if (!c.flags.empty()) std::printf("\nflags:\n");
   for (absl::string_view name : c.flags) {
     const absl::CommandLineFlag* f = absl::FindCommandLineFlag(name);
     if (f == nullptr) continue;
-    std::printf("  --%s (default %s)\n      %s\n", std::string(name).c_str(),
-                f->DefaultValue().c_str(), f->Help().c_str());
+    std::printf("  --%s (default %s)\n", Spelled(name).c_str(), f->DefaultValue().c_str());
+    PrintWrapped(f->Help(), 6);
+    if (name == "target") PrintTargets();
   }
 }
 
@@ -67,7 +112,7 @@ bool ParseArgs(const Command& c, int argc, char** argv,
       value = body.substr(eq + 1);
     }
     if (name == "o") name = "out";  // -o OUT, as compilers and reducers spell it
-    if (name == "vk-device") name = "vk_device";
+    std::replace(name.begin(), name.end(), '-', '_');  // --in-place is --in_place
     const absl::CommandLineFlag* flag =
         Accepts(c, name) ? absl::FindCommandLineFlag(name) : nullptr;
     if (flag == nullptr && !has_value && absl::StartsWith(name, "no") &&

@@ -22,7 +22,7 @@ absl::Status CheckOptions(const CampaignOptions& o) {
   }
   if (o.seconds < 0 || o.timeout_seconds <= 0 || o.reduce_seconds < 0) {
     return absl::InvalidArgumentError(
-        "--seconds, --timeout and --reduce_seconds: expected non-negative "
+        "--seconds, --timeout and --reduce-seconds: expected non-negative "
         "seconds (timeout positive)");
   }
   if (o.out.empty()) return absl::InvalidArgumentError("--out: expected a directory");

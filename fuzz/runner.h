@@ -12,6 +12,7 @@
 #include "isa/case_file.h"
 #include "isa/outcome.h"
 #include "oracle/schedule.h"
+#include "targets/registry.h"
 #include "targets/target.h"
 
 namespace atomfuzz::fuzz {
@@ -22,7 +23,11 @@ struct RunOptions {
   targets::TargetOptions target_options;
 };
 
-std::vector<std::string> TargetNames();  // oracle, fast, ...
+// Every target --target may name: the oracle's row, then the registry's
+// (targets/registry.h).
+targets::TargetInfo OracleTargetInfo();
+std::vector<targets::TargetInfo> AllTargets();
+std::vector<std::string> TargetNames();  // oracle, fast, ... (as --target spells them)
 // InvalidArgument for an unknown target or option.
 absl::StatusOr<std::unique_ptr<targets::Target>> MakeTarget(const RunOptions& o);
 // One-off convenience: MakeTarget then Run.

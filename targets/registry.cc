@@ -1,43 +1,134 @@
 #include "targets/registry.h"
 
+#include <algorithm>
+#include <mutex>
+
+#include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
-#include "absl/strings/match.h"
 #include "targets/external/external_target.h"
 #include "targets/fast/fast_target.h"
 #include "targets/isolation/isolated_target.h"
 #include "targets/vulkan/vulkan_target.h"
 
 namespace atomfuzz::targets {
+namespace {
 
-std::vector<std::string> TargetNames() { return {"fast", "vulkan", "vulkan-ssbo"}; }
+// vkd3d's two lowerings of buffer UAVs (texel buffers are its default). The
+// device lives in a child process: a driver crash, hang or out-of-memory is
+// an outcome, and the next case gets a fresh child.
+TargetInfo Vulkan(const char* name, const char* description, vulkan::BufferUavMode mode) {
+  return {name, false, name, description, {"timeout", "vk_device"},
+          [mode](const std::string& n, const TargetOptions& options) {
+            return Isolate(
+                n, [options, mode] { return vulkan::CreateVulkanTarget(options, mode); },
+                IsolationFor(options));
+          }};
+}
 
-absl::Status CheckInjection(const std::string& name, const TargetOptions& options) {
-  if (options.inject.empty() || name == "fast") return absl::OkStatus();
-  return absl::InvalidArgumentError(
-      absl::StrCat("--inject applies to --target=fast only, not '", name, "'"));
+struct Table {
+  std::mutex mu;
+  std::vector<TargetInfo> rows;
+};
+
+std::vector<TargetInfo> BuiltIn() {
+  std::vector<TargetInfo> rows;
+  rows.push_back({"fast", false, "fast",
+                  "the optimized CPU executor (injectable bugs: --inject=list)",
+                  {"inject", "threads", "deterministic"},
+                  [](const std::string&, const TargetOptions& o) {
+                    return fast::CreateFastTarget(o);
+                  }});
+  rows.push_back(Vulkan("vulkan",
+                        "DXBC -> vkd3d-shader -> SPIR-V -> a Vulkan driver (lavapipe by "
+                        "default), buffer UAVs as texel buffers; in a child process",
+                        vulkan::BufferUavMode::kTexel));
+  rows.push_back(Vulkan("vulkan-ssbo", "the same, buffer UAVs as storage buffers",
+                        vulkan::BufferUavMode::kSsbo));
+  rows.push_back({std::string(external::kPrefix), true,
+                  absl::StrCat(external::kPrefix, "PATH.so[:OPTIONS]"),
+                  "your own executor, a shared library (docs/external-targets.md); in a "
+                  "child process",
+                  {"timeout"},
+                  [](const std::string& n, const TargetOptions& o) {
+                    return external::CreateExternalTarget(n, o);
+                  }});
+  return rows;
+}
+
+Table& Rows() {
+  static Table* const table = [] {
+    auto* t = new Table;
+    t->rows = BuiltIn();
+    return t;
+  }();
+  return *table;
+}
+
+bool Matches(const TargetInfo& row, const std::string& name) {
+  return row.prefix ? absl::StartsWith(name, row.name) : row.name == name;
+}
+
+bool Takes(const TargetInfo& row, const char* flag) {
+  return std::find(row.flags.begin(), row.flags.end(), flag) != row.flags.end();
+}
+
+}  // namespace
+
+std::vector<TargetInfo> AllTargets() {
+  Table& t = Rows();
+  std::lock_guard<std::mutex> lock(t.mu);
+  return t.rows;
+}
+
+void RegisterTarget(TargetInfo row) {
+  Table& t = Rows();
+  std::lock_guard<std::mutex> lock(t.mu);
+  for (TargetInfo& r : t.rows) {
+    if (r.name == row.name) {
+      r = std::move(row);
+      return;
+    }
+  }
+  t.rows.push_back(std::move(row));
+}
+
+std::optional<TargetInfo> FindTarget(const std::string& name) {
+  Table& t = Rows();
+  std::lock_guard<std::mutex> lock(t.mu);
+  for (const TargetInfo& r : t.rows) {
+    if (Matches(r, name)) return r;
+  }
+  return std::nullopt;
+}
+
+std::vector<std::string> TargetNames() {
+  std::vector<std::string> names;
+  for (const TargetInfo& r : AllTargets()) names.push_back(r.usage);
+  return names;
+}
+
+absl::Status CheckOptions(const TargetInfo& row, const TargetOptions& options) {
+  if (!options.inject.empty() && !Takes(row, "inject")) {
+    return absl::InvalidArgumentError(
+        absl::StrCat("--inject applies to --target=fast only, not '", row.usage, "'"));
+  }
+  if (!options.vk_device.empty() && !Takes(row, "vk_device")) {
+    return absl::InvalidArgumentError(
+        absl::StrCat("--vk-device applies to the vulkan targets only, not '", row.usage, "'"));
+  }
+  return absl::OkStatus();
 }
 
 absl::StatusOr<std::unique_ptr<Target>> CreateTarget(const std::string& name,
                                                      const TargetOptions& options) {
-  if (absl::Status s = CheckInjection(name, options); !s.ok()) return s;
-  if (name == "fast") return fast::CreateFastTarget(options);
-  if (absl::StartsWith(name, external::kPrefix)) {
-    return external::CreateExternalTarget(name, options);
+  const std::optional<TargetInfo> row = FindTarget(name);
+  if (!row) {
+    return absl::InvalidArgumentError(absl::StrCat(
+        "unknown target '", name, "' (known: ", absl::StrJoin(TargetNames(), ", "), ")"));
   }
-  // vkd3d's two lowerings of buffer UAVs (texel buffers are its default).
-  // The device lives in a child process: a driver crash, hang or
-  // out-of-memory is an outcome, and the next case gets a fresh child.
-  if (name == "vulkan" || name == "vulkan-ssbo") {
-    const vulkan::BufferUavMode mode =
-        name == "vulkan" ? vulkan::BufferUavMode::kTexel : vulkan::BufferUavMode::kSsbo;
-    return Isolate(
-        name, [options, mode] { return vulkan::CreateVulkanTarget(options, mode); },
-        IsolationFor(options));
-  }
-  return absl::InvalidArgumentError(absl::StrCat(
-      "unknown target '", name, "' (known: oracle, ",
-      absl::StrJoin(TargetNames(), ", "), ", ext:PATH.so[:OPTIONS])"));
+  if (absl::Status s = CheckOptions(*row, options); !s.ok()) return s;
+  return row->create(name, options);
 }
 
 }  // namespace atomfuzz::targets

@@ -11,7 +11,7 @@ fail() { echo "FAIL: $*"; exit 1; }
 
 for fault in crash:crash abort:crash hang:timeout; do
   mode=${fault%%:*} kind=${fault#*:}
-  "$atomfuzz" fuzz --target="ext:$lib:$mode" --seconds=3 --timeout=1 --reduce_seconds=1 \
+  "$atomfuzz" fuzz --target="ext:$lib:$mode" --seconds=3 --timeout=1 --reduce-seconds=1 \
     --quiet --seed=5 --out="$out/$mode" >"$out/$mode.log" 2>&1
   rc=$?
   [ $rc -eq 1 ] || fail "$mode: exit $rc, expected 1 (a new bucket)"

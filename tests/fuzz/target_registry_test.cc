@@ -1,0 +1,90 @@
+// A new target is one row of the registration table and its own code: here a
+// target that lives in this test alone, registered at run time, reached by
+// name through the same path as the CLI and campaigns (fuzz::MakeTarget),
+// listed with the others, refused options it does not take, and judged.
+#include <algorithm>
+#include <memory>
+#include <string>
+
+#include "gtest/gtest.h"
+#include "fuzz/differential.h"
+#include "fuzz/runner.h"
+#include "targets/registry.h"
+#include "tests/fuzz/corpus_files.h"
+
+namespace atomfuzz::fuzz {
+namespace {
+
+// Runs nothing: every UAV keeps its initial words and counter. A broken
+// executor of the simplest kind, which the judge must catch.
+class NothingTarget : public targets::Target {
+ public:
+  absl::string_view name() const override { return "test-nothing"; }
+  absl::StatusOr<isa::Outcome> Run(const isa::Case& c) override {
+    isa::Outcome o;
+    for (const isa::Resource& r : c.resources) {
+      isa::UavState u;
+      u.slot = r.slot;
+      u.words = r.init;
+      u.defined.assign(r.init.size(), true);
+      u.counter = r.counter;
+      o.uavs.push_back(std::move(u));
+    }
+    std::sort(o.uavs.begin(), o.uavs.end(),
+              [](const isa::UavState& a, const isa::UavState& b) { return a.slot < b.slot; });
+    return o;
+  }
+};
+
+void RegisterNothing() {
+  targets::RegisterTarget({"test-nothing", false, "test-nothing",
+                           "runs nothing (a test's own target)", {},
+                           [](const std::string&, const targets::TargetOptions&) {
+                             return absl::StatusOr<std::unique_ptr<targets::Target>>(
+                                 std::make_unique<NothingTarget>());
+                           }});
+}
+
+TEST(TargetRegistry, ATargetRegisteredInATestIsReachedByName) {
+  RegisterNothing();
+  const std::vector<std::string> names = TargetNames();
+  EXPECT_NE(std::find(names.begin(), names.end(), "test-nothing"), names.end());
+  EXPECT_EQ(names.front(), "oracle");  // the oracle's row first, then the table's
+
+  RunOptions run;
+  run.target = "test-nothing";
+  absl::StatusOr<std::unique_ptr<targets::Target>> t = MakeTarget(run);
+  ASSERT_TRUE(t.ok()) << t.status();
+  EXPECT_EQ((*t)->name(), "test-nothing");
+
+  // A case whose atomics change memory: doing nothing is a divergence.
+  absl::StatusOr<isa::Case> c =
+      testutil::LoadCorpusCase("corpus/seed/counter-alloc-uav-structured.case");
+  ASSERT_TRUE(c.ok()) << c.status();
+  absl::StatusOr<Differential> d = RunAndJudge(*c, **t);
+  ASSERT_TRUE(d.ok()) << d.status();
+  EXPECT_EQ(d->verdict.kind, oracle::Verdict::Kind::kDivergence) << d->verdict.Summary();
+}
+
+TEST(TargetRegistry, OptionsARowDoesNotTakeAreRefused) {
+  RegisterNothing();
+  RunOptions run;
+  run.target = "test-nothing";
+  run.target_options.inject = "return-new";
+  absl::StatusOr<std::unique_ptr<targets::Target>> t = MakeTarget(run);
+  ASSERT_FALSE(t.ok());
+  EXPECT_EQ(t.status().message(), "--inject applies to --target=fast only, not 'test-nothing'");
+  run.target_options.inject.clear();
+  run.target_options.vk_device = "llvmpipe";
+  EXPECT_FALSE(MakeTarget(run).ok());
+  run.target = "no-such-target";
+  run.target_options.vk_device.clear();
+  t = MakeTarget(run);
+  ASSERT_FALSE(t.ok());
+  EXPECT_NE(t.status().message().find("known: oracle, fast, vulkan, vulkan-ssbo, ext:PATH.so"),
+            std::string::npos)
+      << t.status();
+}
+
+}  // namespace
+}  // namespace atomfuzz::fuzz
