@@ -17,6 +17,9 @@
 #include "fuzz/runner.h"
 
 namespace atomfuzz::cli {
+
+int PrintVersion();  // version.cc
+
 namespace {
 
 // `text` in lines that fit `width` columns (a longer word alone).
@@ -47,7 +50,8 @@ void PrintTopHelp() {
       std::printf("  %-10s %s\n", i == 0 ? std::string(c.name).c_str() : "", lines[i].c_str());
     }
   }
-  std::printf("\n'atomfuzz COMMAND --help' describes one command.\n"
+  std::printf("\n'atomfuzz COMMAND --help' describes one command; 'atomfuzz --version'\n"
+              "names the commit and the versions of what it drives.\n"
               "Exit codes: 0 ok, 1 a check failed, 2 bad input.\n");
 }
 
@@ -162,6 +166,7 @@ int Main(int argc, char** argv) {
     PrintTopHelp();
     return kExitOk;
   }
+  if (cmd == "--version" || cmd == "version") return PrintVersion();
   for (const Command& c : AllCommands()) {
     if (c.name != cmd) continue;
     for (int i = 2; i < argc; ++i) {

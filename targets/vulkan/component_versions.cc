@@ -1,0 +1,67 @@
+#include "targets/vulkan/component_versions.h"
+
+#include <vulkan/vulkan.h>
+
+#include <vkd3d_shader.h>
+
+#include "absl/strings/str_cat.h"
+#include "absl/strings/str_format.h"
+#include "spirv-tools/libspirv.h"
+#include "targets/vulkan/vk_context.h"
+
+namespace atomfuzz::targets::vulkan {
+namespace {
+
+std::string ApiVersion(uint32_t v) {
+  return absl::StrFormat("%u.%u.%u", VK_API_VERSION_MAJOR(v), VK_API_VERSION_MINOR(v),
+                         VK_API_VERSION_PATCH(v));
+}
+
+// One row per physical device: its name, driver and the API it offers.
+void AddDevices(std::vector<std::pair<std::string, std::string>>& rows) {
+  auto app = VkStruct<VkApplicationInfo>(VK_STRUCTURE_TYPE_APPLICATION_INFO);
+  app.pApplicationName = "atomfuzz --version";
+  app.apiVersion = VK_API_VERSION_1_1;  // for the driver properties
+  auto info = VkStruct<VkInstanceCreateInfo>(VK_STRUCTURE_TYPE_INSTANCE_CREATE_INFO);
+  info.pApplicationInfo = &app;
+  VkInstance instance = VK_NULL_HANDLE;
+  if (vkCreateInstance(&info, nullptr, &instance) != VK_SUCCESS) {
+    rows.emplace_back("Vulkan device", "none (no Vulkan loader or driver)");
+    return;
+  }
+  uint32_t n = 0;
+  vkEnumeratePhysicalDevices(instance, &n, nullptr);
+  std::vector<VkPhysicalDevice> devices(n);
+  vkEnumeratePhysicalDevices(instance, &n, devices.data());
+  if (n == 0) rows.emplace_back("Vulkan device", "none");
+  for (VkPhysicalDevice d : devices) {
+    auto driver = VkStruct<VkPhysicalDeviceDriverProperties>(
+        VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_DRIVER_PROPERTIES);
+    auto props = VkStruct<VkPhysicalDeviceProperties2>(
+        VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_PROPERTIES_2);
+    props.pNext = &driver;
+    vkGetPhysicalDeviceProperties2(d, &props);
+    rows.emplace_back(absl::StrCat("Vulkan device ", props.properties.deviceName),
+                      absl::StrCat(driver.driverName, " ", driver.driverInfo, ", Vulkan ",
+                                   ApiVersion(props.properties.apiVersion)));
+  }
+  vkDestroyInstance(instance, nullptr);
+}
+
+}  // namespace
+
+std::vector<std::pair<std::string, std::string>> ComponentVersions() {
+  SetQuietEnvironment();
+  std::vector<std::pair<std::string, std::string>> rows;
+  unsigned major = 0, minor = 0;
+  rows.emplace_back("vkd3d-shader", vkd3d_shader_get_version(&major, &minor));
+  rows.emplace_back("SPIRV-Tools", spvSoftwareVersionDetailsString());
+  uint32_t loader = 0;
+  rows.emplace_back("Vulkan loader", vkEnumerateInstanceVersion(&loader) == VK_SUCCESS
+                                         ? ApiVersion(loader)
+                                         : std::string("unknown"));
+  AddDevices(rows);
+  return rows;
+}
+
+}  // namespace atomfuzz::targets::vulkan
