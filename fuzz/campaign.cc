@@ -10,6 +10,7 @@
 #include <new>
 #include <vector>
 
+#include "absl/container/flat_hash_set.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
 #include "fuzz/atomic_file.h"
@@ -76,6 +77,7 @@ class Supervisor {
       CheckHangs(deadline);
       const absl::Time now = absl::Now();
       if (!p_.setup.options.quiet && now >= next_status) {
+        AnnounceNewBuckets();
         std::fprintf(log_, "%s\n", StatusLine(Totals()).c_str());
         std::fflush(log_);
         next_status = now + absl::Seconds(p_.setup.options.status_every_seconds);
@@ -85,6 +87,7 @@ class Supervisor {
         next_stats = now + absl::Seconds(p_.setup.options.stats_every_seconds);
       }
     }
+    if (!p_.setup.options.quiet) AnnounceNewBuckets();
     SaveStats();
     return absl::OkStatus();
   }
@@ -101,6 +104,7 @@ class Supervisor {
       t.unknown += c.unknown.load();
       t.rejected += c.rejected.load();
       t.corpus += c.corpus_added.load();
+      t.reducing += c.phase.load() == static_cast<uint32_t>(WorkerPhase::kReduce);
       for (int op = 0; op < kAtomicOpCount; ++op)
         for (int k = 0; k < isa::kTargetKindCount; ++k)
           for (int cls = 0; cls < isa::kAddressClassCount; ++cls)
@@ -120,6 +124,19 @@ class Supervisor {
   uint64_t new_buckets() { return store_.BucketIds().size() - buckets_before_; }
 
  private:
+  // An event line for each bucket no line has named yet (those of a
+  // resumed campaign are not new).
+  void AnnounceNewBuckets() {
+    if (announced_.empty() && buckets_before_ > 0) {
+      for (const std::string& id : store_.BucketIds()) announced_.insert(id);
+    }
+    for (const std::string& id : store_.BucketIds()) {
+      if (!announced_.insert(id).second) continue;
+      absl::StatusOr<BucketInfo> b = store_.ReadBucket(id);
+      if (b.ok()) std::fprintf(log_, "%s\n", NewBucketLine(*b).c_str());
+    }
+    std::fflush(log_);
+  }
   int Running() const {
     int n = 0;
     for (pid_t pid : pids_) n += pid > 0;
@@ -288,6 +305,7 @@ class Supervisor {
   const std::string label_;
   uint64_t crashes_ = 0, timeouts_ = 0;
   size_t buckets_before_ = 0;
+  absl::flat_hash_set<std::string> announced_;  // buckets an event line named
 };
 
 }  // namespace

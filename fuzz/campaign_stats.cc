@@ -183,7 +183,22 @@ std::string StatusLine(const CampaignTotals& t) {
       "#%d cases: %d (%s) div: %d buckets: %d unknown: %.2f%% crashes: %d "
       "timeouts: %d corpus: %d elapsed: %.0fs",
       t.cases, t.cases, Rate(t.cases_per_second), t.divergences, t.buckets,
-      unknown, t.crashes, t.timeouts, t.corpus, t.elapsed_seconds);
+      unknown, t.crashes, t.timeouts, t.corpus, t.elapsed_seconds) +
+      (t.reducing > 0 ? absl::StrFormat(" reducing: %d", t.reducing) : "");
+}
+
+std::string NewBucketLine(const BucketInfo& b) {
+  const Signature& s = b.signature;
+  std::string line = absl::StrFormat("NEW bucket %s (%s, %s, %s, %s)", b.id, s.divergence,
+                                     s.opcode, s.resource, s.address);
+  if (b.first_seen_elapsed >= 0) absl::StrAppendFormat(&line, " at %.0fs", b.first_seen_elapsed);
+  // The verdict's start, within 100 columns: the report has the rest.
+  constexpr size_t kWidth = 100;
+  if (!b.summary.empty() && line.size() + 6 < kWidth) {
+    absl::StrAppend(&line, ": ", b.summary);
+    if (line.size() > kWidth) line = line.substr(0, kWidth - 3) + "...";
+  }
+  return line;
 }
 
 std::string RenderCoverage(const CoverageCounts& counts) {

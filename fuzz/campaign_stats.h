@@ -13,6 +13,7 @@
 #include "isa/case_file.h"
 #include "isa/coverage.h"
 #include "isa/outcome.h"
+#include "fuzz/finding_store.h"
 
 namespace atomfuzz::fuzz {
 
@@ -64,6 +65,9 @@ struct CampaignTotals {
   uint64_t crashes = 0, timeouts = 0, rejected = 0, corpus = 0;
   double elapsed_seconds = 0;
   double cases_per_second = 0;  // of this session (not the resumed part)
+  // Workers reducing a new bucket's finding now: their case counts stand
+  // still meanwhile, which the status line says instead of looking stuck.
+  int reducing = 0;
   CoverageCounts coverage = {};
 };
 
@@ -75,8 +79,13 @@ struct CampaignTotals {
 void CountCoverage(const isa::Case& c, const isa::Outcome& outcome,
                    WorkerCounters& counters, std::vector<int>& features);
 
-// "#1234 cases: 1234 (20.3k/s) div: 2 buckets: 1 unknown: 0.12% ..."
+// "#1234 cases: 1234 (20.3k/s) div: 2 buckets: 1 unknown: 0.12% ...", and
+// " reducing: N" while workers reduce.
 std::string StatusLine(const CampaignTotals& t);
+// The event line of a bucket seen for the first time: "NEW bucket ID
+// (divergence, opcode, resource, address) at 12s: SUMMARY...", in 100
+// columns.
+std::string NewBucketLine(const BucketInfo& b);
 // Rows: atomics; columns: memory kinds; a cell lists the address classes
 // reached (I in bounds, S skipped out of bounds, P uav poison, T tgsm
 // poison, U undefined address), '.' for none, '-' where illegal.
