@@ -6,6 +6,8 @@
 #include "cli/command.h"
 #include "cli/flags.h"
 #include "cli/load_case.h"
+#include "cli/verdict_text.h"
+#include "fuzz/differential.h"
 #include "fuzz/runner.h"
 #include "isa/expectation_check.h"
 
@@ -26,13 +28,15 @@ int RunCheck(const std::vector<std::string>& files) {
       status = kExitBadInput;
       continue;
     }
-    auto outcome = target->Run(c);
-    if (!outcome.ok()) {
-      std::fprintf(stderr, "%s: %s\n", path.c_str(),
-                   std::string(outcome.status().message()).c_str());
-      status = kExitBadInput;
+    fuzz::RunOneOptions run;
+    run.judge = false;  // the case's own expectations judge it
+    const fuzz::RunResult r = fuzz::RunOne(c, *target, run);
+    if (r.kind == fuzz::RunKind::kTargetFailed) {
+      ReportRun(stdout, path, path, r);
+      if (status != kExitBadInput) status = kExitToolFailed;
       continue;
     }
+    const std::optional<isa::Outcome>& outcome = r.outcome;
     expectations += static_cast<int>(c.expect_words.size() +
                                      c.expect_counters.size() +
                                      c.expect_returns.size());

@@ -1,5 +1,6 @@
 // A subcommand of `atomfuzz`: its name, usage, the flags it accepts, and the
-// function that runs it. Exit codes: 0 ok, 1 a check failed, 2 bad input.
+// function that runs it. Exit codes: 0 ok, 1 a check failed, 2 bad input,
+// 3 the target or the judge failed.
 #ifndef ATOMFUZZ_CLI_COMMAND_H_
 #define ATOMFUZZ_CLI_COMMAND_H_
 
@@ -13,6 +14,9 @@ namespace atomfuzz::cli {
 inline constexpr int kExitOk = 0;
 inline constexpr int kExitCheckFailed = 1;
 inline constexpr int kExitBadInput = 2;
+// The target could not run or the judge failed (fuzz::RunKind): neither the
+// input's fault nor a verdict.
+inline constexpr int kExitToolFailed = 3;
 
 struct Command {
   absl::string_view name;

@@ -36,7 +36,7 @@ int RunFuzz(const std::vector<std::string>& seeds) {
   if (!r.ok()) {
     std::fprintf(stderr, "atomfuzz fuzz: %s\n", std::string(r.status().message()).c_str());
     return r.status().code() == absl::StatusCode::kInvalidArgument ? kExitBadInput
-                                                                   : kExitCheckFailed;
+                                                                   : kExitToolFailed;
   }
   std::fprintf(stderr, "%s\n\n%s\n", fuzz::StatusLine(r->totals).c_str(),
                fuzz::RenderCoverage(r->totals.coverage).c_str());
@@ -46,8 +46,12 @@ int RunFuzz(const std::vector<std::string>& seeds) {
     std::fprintf(stderr, "%llu new bucket%s\n",
                  static_cast<unsigned long long>(r->new_buckets),
                  r->new_buckets == 1 ? "" : "s");
-    return kExitCheckFailed;
   }
+  if (r->write_failed) {
+    std::fprintf(stderr, "atomfuzz fuzz: stopped: a write failed (see above)\n");
+    return kExitToolFailed;
+  }
+  if (r->new_buckets > 0) return kExitCheckFailed;
   return kExitOk;
 }
 

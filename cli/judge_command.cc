@@ -27,20 +27,22 @@ int RunJudge(const std::vector<std::string>& files) {
       status = kExitBadInput;
       continue;
     }
-    auto d = fuzz::RunAndJudge(c, *target);
-    if (!d.ok()) {
-      std::fprintf(stderr, "%s: %s\n", path.c_str(),
-                   std::string(d.status().message()).c_str());
-      status = kExitBadInput;
+    const fuzz::RunResult r = fuzz::RunOne(c, *target);
+    // Declined cases count as unknown; a failed target or judge counts in
+    // none, and outweighs a divergence in the exit code.
+    if (r.kind == fuzz::RunKind::kJudged) {
+      ++counts[static_cast<int>(r.verdict.kind)];
+    } else if (r.kind == fuzz::RunKind::kNotJudged) {
+      ++counts[static_cast<int>(oracle::Verdict::Kind::kUnknown)];
+    }
+    const bool quiet = absl::GetFlag(FLAGS_quiet);
+    if (quiet && r.kind == fuzz::RunKind::kJudged &&
+        r.verdict.kind == oracle::Verdict::Kind::kAllowed) {
       continue;
     }
-    ++counts[static_cast<int>(d->verdict.kind)];
-    const bool quiet = absl::GetFlag(FLAGS_quiet);
-    if (quiet && d->verdict.kind == oracle::Verdict::Kind::kAllowed) continue;
-    PrintVerdict(stdout, path, d->verdict);
-    if (d->verdict.kind == oracle::Verdict::Kind::kDivergence && status == kExitOk) {
-      status = kExitCheckFailed;
-    }
+    const int exit = ReportRun(stdout, path, path, r);
+    if (exit == kExitToolFailed && status != kExitBadInput) status = kExitToolFailed;
+    if (exit == kExitCheckFailed && status == kExitOk) status = kExitCheckFailed;
   }
   if (!absl::GetFlag(FLAGS_quiet)) {
     std::printf("%d allowed, %d divergent, %d unknown (target %s, schedule %s)\n",

@@ -52,7 +52,8 @@ void PrintTopHelp() {
   }
   std::printf("\n'atomfuzz COMMAND --help' describes one command; 'atomfuzz --version'\n"
               "names the commit and the versions of what it drives.\n"
-              "Exit codes: 0 ok, 1 a check failed, 2 bad input.\n");
+              "Exit codes: 0 ok, 1 a check failed, 2 bad input, 3 the target, the judge\n"
+              "or a write failed.\n");
 }
 
 // A flag as users spell it: words joined by dashes (underscores are

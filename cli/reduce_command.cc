@@ -45,7 +45,10 @@ int RunReduce(const std::vector<std::string>& files) {
     std::fprintf(stderr, "%s: %s%s\n", files[0].c_str(),
                  std::string(bucket.status().message()).c_str(),
                  no_divergence ? " (nothing to reduce)" : "");
-    return no_divergence ? kExitCheckFailed : kExitBadInput;
+    // Internal: the target or the judge failed (fuzz::RunAndJudge).
+    return no_divergence                           ? kExitCheckFailed
+           : absl::IsInternal(bucket.status()) ? kExitToolFailed
+                                               : kExitBadInput;
   }
   fuzz::ReduceOptions options;
   options.max_attempts = absl::GetFlag(FLAGS_max_attempts);

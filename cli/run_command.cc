@@ -8,6 +8,7 @@
 #include "cli/flags.h"
 #include "cli/load_case.h"
 #include "cli/verdict_text.h"
+#include "fuzz/differential.h"
 #include "fuzz/runner.h"
 #include "oracle/judge.h"
 #include "isa/outcome_format.h"
@@ -26,26 +27,16 @@ int RunRun(const std::vector<std::string>& files) {
   if (LoadCase(files[0], /*validate=*/true, c) != LoadResult::kOk) {
     return kExitBadInput;
   }
-  auto outcome = target->Run(c);
-  if (!outcome.ok()) {
-    std::fprintf(stderr, "%s: %s\n", files[0].c_str(),
-                 std::string(outcome.status().message()).c_str());
-    return kExitBadInput;
+  const fuzz::RunResult r = fuzz::RunOne(c, *target);
+  if (r.outcome) {
+    const bool trace = absl::GetFlag(FLAGS_trace);
+    const std::string text = absl::GetFlag(FLAGS_json)
+                                 ? isa::OutcomeJson(*r.outcome, trace)
+                                 : isa::OutcomeText(*r.outcome, c.shader, trace);
+    std::fwrite(text.data(), 1, text.size(), stdout);
+    std::fflush(stdout);
   }
-  const bool trace = absl::GetFlag(FLAGS_trace);
-  const std::string text = absl::GetFlag(FLAGS_json)
-                               ? isa::OutcomeJson(*outcome, trace)
-                               : isa::OutcomeText(*outcome, c.shader, trace);
-  std::fwrite(text.data(), 1, text.size(), stdout);
-  std::fflush(stdout);
-  absl::StatusOr<oracle::Verdict> verdict = oracle::Judge(c, *outcome);
-  if (!verdict.ok()) {
-    std::fprintf(stderr, "%s: judge: %s\n", files[0].c_str(),
-                 std::string(verdict.status().message()).c_str());
-    return kExitBadInput;
-  }
-  PrintVerdict(stderr, "verdict", *verdict);
-  return verdict->kind == oracle::Verdict::Kind::kDivergence ? kExitCheckFailed : kExitOk;
+  return ReportRun(stderr, "verdict", files[0], r);
 }
 
 }  // namespace atomfuzz::cli

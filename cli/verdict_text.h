@@ -6,11 +6,19 @@
 #include <cstdio>
 
 #include "absl/strings/string_view.h"
+#include "fuzz/differential.h"
 #include "oracle/judge.h"
 
 namespace atomfuzz::cli {
 
 void PrintVerdict(std::FILE* out, absl::string_view label, const oracle::Verdict& v);
+
+// What every command prints of a fuzz::RunOne and the exit code it means, one
+// rule per kind: a verdict as PrintVerdict (1 for a divergence, else 0); a
+// case the judge declined, "LABEL: not judged: why" (0); a target or judge
+// that failed, "FILE: target failed: why" on stderr (3).
+int ReportRun(std::FILE* out, absl::string_view label, absl::string_view file,
+              const fuzz::RunResult& r);
 
 }  // namespace atomfuzz::cli
 

@@ -46,12 +46,12 @@ struct Shared {
 
 class Supervisor {
  public:
-  Supervisor(PreparedCampaign& p, Shared shared, std::FILE* log)
+  Supervisor(PreparedCampaign& p, Shared shared, std::FILE* log, FindingStore store)
       : p_(p), shared_(shared), log_(log),
         jobs_(p.setup.options.jobs), pids_(jobs_, -1),
         last_beat_(jobs_, 0), last_beat_at_(jobs_, absl::Now()),
         first_index_(jobs_, p.state.next_index), quota_(jobs_, 0),
-        store_(*FindingStore::Open(p.setup.options.out)),
+        store_(std::move(store)),
         label_(TargetLabel(p.setup.options.target, p.setup.options.inject)) {
     const uint64_t runs = p.setup.options.runs;
     for (int w = 0; w < jobs_; ++w) {
@@ -103,6 +103,7 @@ class Supervisor {
       t.divergences += c.divergences.load();
       t.unknown += c.unknown.load();
       t.rejected += c.rejected.load();
+      t.errors += c.errors.load();
       t.corpus += c.corpus_added.load();
       t.reducing += c.phase.load() == static_cast<uint32_t>(WorkerPhase::kReduce);
       for (int op = 0; op < kAtomicOpCount; ++op)
@@ -230,7 +231,12 @@ class Supervisor {
       Lost(w, WorkerFailure::kTimeout,
            absl::StrFormat("no progress for %.0f s in %s", limit, where),
            phase == WorkerPhase::kJudge);
-      if (shared_.state.stop.load() == 0) (void)Spawn(w, deadline);
+      if (shared_.state.stop.load() == 0) {
+        if (absl::Status s = Spawn(w, deadline); !s.ok()) {
+          std::fprintf(log_, "atomfuzz: worker %d could not be restarted: %s\n", w,
+                       std::string(s.message()).c_str());
+        }
+      }
     }
   }
 
@@ -268,7 +274,7 @@ class Supervisor {
       std::fprintf(log_, "worker %d lost on case %llu: %s\n", w,
                    static_cast<unsigned long long>(index), what.c_str());
     }
-    (void)store_.Save(f);
+    WriteSucceeded(shared_.state, log_, "a finding", store_.Save(f).status());
   }
 
   void SaveStats() {
@@ -286,10 +292,13 @@ class Supervisor {
       next = std::max(next, shared_.workers[w].current_index.load() + 1);
     }
     s.next_index = next;
-    (void)WriteFileAtomically(p_.stats_path,
-                              StatsJson(t, label_, p_.setup.options.policy,
-                                        p_.setup.seed, jobs_), false);
-    (void)WriteFileAtomically(p_.state_path, PrintCampaignState(s), false);
+    WriteSucceeded(shared_.state, log_, p_.stats_path,
+                   WriteFileAtomically(p_.stats_path,
+                                       StatsJson(t, label_, p_.setup.options.policy,
+                                                 p_.setup.seed, jobs_),
+                                       false));
+    WriteSucceeded(shared_.state, log_, p_.state_path,
+                   WriteFileAtomically(p_.state_path, PrintCampaignState(s), false));
   }
 
   PreparedCampaign& p_;
@@ -336,11 +345,19 @@ absl::StatusOr<CampaignResult> RunCampaign(const CampaignOptions& options,
   sigaction(SIGTERM, &sa, &old_term);
   CampaignResult result;
   absl::Status status;
+  absl::StatusOr<FindingStore> store = FindingStore::Open(options.out);
+  if (!store.ok()) {
+    sigaction(SIGINT, &old_int, nullptr);
+    sigaction(SIGTERM, &old_term, nullptr);
+    munmap(mem, bytes);
+    return store.status();
+  }
   {
-    Supervisor supervisor(*p, shared, log);
+    Supervisor supervisor(*p, shared, log, *std::move(store));
     status = supervisor.Run();
     result.totals = supervisor.Totals();
     result.new_buckets = supervisor.new_buckets();
+    result.write_failed = shared.state.write_failed.load() != 0;
   }
   sigaction(SIGINT, &old_int, nullptr);
   sigaction(SIGTERM, &old_term, nullptr);

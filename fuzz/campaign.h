@@ -23,6 +23,9 @@ struct CampaignResult {
   CampaignTotals totals;
   uint64_t seed = 0;
   uint64_t new_buckets = 0;  // buckets this session created
+  // Something could not be written (reported when it happened); the
+  // campaign stopped there, keeping what it had written.
+  bool write_failed = false;
 };
 
 // Errors: InvalidArgument for bad options (unknown target, policy or

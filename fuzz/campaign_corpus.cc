@@ -75,14 +75,15 @@ void CampaignCorpus::Reload() {
   }
 }
 
-std::string CampaignCorpus::Save(const isa::Case& c) {
+absl::StatusOr<std::string> CampaignCorpus::Save(const isa::Case& c) {
   const std::string text = isa::PrintCase(c);
   const std::string name = absl::StrFormat("%016x.case", Fnv1a64(text));
   if (names_.insert(name).second) {
-    // A corpus entry that fails to write costs a little coverage, not a
-    // finding; the campaign goes on.
-    (void)WriteFileAtomically(absl::StrCat(dir_, "/", name), text, false);
     entries_.push_back({name, c});
+    if (absl::Status s = WriteFileAtomically(absl::StrCat(dir_, "/", name), text, false);
+        !s.ok()) {
+      return s;
+    }
   }
   return name;
 }

@@ -11,6 +11,7 @@
 
 #include "absl/container/flat_hash_set.h"
 #include "absl/status/status.h"
+#include "absl/status/statusor.h"
 #include "isa/case_file.h"
 
 namespace atomfuzz::fuzz {
@@ -24,8 +25,9 @@ class CampaignCorpus {
   absl::Status AddSeeds(const std::vector<std::string>& paths);
   // Picks up cases other workers saved since the last call.
   void Reload();
-  // Saves a case that reached something new; returns its file name.
-  std::string Save(const isa::Case& c);
+  // Saves a case that reached something new; returns its file name, or
+  // the error writing it (the case stays in this worker's memory).
+  absl::StatusOr<std::string> Save(const isa::Case& c);
 
   size_t size() const { return entries_.size(); }
   const isa::Case& at(size_t i) const { return entries_[i].c; }

@@ -176,6 +176,19 @@ void CountCoverage(const isa::Case& c, const isa::Outcome& outcome,
   }
 }
 
+bool WriteSucceeded(SharedState& shared, std::FILE* log, absl::string_view what,
+                    const absl::Status& s) {
+  if (s.ok()) return true;
+  if (shared.write_failed.exchange(1) == 0) {
+    std::fprintf(log, "atomfuzz: cannot write %s: %s; stopping the campaign (what was written "
+                      "is kept)\n",
+                 std::string(what).c_str(), std::string(s.message()).c_str());
+    std::fflush(log);
+  }
+  shared.stop.store(1);
+  return false;
+}
+
 std::string StatusLine(const CampaignTotals& t) {
   const double unknown =
       t.cases == 0 ? 0 : 100.0 * static_cast<double>(t.unknown) / t.cases;
@@ -184,6 +197,7 @@ std::string StatusLine(const CampaignTotals& t) {
       "timeouts: %d corpus: %d elapsed: %.0fs",
       t.cases, t.cases, Rate(t.cases_per_second), t.divergences, t.buckets,
       unknown, t.crashes, t.timeouts, t.corpus, t.elapsed_seconds) +
+      (t.errors > 0 ? absl::StrFormat(" errors: %d", t.errors) : "") +
       (t.reducing > 0 ? absl::StrFormat(" reducing: %d", t.reducing) : "");
 }
 
@@ -236,11 +250,11 @@ std::string StatsJson(const CampaignTotals& t, const std::string& target,
       "{\n  \"cases\": %d,\n  \"cases_per_second\": %.1f,\n"
       "  \"divergences\": %d,\n  \"buckets\": %d,\n  \"unknown\": %d,\n"
       "  \"crashes\": %d,\n  \"timeouts\": %d,\n  \"rejected\": %d,\n"
-      "  \"corpus\": %d,\n  \"elapsed_seconds\": %.1f,\n"
+      "  \"errors\": %d,\n  \"corpus\": %d,\n  \"elapsed_seconds\": %.1f,\n"
       "  \"target\": \"%s\",\n  \"policy\": \"%s\",\n  \"seed\": %d,\n"
       "  \"jobs\": %d,\n  \"coverage\": {",
       t.cases, t.cases_per_second, t.divergences, t.buckets, t.unknown, t.crashes,
-      t.timeouts, t.rejected, t.corpus, t.elapsed_seconds, target, policy, seed, jobs);
+      t.timeouts, t.rejected, t.errors, t.corpus, t.elapsed_seconds, target, policy, seed, jobs);
   bool first_op = true;
   for (int op = 0; op < kAtomicOpCount; ++op) {
     std::string kinds;

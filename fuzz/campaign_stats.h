@@ -42,6 +42,9 @@ struct WorkerCounters {
   std::atomic<uint64_t> divergences{0};
   std::atomic<uint64_t> unknown{0};
   std::atomic<uint64_t> rejected{0};  // the target refused a valid case
+  // The target could not run, or the judge failed: not the case's fault
+  // (fuzz/differential.h, RunKind).
+  std::atomic<uint64_t> errors{0};
   std::atomic<uint64_t> corpus_added{0};
   std::atomic<uint64_t> heartbeat{0};  // bumps at every phase change
   std::atomic<uint64_t> current_index{0};
@@ -57,12 +60,16 @@ struct WorkerCounters {
 // new one joins the corpus) and the stop request.
 struct SharedState {
   std::atomic<uint32_t> stop{0};
+  // A finding, the corpus, the stats or the state could not be written (a
+  // full disk, a read-only directory): the campaign stops and says so.
+  std::atomic<uint32_t> write_failed{0};
   std::atomic<uint8_t> seen[kFeatureCount] = {};
 };
 
 struct CampaignTotals {
   uint64_t cases = 0, divergences = 0, buckets = 0, unknown = 0;
   uint64_t crashes = 0, timeouts = 0, rejected = 0, corpus = 0;
+  uint64_t errors = 0;  // this session's (campaign.state does not keep them)
   double elapsed_seconds = 0;
   double cases_per_second = 0;  // of this session (not the resumed part)
   // Workers reducing a new bucket's finding now: their case counts stand
@@ -78,6 +85,12 @@ struct CampaignTotals {
 // thousand, then kept as a parent that breeds more endless mutants.
 void CountCoverage(const isa::Case& c, const isa::Outcome& outcome,
                    WorkerCounters& counters, std::vector<int>& features);
+
+// Reports a failed write at once, the first one of a campaign on `log`,
+// and stops the campaign (SharedState::write_failed): a campaign that cannot
+// save what it finds must not run on as if it could. Returns `s.ok()`.
+bool WriteSucceeded(SharedState& shared, std::FILE* log, absl::string_view what,
+                    const absl::Status& s);
 
 // "#1234 cases: 1234 (20.3k/s) div: 2 buckets: 1 unknown: 0.12% ...", and
 // " reducing: N" while workers reduce.

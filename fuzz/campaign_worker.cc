@@ -104,29 +104,32 @@ class Worker {
     const size_t n = std::min(origin.parent.size(), sizeof(counters_.current_parent) - 1);
     std::memcpy(counters_.current_parent, origin.parent.data(), n);
     counters_.current_parent[n] = '\0';
-    Enter(WorkerPhase::kTarget);
-    absl::StatusOr<isa::Outcome> outcome = target_->Run(c);
-    // A timeout is run once more before it counts, as AFL++ confirms its
-    // hangs: a stalled machine (a start-up compile, a busy neighbour) times
-    // out a case that runs in a blink. Entering the phase again gives the
-    // second run its own watchdog window, so a real hang is still a
-    // timeout finding, not a lost worker.
-    if (outcome.ok() && outcome->status == isa::RunStatus::kTimedOut) {
-      Enter(WorkerPhase::kTarget);
-      outcome = target_->Run(c);
-    }
-    if (!outcome.ok()) {
-      counters_.rejected.fetch_add(1, std::memory_order_relaxed);
-      counters_.cases.fetch_add(1, std::memory_order_relaxed);
-      return;
-    }
-    Enter(WorkerPhase::kJudge);
-    absl::StatusOr<oracle::Verdict> verdict = oracle::Judge(c, *outcome, judge_, judging_);
+    RunOneOptions run;
+    run.judge_options = judge_;
+    run.scratch = &judging_;
+    // Each run and the judging enter their phase: each gets its own
+    // watchdog window.
+    run.on_phase = [this](bool judging) {
+      Enter(judging ? WorkerPhase::kJudge : WorkerPhase::kTarget);
+    };
+    RunResult r = fuzz::RunOne(c, *target_, run);
     counters_.cases.fetch_add(1, std::memory_order_relaxed);
-    if (!verdict.ok()) {
-      counters_.rejected.fetch_add(1, std::memory_order_relaxed);
-      return;
+    switch (r.kind) {
+      case RunKind::kTargetFailed:
+      case RunKind::kJudgeFailed:
+        // Not the case's fault: counted apart, so that a target that cannot
+        // run at all shows as errors, not as cases.
+        counters_.errors.fetch_add(1, std::memory_order_relaxed);
+        return;
+      case RunKind::kNotJudged:
+      case RunKind::kRan:
+        counters_.rejected.fetch_add(1, std::memory_order_relaxed);
+        return;
+      case RunKind::kJudged:
+        break;
     }
+    std::optional<isa::Outcome>& outcome = r.outcome;
+    std::optional<oracle::Verdict> verdict = std::move(r.verdict);
     if (outcome->status == isa::RunStatus::kRejected) {
       counters_.rejected.fetch_add(1, std::memory_order_relaxed);
     }
@@ -136,8 +139,10 @@ class Worker {
       if (shared_.seen[f].exchange(1, std::memory_order_relaxed) == 0) fresh = true;
     }
     if (fresh) {
-      corpus_.Save(c);
-      counters_.corpus_added.fetch_add(1, std::memory_order_relaxed);
+      absl::StatusOr<std::string> saved = corpus_.Save(c);
+      if (WriteSucceeded(shared_, stderr, "a corpus case", saved.status())) {
+        counters_.corpus_added.fetch_add(1, std::memory_order_relaxed);
+      }
     }
     switch (verdict->kind) {
       case oracle::Verdict::Kind::kAllowed:
@@ -165,11 +170,11 @@ class Worker {
     absl::StatusOr<Signature> sig = SignatureOf(c, d, label_);
     if (!sig.ok()) return;
     if (store_.Contains(*sig)) {
-      (void)store_.RecordHit(*sig);
+      WriteSucceeded(shared_, stderr, "a finding's hit", store_.RecordHit(*sig));
       return;
     }
     if (std::optional<Signature> bucket = store_.AliasOf(*sig)) {
-      (void)store_.RecordHit(*bucket);
+      WriteSucceeded(shared_, stderr, "a finding's hit", store_.RecordHit(*bucket));
       return;
     }
     Enter(WorkerPhase::kReduce);
@@ -204,14 +209,14 @@ class Worker {
           shown = &*f.reduced;
           shown_d = &*reduced_d;
           if (*reduced_sig != *sig) {
-            (void)store_.SaveAlias(*sig, *reduced_sig);
+            WriteSucceeded(shared_, stderr, "a bucket alias", store_.SaveAlias(*sig, *reduced_sig));
             f.signature = *reduced_sig;
           }
         }
       }
     }
     f.report = RenderReport(*shown, *shown_d, f.signature);
-    (void)store_.Save(f);
+    WriteSucceeded(shared_, stderr, "a finding", store_.Save(f).status());
   }
 
   const CampaignSetup& setup_;

@@ -1,4 +1,5 @@
 #include "fuzz/harness.h"
+#include "fuzz/differential.h"
 
 #include <algorithm>
 #include <array>
@@ -109,22 +110,6 @@ constexpr std::pair<absl::string_view, Setter> kKeys[] = {
      }},
 };
 
-// The most atomics the trace shows on one word (a g# word per group).
-uint64_t MostAtomicsOnOneWord(const isa::Outcome& o) {
-  using Word =
-      std::tuple<isa::RegFile, uint32_t, uint32_t, std::array<uint32_t, 3>>;
-  absl::flat_hash_map<Word, uint64_t> counts;
-  uint64_t most = 0;
-  for (const isa::AtomicEvent& e : o.trace) {
-    if (e.address != isa::AddressClass::kInBounds) continue;
-    const bool tgsm = e.file == isa::RegFile::kTgsm;
-    const Word w{e.file, e.slot, e.word,
-                 tgsm ? e.group : std::array<uint32_t, 3>{0, 0, 0}};
-    most = std::max(most, ++counts[w]);
-  }
-  return most;
-}
-
 absl::Status SetOne(absl::string_view key, absl::string_view value, O& o) {
   for (const auto& [name, set] : kKeys) {
     if (name == key) return set(key, value, o);
@@ -212,36 +197,25 @@ InputResult Harness::RunOne(absl::Span<const uint8_t> bytes) const {
   using Kind = InputResult::Kind;
   absl::StatusOr<DecodedCase> d = DecodeCase(bytes, policy_, options_.decode);
   if (!d.ok()) return {Kind::kRejected, std::string(d.status().message())};
-  absl::StatusOr<isa::Outcome> outcome = target_->Run(d->c);
-  if (!outcome.ok()) {
-    return {Kind::kError, Report(d->c, "error", outcome.status().ToString())};
+  RunOneOptions run;
+  run.judge_options = judge_;
+  run.scratch = &judging_;
+  run.max_atomics_per_word = options_.max_atomics_per_word;
+  RunResult r = fuzz::RunOne(d->c, *target_, run);
+  switch (r.kind) {
+    case RunKind::kTargetFailed:
+    case RunKind::kJudgeFailed:
+      // Not the input's fault: the engine must stop and show it.
+      return {Kind::kError, Report(d->c, "error", absl::StrCat(RunKindName(r.kind), ": ",
+                                                                r.message))};
+    case RunKind::kNotJudged:
+    case RunKind::kRan:
+      return {Kind::kRejected, r.message};
+    case RunKind::kJudged:
+      break;
   }
-  // The target counts steps per wave, the oracle per thread: a wave of
-  // divergent lanes may run out where no thread does, so a target over its
-  // budget is not judged (nor worth the oracle's time).
-  if (outcome->status == isa::RunStatus::kBudgetExceeded) {
-    return {Kind::kRejected, outcome->message};
-  }
-  if (const uint64_t n = MostAtomicsOnOneWord(*outcome);
-      n > options_.max_atomics_per_word) {
-    return {Kind::kRejected, absl::StrCat(n, " atomics on one word (limit ",
-                                          options_.max_atomics_per_word, ")")};
-  }
-  absl::StatusOr<oracle::Verdict> verdict =
-      oracle::Judge(d->c, *outcome, judge_, judging_);
-  if (!verdict.ok()) {
-    // A valid case the oracle refuses (too large for it) is no finding;
-    // any other failure is a bug of ours.
-    const absl::StatusCode code = verdict.status().code();
-    if (code == absl::StatusCode::kInvalidArgument ||
-        code == absl::StatusCode::kOutOfRange ||
-        code == absl::StatusCode::kResourceExhausted) {
-      return {Kind::kRejected, std::string(verdict.status().message())};
-    }
-    return {Kind::kError, Report(d->c, "error", verdict.status().ToString())};
-  }
-  const std::string summary = verdict->Summary();
-  if (verdict->kind == oracle::Verdict::Kind::kDivergence) {
+  const std::string summary = r.verdict.Summary();
+  if (r.verdict.kind == oracle::Verdict::Kind::kDivergence) {
     return {Kind::kDivergence, Report(d->c, "divergence", summary)};
   }
   return {Kind::kPassed, summary};

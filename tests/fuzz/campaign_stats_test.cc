@@ -3,6 +3,7 @@
 #include "fuzz/campaign_stats.h"
 
 #include <algorithm>
+#include <cstdio>
 #include <string>
 #include <vector>
 
@@ -105,6 +106,28 @@ TEST(CountCoverage, AliasBucketsCountTheAtomicsOnEachWord) {
     EXPECT_EQ(features, expected);
     EXPECT_EQ(Counted(counters), 5u);
   }
+}
+
+// A failed write stops the campaign and is said once, at once; a good one
+// changes nothing.
+TEST(WriteSucceeded, AFailedWriteStopsTheCampaignAndIsReportedOnce) {
+  SharedState shared;
+  std::FILE* log = std::tmpfile();
+  ASSERT_NE(log, nullptr);
+  EXPECT_TRUE(WriteSucceeded(shared, log, "a finding", absl::OkStatus()));
+  EXPECT_EQ(shared.stop.load(), 0u);
+  const absl::Status full = absl::ResourceExhaustedError("No space left on device");
+  EXPECT_FALSE(WriteSucceeded(shared, log, "a finding", full));
+  EXPECT_FALSE(WriteSucceeded(shared, log, "stats.json", full));
+  EXPECT_EQ(shared.stop.load(), 1u);
+  EXPECT_EQ(shared.write_failed.load(), 1u);
+  std::rewind(log);
+  char text[512] = {};
+  const size_t n = std::fread(text, 1, sizeof text - 1, log);
+  std::fclose(log);
+  EXPECT_EQ(std::string(text, n),
+            "atomfuzz: cannot write a finding: No space left on device; stopping the campaign "
+            "(what was written is kept)\n");
 }
 
 }  // namespace
