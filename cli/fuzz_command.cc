@@ -1,4 +1,4 @@
-// atomfuzz fuzz: a differential fuzzing campaign (fuzz/campaign.h). Exit 0
+// atomfuzz fuzz: a differential fuzzing campaign (fuzz/campaign/campaign.h). Exit 0
 // when it found nothing new, 1 when it found new buckets, 2 on bad input.
 #include <cstdio>
 
@@ -6,7 +6,7 @@
 #include "cli/command.h"
 #include "cli/flags.h"
 #include "cli/load_case.h"
-#include "fuzz/campaign.h"
+#include "fuzz/campaign/campaign.h"
 
 namespace atomfuzz::cli {
 

@@ -7,9 +7,9 @@
 #include "absl/strings/str_join.h"
 #include "cli/command.h"
 #include "cli/flags.h"
-#include "fuzz/choices.h"
-#include "fuzz/generator.h"
-#include "fuzz/policy.h"
+#include "fuzz/generate/choices.h"
+#include "fuzz/generate/generator.h"
+#include "fuzz/generate/policy.h"
 
 namespace atomfuzz::cli {
 

@@ -1,5 +1,5 @@
 // atomfuzz reduce: shrink a case that diverges on a target while its bucket
-// (fuzz/signature.h) stays the same. The reduced case goes to -o OUT
+// (fuzz/triage/signature.h) stays the same. The reduced case goes to -o OUT
 // (atomically) or stdout; sizes, bucket and passes go to stderr.
 #include <cstdio>
 
@@ -8,7 +8,7 @@
 #include "cli/command.h"
 #include "cli/flags.h"
 #include "cli/load_case.h"
-#include "fuzz/reducer.h"
+#include "fuzz/reduce/reducer.h"
 
 namespace atomfuzz::cli {
 namespace {

@@ -5,7 +5,7 @@
 #include "absl/flags/flag.h"
 #include "cli/command.h"
 #include "cli/flags.h"
-#include "fuzz/triage.h"
+#include "fuzz/triage/triage.h"
 
 namespace atomfuzz::cli {
 

@@ -11,9 +11,9 @@
 #include <tuple>
 
 #include "absl/strings/str_cat.h"
-#include "fuzz/choices.h"
-#include "fuzz/generator.h"
-#include "fuzz/policy.h"
+#include "fuzz/generate/choices.h"
+#include "fuzz/generate/generator.h"
+#include "fuzz/generate/policy.h"
 #include "gtest/gtest.h"
 #include "isa/validator.h"
 #include "oracle/judge.h"

@@ -1,12 +1,12 @@
-// The engines' custom mutator over bytes (fuzz/byte_mutator.h): its output
+// The engines' custom mutator over bytes (fuzz/mutate/byte_mutator.h): its output
 // is a valid case file that fits the buffer, for case text and for choice
 // bytes alike, and it declines (0) when the text cannot fit.
-#include "fuzz/byte_mutator.h"
+#include "fuzz/mutate/byte_mutator.h"
 
 #include <string>
 #include <vector>
 
-#include "fuzz/policy.h"
+#include "fuzz/generate/policy.h"
 #include "gtest/gtest.h"
 #include "isa/validator.h"
 #include "tests/fuzz/corpus_files.h"

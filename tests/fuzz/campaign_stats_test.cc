@@ -1,6 +1,6 @@
 // What a run adds to the campaign's coverage: features for the corpus and
 // counts for the matrix.
-#include "fuzz/campaign_stats.h"
+#include "fuzz/campaign/campaign_stats.h"
 
 #include <algorithm>
 #include <cstdio>

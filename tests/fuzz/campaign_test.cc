@@ -1,6 +1,6 @@
 // The campaign driver: counts, files, resume, and what it does when the
 // target crashes or hangs (a stand-in target here, since ours do neither).
-#include "fuzz/campaign.h"
+#include "fuzz/campaign/campaign.h"
 
 #include <unistd.h>
 
@@ -11,11 +11,11 @@
 
 #include "absl/strings/match.h"
 #include "fuzz/atomic_file.h"
-#include "fuzz/campaign_state.h"
+#include "fuzz/campaign/campaign_state.h"
 #include "fuzz/differential.h"
-#include "fuzz/finding_store.h"
-#include "fuzz/reducer.h"
-#include "fuzz/signature.h"
+#include "fuzz/triage/finding_store.h"
+#include "fuzz/reduce/reducer.h"
+#include "fuzz/triage/signature.h"
 #include "fuzz/runner.h"
 #include "gtest/gtest.h"
 

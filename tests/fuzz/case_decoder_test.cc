@@ -1,13 +1,13 @@
-// The decoder (fuzz/case_decoder.h): corpus text decodes to itself, any
+// The decoder (fuzz/mutate/case_decoder.h): corpus text decodes to itself, any
 // bytes decode to a valid case within the limits, and oversized inputs or
 // cases are refused.
-#include "fuzz/case_decoder.h"
+#include "fuzz/mutate/case_decoder.h"
 
 #include <string>
 #include <vector>
 
-#include "fuzz/choices.h"
-#include "fuzz/policy.h"
+#include "fuzz/generate/choices.h"
+#include "fuzz/generate/policy.h"
 #include "gtest/gtest.h"
 #include "isa/validator.h"
 #include "tests/fuzz/corpus_files.h"

@@ -1,14 +1,14 @@
-// What the mutators read from a case (fuzz/case_facts.h) and the operands
-// they build from it (fuzz/operand_builder.h): block partners, deletion
+// What the mutators read from a case (fuzz/generate/case_facts.h) and the operands
+// they build from it (fuzz/generate/operand_builder.h): block partners, deletion
 // ranges that keep blocks balanced, memory bounds, and edge addresses that
 // reach the last valid word, the first out-of-bounds byte and misalignment.
-#include "fuzz/case_facts.h"
+#include "fuzz/generate/case_facts.h"
 
 #include <set>
 #include <string>
 
-#include "fuzz/case_limits.h"
-#include "fuzz/operand_builder.h"
+#include "fuzz/generate/case_limits.h"
+#include "fuzz/generate/operand_builder.h"
 #include "gtest/gtest.h"
 #include "tests/fuzz/fast_testing.h"
 

@@ -1,7 +1,7 @@
 // The finding store: buckets appear whole, a store reopens where it was,
 // smaller reproducers replace larger ones, and worker processes saving into
 // one bucket at once end up with one bucket whose hits add up.
-#include "fuzz/finding_store.h"
+#include "fuzz/triage/finding_store.h"
 
 #include <sys/wait.h>
 #include <unistd.h>

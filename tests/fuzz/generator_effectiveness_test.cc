@@ -14,10 +14,10 @@
 #include <vector>
 
 #include "absl/strings/str_format.h"
-#include "fuzz/choices.h"
+#include "fuzz/generate/choices.h"
 #include "fuzz/differential.h"
-#include "fuzz/generator.h"
-#include "fuzz/policy.h"
+#include "fuzz/generate/generator.h"
+#include "fuzz/generate/policy.h"
 #include "fuzz/runner.h"
 #include "gtest/gtest.h"
 #include "targets/fast/injection.h"

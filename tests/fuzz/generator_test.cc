@@ -1,20 +1,20 @@
-// The case generator (fuzz/generator.h): every case it makes is valid, from
+// The case generator (fuzz/generate/generator.h): every case it makes is valid, from
 // seeds under every preset and from arbitrary fuzzer bytes; it reaches every
 // atomic on every memory kind and the address outcomes of spec 1.3; cases
 // survive print/parse; and a seed makes the same case forever (goldens).
 //
 // Changing what the generator makes for a seed changes the golden hashes
-// below: update them, and bump kGeneratorVersion (fuzz/generator_internal.h)
+// below: update them, and bump kGeneratorVersion (fuzz/generate/generator_internal.h)
 // so that old [metadata] "generator = N" lines say which generator made them.
-#include "fuzz/generator.h"
+#include "fuzz/generate/generator.h"
 
 #include <cstdint>
 #include <string>
 #include <vector>
 
 #include "absl/strings/str_format.h"
-#include "fuzz/choices.h"
-#include "fuzz/policy.h"
+#include "fuzz/generate/choices.h"
+#include "fuzz/generate/policy.h"
 #include "fuzz/runner.h"
 #include "gtest/gtest.h"
 #include "isa/case_file.h"

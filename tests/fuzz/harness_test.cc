@@ -1,12 +1,12 @@
-// "Run one input" (fuzz/harness.h), as both fuzz harnesses use it: options
+// "Run one input" (fuzz/engines/harness.h), as both fuzz harnesses use it: options
 // from ATOMFUZZ_OPTIONS text, corpus cases pass on the correct target, an
 // injected bug is a divergence with a readable report, and random bytes
 // never crash or report on the correct target.
-#include "fuzz/harness.h"
+#include "fuzz/engines/harness.h"
 
 #include <string>
 
-#include "fuzz/choices.h"
+#include "fuzz/generate/choices.h"
 #include "gtest/gtest.h"
 #include "tests/fuzz/corpus_files.h"
 #include "tests/fuzz/fast_testing.h"

@@ -9,9 +9,9 @@
 
 #include "absl/strings/str_join.h"
 #include "gtest/gtest.h"
-#include "fuzz/campaign_corpus.h"
-#include "fuzz/case_source.h"
-#include "fuzz/policy.h"
+#include "fuzz/campaign/campaign_corpus.h"
+#include "fuzz/campaign/case_source.h"
+#include "fuzz/generate/policy.h"
 #include "fuzz/runner.h"
 #include "isa/case_file.h"
 #include "oracle/judge.h"

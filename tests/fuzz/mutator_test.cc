@@ -1,9 +1,9 @@
-// The structure-aware mutator (fuzz/mutator.h): every result is valid and
+// The structure-aware mutator (fuzz/mutate/mutator.h): every result is valid and
 // round-trips through its text form, every named mutation applies somewhere
 // and changes the case, names are recorded, limits hold, and the same seed
 // gives the same mutations. ATOMFUZZ_MUTATIONS=N runs N mutations in the
 // validity test instead of 10^4.
-#include "fuzz/mutator.h"
+#include "fuzz/mutate/mutator.h"
 
 #include <algorithm>
 #include <cstdlib>
@@ -12,8 +12,8 @@
 
 #include "absl/strings/numbers.h"
 #include "absl/strings/str_join.h"
-#include "fuzz/choices.h"
-#include "fuzz/policy.h"
+#include "fuzz/generate/choices.h"
+#include "fuzz/generate/policy.h"
 #include "gtest/gtest.h"
 #include "isa/validator.h"
 #include "tests/fuzz/corpus_files.h"

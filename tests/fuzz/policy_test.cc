@@ -1,7 +1,7 @@
-// Policies (fuzz/policy.h): the presets exist under their names, an unknown
+// Policies (fuzz/generate/policy.h): the presets exist under their names, an unknown
 // name is an InvalidArgument that lists them, and the defaults derived from
 // the opcode table make sense.
-#include "fuzz/policy.h"
+#include "fuzz/generate/policy.h"
 
 #include <algorithm>
 #include <string>

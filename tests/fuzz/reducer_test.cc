@@ -2,14 +2,14 @@
 // the original's bucket, validates, is no larger, and is 1-minimal (no
 // single instruction, thread step, resource or word can go). Also the
 // pass machinery alone, on a predicate with a known minimum.
-#include "fuzz/reducer.h"
+#include "fuzz/reduce/reducer.h"
 
 #include <ostream>
 #include <string>
 #include <utility>
 #include <vector>
 
-#include "fuzz/reduce_passes.h"
+#include "fuzz/reduce/reduce_passes.h"
 #include "gtest/gtest.h"
 #include "isa/validator.h"
 #include "tests/fuzz/corpus_files.h"

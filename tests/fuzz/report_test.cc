@@ -1,11 +1,11 @@
 // Reports: the headline, the bucket, and the oracle beside the target for
 // the words and returns that differ, with the atomics' lines.
-#include "fuzz/report.h"
+#include "fuzz/triage/report.h"
 
 #include <string>
 
 #include "absl/strings/match.h"
-#include "fuzz/reducer.h"
+#include "fuzz/reduce/reducer.h"
 #include "gtest/gtest.h"
 #include "tests/fuzz/corpus_files.h"
 

@@ -1,7 +1,7 @@
 // Bucket signatures: the hash is frozen (ids name directories that outlive
 // the binary), keys parse back, and a corpus case with an injected bug
 // signs the same way on every run.
-#include "fuzz/signature.h"
+#include "fuzz/triage/signature.h"
 
 #include <string>
 

@@ -1,6 +1,6 @@
 // Triage of a store built here: rows in a stable order (most hit first,
 // then first seen), a table for people and JSON for tools.
-#include "fuzz/triage.h"
+#include "fuzz/triage/triage.h"
 
 #include <filesystem>
 #include <string>

@@ -1,0 +1,370 @@
+#include "fuzz/campaign/campaign.h"
+
+#include <signal.h>
+#include <sys/mman.h>
+#include <sys/prctl.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <cstring>
+#include <new>
+#include <vector>
+
+#include "absl/container/flat_hash_set.h"
+#include "absl/strings/str_cat.h"
+#include "absl/strings/str_format.h"
+#include "fuzz/atomic_file.h"
+#include "fuzz/campaign/campaign_corpus.h"
+#include "fuzz/campaign/campaign_setup.h"
+#include "fuzz/campaign/case_source.h"
+#include "fuzz/triage/finding_store.h"
+#include "fuzz/triage/report.h"
+#include "fuzz/triage/signature.h"
+
+namespace atomfuzz::fuzz {
+namespace {
+
+// Set by SIGINT/SIGTERM in the supervisor: finish cleanly, write the state.
+volatile sig_atomic_t g_interrupted = 0;
+void OnInterrupt(int) { g_interrupted = 1; }
+
+// Workers exit with this when they could not start (message on stderr).
+constexpr int kWorkerSetupFailed = 3;
+
+// One anonymous shared mapping: the SharedState, then `jobs` counters.
+struct Shared {
+  SharedState& state;
+  WorkerCounters* workers;
+  static size_t StateBytes() {
+    return (sizeof(SharedState) + alignof(WorkerCounters) - 1) /
+           alignof(WorkerCounters) * alignof(WorkerCounters);
+  }
+  static size_t Bytes(int jobs) {
+    return StateBytes() + sizeof(WorkerCounters) * static_cast<size_t>(jobs);
+  }
+};
+
+class Supervisor {
+ public:
+  Supervisor(PreparedCampaign& p, Shared shared, std::FILE* log, FindingStore store)
+      : p_(p), shared_(shared), log_(log),
+        jobs_(p.setup.options.jobs), pids_(jobs_, -1),
+        last_beat_(jobs_, 0), last_beat_at_(jobs_, absl::Now()),
+        first_index_(jobs_, p.state.next_index), quota_(jobs_, 0),
+        store_(std::move(store)),
+        label_(TargetLabel(p.setup.options.target, p.setup.options.inject)) {
+    const uint64_t runs = p.setup.options.runs;
+    for (int w = 0; w < jobs_; ++w) {
+      quota_[w] = runs == 0 ? 0 : runs / jobs_ + (static_cast<uint64_t>(w) < runs % jobs_);
+    }
+    buckets_before_ = store_.BucketIds().size();
+  }
+
+  absl::Status Run() {
+    const absl::Time deadline = p_.setup.options.seconds > 0
+        ? p_.setup.started + absl::Seconds(p_.setup.options.seconds)
+        : absl::InfiniteFuture();
+    for (int w = 0; w < jobs_; ++w) {
+      if (quota_[w] == 0 && p_.setup.options.runs != 0) continue;
+      if (absl::Status s = Spawn(w, deadline); !s.ok()) return s;
+    }
+    absl::Time next_status = absl::Now() + absl::Seconds(p_.setup.options.status_every_seconds);
+    absl::Time next_stats = absl::Now() + absl::Seconds(p_.setup.options.stats_every_seconds);
+    while (Running() > 0) {
+      usleep(20 * 1000);
+      if (g_interrupted || absl::Now() >= deadline) shared_.state.stop.store(1);
+      if (absl::Status s = Reap(deadline); !s.ok()) return s;
+      CheckHangs(deadline);
+      const absl::Time now = absl::Now();
+      if (!p_.setup.options.quiet && now >= next_status) {
+        AnnounceNewBuckets();
+        std::fprintf(log_, "%s\n", StatusLine(Totals()).c_str());
+        std::fflush(log_);
+        next_status = now + absl::Seconds(p_.setup.options.status_every_seconds);
+      }
+      if (now >= next_stats) {
+        SaveStats();
+        next_stats = now + absl::Seconds(p_.setup.options.stats_every_seconds);
+      }
+    }
+    if (!p_.setup.options.quiet) AnnounceNewBuckets();
+    SaveStats();
+    return absl::OkStatus();
+  }
+
+  CampaignTotals Totals() {
+    CampaignTotals t;
+    t.crashes = p_.state.crashes + crashes_;
+    t.timeouts = p_.state.timeouts + timeouts_;
+    uint64_t session_cases = 0;
+    for (int w = 0; w < jobs_; ++w) {
+      const WorkerCounters& c = shared_.workers[w];
+      session_cases += c.cases.load();
+      t.divergences += c.divergences.load();
+      t.unknown += c.unknown.load();
+      t.rejected += c.rejected.load();
+      t.errors += c.errors.load();
+      t.corpus += c.corpus_added.load();
+      t.reducing += c.phase.load() == static_cast<uint32_t>(WorkerPhase::kReduce);
+      for (int op = 0; op < kAtomicOpCount; ++op)
+        for (int k = 0; k < isa::kTargetKindCount; ++k)
+          for (int cls = 0; cls < isa::kAddressClassCount; ++cls)
+            t.coverage[op][k][cls] += c.coverage[op][k][cls].load();
+    }
+    const double session = absl::ToDoubleSeconds(absl::Now() - p_.setup.started);
+    t.cases = p_.state.cases + session_cases;
+    t.divergences += p_.state.divergences;
+    t.unknown += p_.state.unknown;
+    t.rejected += p_.state.rejected;
+    t.buckets = store_.BucketIds().size();
+    t.elapsed_seconds = p_.setup.elapsed_before + session;
+    t.cases_per_second = session > 0 ? session_cases / session : 0;
+    return t;
+  }
+
+  uint64_t new_buckets() { return store_.BucketIds().size() - buckets_before_; }
+
+ private:
+  // An event line for each bucket no line has named yet (those of a
+  // resumed campaign are not new).
+  void AnnounceNewBuckets() {
+    if (announced_.empty() && buckets_before_ > 0) {
+      for (const std::string& id : store_.BucketIds()) announced_.insert(id);
+    }
+    for (const std::string& id : store_.BucketIds()) {
+      if (!announced_.insert(id).second) continue;
+      absl::StatusOr<BucketInfo> b = store_.ReadBucket(id);
+      if (b.ok()) std::fprintf(log_, "%s\n", NewBucketLine(*b).c_str());
+    }
+    std::fflush(log_);
+  }
+  int Running() const {
+    int n = 0;
+    for (pid_t pid : pids_) n += pid > 0;
+    return n;
+  }
+
+  absl::Status Spawn(int w, absl::Time deadline) {
+    WorkerPlan plan;
+    plan.worker = w;
+    plan.jobs = jobs_;
+    plan.first_index = first_index_[w];
+    const uint64_t done = shared_.workers[w].cases.load();
+    if (quota_[w] != 0) {
+      if (done >= quota_[w]) return absl::OkStatus();
+      plan.quota = quota_[w] - done;
+    }
+    plan.deadline = deadline;
+    std::fflush(nullptr);  // the child must not repeat buffered output
+    const pid_t pid = fork();
+    if (pid < 0) return absl::InternalError(absl::StrCat("fork: ", std::strerror(errno)));
+    if (pid == 0) {
+      // A killed supervisor must not leave workers behind.
+      prctl(PR_SET_PDEATHSIG, SIGKILL);
+      if (getppid() == 1) _exit(0);
+      signal(SIGINT, SIG_IGN);  // the supervisor stops us through `stop`
+      signal(SIGTERM, SIG_DFL);
+      absl::Status s = RunWorker(p_.setup, plan, shared_.workers[w], shared_.state);
+      if (!s.ok()) std::fprintf(stderr, "atomfuzz worker %d: %s\n", w, s.ToString().c_str());
+      std::fflush(nullptr);
+      _exit(s.ok() ? 0 : kWorkerSetupFailed);
+    }
+    pids_[w] = pid;
+    last_beat_[w] = shared_.workers[w].heartbeat.load();
+    last_beat_at_[w] = absl::Now();
+    return absl::OkStatus();
+  }
+
+  absl::Status Reap(absl::Time deadline) {
+    for (int w = 0; w < jobs_; ++w) {
+      if (pids_[w] <= 0) continue;
+      int status = 0;
+      const pid_t r = waitpid(pids_[w], &status, WNOHANG);
+      if (r != pids_[w]) continue;
+      pids_[w] = -1;
+      if (WIFEXITED(status) && WEXITSTATUS(status) == kWorkerSetupFailed) {
+        shared_.state.stop.store(1);
+        return absl::InternalError(absl::StrCat("worker ", w, " could not start (see above)"));
+      }
+      const bool clean = WIFEXITED(status) && WEXITSTATUS(status) == 0;
+      if (clean && shared_.workers[w].finished.load() != 0) continue;
+      const std::string what = WIFSIGNALED(status)
+          ? absl::StrFormat("killed by signal %d (%s)", WTERMSIG(status),
+                            strsignal(WTERMSIG(status)))
+          : absl::StrFormat("exited with status %d", WEXITSTATUS(status));
+      ++crashes_;
+      Lost(w, WorkerFailure::kCrash, what);
+      if (shared_.state.stop.load() == 0) {
+        if (absl::Status s = Spawn(w, deadline); !s.ok()) return s;
+      }
+    }
+    return absl::OkStatus();
+  }
+
+  // A worker whose heartbeat stands still for longer than its phase may
+  // take is hung: kill it, record a timeout, start another.
+  void CheckHangs(absl::Time deadline) {
+    const absl::Time now = absl::Now();
+    for (int w = 0; w < jobs_; ++w) {
+      if (pids_[w] <= 0) continue;
+      const WorkerCounters& c = shared_.workers[w];
+      const uint64_t beat = c.heartbeat.load();
+      if (beat != last_beat_[w]) {
+        last_beat_[w] = beat;
+        last_beat_at_[w] = now;
+        continue;
+      }
+      const auto phase = static_cast<WorkerPhase>(c.phase.load());
+      double limit = p_.setup.options.timeout_seconds;
+      if (phase == WorkerPhase::kReduce) limit += p_.setup.options.reduce_seconds + 30;
+      // The judge is ours, not the target: a slow search is no target hang.
+      if (phase == WorkerPhase::kJudge) limit += 60;
+      if (absl::ToDoubleSeconds(now - last_beat_at_[w]) < limit) continue;
+      kill(pids_[w], SIGKILL);
+      int status = 0;
+      waitpid(pids_[w], &status, 0);
+      pids_[w] = -1;
+      ++timeouts_;
+      const char* where = phase == WorkerPhase::kTarget ? "the target"
+                          : phase == WorkerPhase::kJudge ? "the oracle's judge"
+                                                         : "reduction";
+      Lost(w, WorkerFailure::kTimeout,
+           absl::StrFormat("no progress for %.0f s in %s", limit, where),
+           phase == WorkerPhase::kJudge);
+      if (shared_.state.stop.load() == 0) {
+        if (absl::Status s = Spawn(w, deadline); !s.ok()) {
+          std::fprintf(log_, "atomfuzz: worker %d could not be restarted: %s\n", w,
+                       std::string(s.message()).c_str());
+        }
+      }
+    }
+  }
+
+  // Saves what worker `w` was running when it was lost, and moves its
+  // numbering past that case.
+  // `in_judge`: the oracle, not the target, stalled; bucketed apart.
+  void Lost(int w, WorkerFailure failure, const std::string& what,
+            bool in_judge = false) {
+    WorkerCounters& c = shared_.workers[w];
+    c.cases.fetch_add(1);  // the lost case was run too
+    const uint64_t index = c.current_index.load();
+    first_index_[w] = index + jobs_ - w;  // next: index + jobs
+    CampaignCorpus corpus = p_.setup.corpus;
+    corpus.Reload();
+    const std::string parent(c.current_parent);
+    CaseOrigin origin;
+    isa::Case lost = BuildCase(p_.setup.seed, index,
+                               parent.empty() ? nullptr : corpus.Find(parent),
+                               p_.setup.policy, origin);
+    origin.parent = parent;
+    NewFinding f;
+    f.signature = WorkerFailureSignature(lost, failure, in_judge ? "judge" : label_);
+    f.original = lost;
+    f.original.metadata = origin.Metadata(p_.setup.options.policy);
+    f.summary = what;
+    f.target = p_.setup.options.target;
+    f.inject = p_.setup.options.inject;
+    f.seed = origin.seed;
+    f.extra = {{"campaign_seed", absl::StrCat(p_.setup.seed)},
+               {"case_index", absl::StrCat(index)}};
+    f.elapsed_s = p_.setup.elapsed_before +
+                  absl::ToDoubleSeconds(absl::Now() - p_.setup.started);
+    f.report = RenderWorkerFailureReport(f.original, f.signature, what);
+    if (!p_.setup.options.quiet) {
+      std::fprintf(log_, "worker %d lost on case %llu: %s\n", w,
+                   static_cast<unsigned long long>(index), what.c_str());
+    }
+    WriteSucceeded(shared_.state, log_, "a finding", store_.Save(f).status());
+  }
+
+  void SaveStats() {
+    const CampaignTotals t = Totals();
+    CampaignState s = p_.state;
+    s.cases = t.cases;
+    s.divergences = t.divergences;
+    s.unknown = t.unknown;
+    s.crashes = t.crashes;
+    s.timeouts = t.timeouts;
+    s.rejected = t.rejected;
+    s.elapsed_seconds = t.elapsed_seconds;
+    uint64_t next = p_.state.next_index;
+    for (int w = 0; w < jobs_; ++w) {
+      next = std::max(next, shared_.workers[w].current_index.load() + 1);
+    }
+    s.next_index = next;
+    WriteSucceeded(shared_.state, log_, p_.stats_path,
+                   WriteFileAtomically(p_.stats_path,
+                                       StatsJson(t, label_, p_.setup.options.policy,
+                                                 p_.setup.seed, jobs_),
+                                       false));
+    WriteSucceeded(shared_.state, log_, p_.state_path,
+                   WriteFileAtomically(p_.state_path, PrintCampaignState(s), false));
+  }
+
+  PreparedCampaign& p_;
+  Shared shared_;
+  std::FILE* log_;
+  const int jobs_;
+  std::vector<pid_t> pids_;
+  std::vector<uint64_t> last_beat_;
+  std::vector<absl::Time> last_beat_at_;
+  std::vector<uint64_t> first_index_;
+  std::vector<uint64_t> quota_;
+  FindingStore store_;
+  const std::string label_;
+  uint64_t crashes_ = 0, timeouts_ = 0;
+  size_t buckets_before_ = 0;
+  absl::flat_hash_set<std::string> announced_;  // buckets an event line named
+};
+
+}  // namespace
+
+absl::StatusOr<CampaignResult> RunCampaign(const CampaignOptions& options,
+                                           std::FILE* log) {
+  absl::StatusOr<PreparedCampaign> p = PrepareCampaign(options);
+  if (!p.ok()) return p.status();
+  std::fprintf(log, "atomfuzz: target %s, policy %s, seed %llu, %d job%s, out %s%s\n",
+               TargetLabel(options.target, options.inject).c_str(),
+               options.policy.c_str(), static_cast<unsigned long long>(p->setup.seed),
+               options.jobs, options.jobs == 1 ? "" : "s", options.out.c_str(),
+               options.resume ? " (resumed)" : "");
+  const size_t bytes = Shared::Bytes(options.jobs);
+  void* mem = mmap(nullptr, bytes, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS, -1, 0);
+  if (mem == MAP_FAILED) {
+    return absl::InternalError(absl::StrCat("mmap: ", std::strerror(errno)));
+  }
+  auto* state = new (mem) SharedState();
+  auto* workers = reinterpret_cast<WorkerCounters*>(static_cast<char*>(mem) +
+                                                    Shared::StateBytes());
+  for (int w = 0; w < options.jobs; ++w) new (&workers[w]) WorkerCounters();
+  Shared shared{*state, workers};
+  g_interrupted = 0;
+  struct sigaction sa = {}, old_int = {}, old_term = {};
+  sa.sa_handler = OnInterrupt;
+  sigaction(SIGINT, &sa, &old_int);
+  sigaction(SIGTERM, &sa, &old_term);
+  CampaignResult result;
+  absl::Status status;
+  absl::StatusOr<FindingStore> store = FindingStore::Open(options.out);
+  if (!store.ok()) {
+    sigaction(SIGINT, &old_int, nullptr);
+    sigaction(SIGTERM, &old_term, nullptr);
+    munmap(mem, bytes);
+    return store.status();
+  }
+  {
+    Supervisor supervisor(*p, shared, log, *std::move(store));
+    status = supervisor.Run();
+    result.totals = supervisor.Totals();
+    result.new_buckets = supervisor.new_buckets();
+    result.write_failed = shared.state.write_failed.load() != 0;
+  }
+  sigaction(SIGINT, &old_int, nullptr);
+  sigaction(SIGTERM, &old_term, nullptr);
+  munmap(mem, bytes);
+  if (!status.ok()) return status;
+  result.seed = p->setup.seed;
+  return result;
+}
+
+}  // namespace atomfuzz::fuzz

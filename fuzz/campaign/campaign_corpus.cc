@@ -1,0 +1,98 @@
+#include "fuzz/campaign/campaign_corpus.h"
+
+#include <algorithm>
+#include <filesystem>
+#include <system_error>
+
+#include "absl/strings/match.h"
+#include "absl/strings/str_cat.h"
+#include "absl/strings/str_format.h"
+#include "fuzz/atomic_file.h"
+#include "fuzz/triage/signature.h"
+#include "isa/validator.h"
+
+namespace atomfuzz::fuzz {
+namespace {
+
+namespace fs = std::filesystem;
+
+// The .case files of a directory, sorted so that every worker sees them in
+// the same order.
+std::vector<std::string> CaseFiles(const std::string& dir) {
+  std::vector<std::string> files;
+  std::error_code ec;
+  for (const auto& entry : fs::directory_iterator(dir, ec)) {
+    if (entry.is_regular_file(ec) && entry.path().extension() == ".case") {
+      files.push_back(entry.path().string());
+    }
+  }
+  std::sort(files.begin(), files.end());
+  return files;
+}
+
+absl::StatusOr<isa::Case> ReadCase(const std::string& path) {
+  absl::StatusOr<std::string> text = ReadWholeFile(path);
+  if (!text.ok()) return text.status();
+  absl::StatusOr<isa::Case> c = isa::ParseCase(*text, path);
+  if (!c.ok()) return c.status();
+  if (absl::Status s = isa::Validate(*c); !s.ok()) return s;
+  return c;
+}
+
+}  // namespace
+
+absl::Status CampaignCorpus::AddSeeds(const std::vector<std::string>& paths) {
+  for (const std::string& path : paths) {
+    std::error_code ec;
+    std::vector<std::string> files;
+    if (fs::is_directory(path, ec)) {
+      files = CaseFiles(path);
+    } else {
+      files.push_back(path);
+    }
+    for (const std::string& file : files) {
+      absl::StatusOr<isa::Case> c = ReadCase(file);
+      if (!c.ok()) {
+        return absl::InvalidArgumentError(absl::StrCat(
+            "seed ", c.status().message()));
+      }
+      if (names_.insert(file).second) entries_.push_back({file, *std::move(c)});
+    }
+  }
+  return absl::OkStatus();
+}
+
+void CampaignCorpus::Reload() {
+  for (const std::string& file : CaseFiles(dir_)) {
+    const std::string name = fs::path(file).filename().string();
+    if (names_.contains(name)) continue;
+    // Files appear whole (rename), so one that does not read is not ours
+    // to judge; skip it rather than stop the campaign.
+    absl::StatusOr<isa::Case> c = ReadCase(file);
+    if (!c.ok()) continue;
+    names_.insert(name);
+    entries_.push_back({name, *std::move(c)});
+  }
+}
+
+absl::StatusOr<std::string> CampaignCorpus::Save(const isa::Case& c) {
+  const std::string text = isa::PrintCase(c);
+  const std::string name = absl::StrFormat("%016x.case", Fnv1a64(text));
+  if (names_.insert(name).second) {
+    entries_.push_back({name, c});
+    if (absl::Status s = WriteFileAtomically(absl::StrCat(dir_, "/", name), text, false);
+        !s.ok()) {
+      return s;
+    }
+  }
+  return name;
+}
+
+const isa::Case* CampaignCorpus::Find(const std::string& name) const {
+  for (const Entry& e : entries_) {
+    if (e.name == name) return &e.c;
+  }
+  return nullptr;
+}
+
+}  // namespace atomfuzz::fuzz

@@ -1,0 +1,50 @@
+// The cases a campaign mutates: seeds given on the command line (read-only)
+// and the cases it kept because they reached a new feature, saved under
+// DIR/corpus with content-derived names so workers never clash. Workers
+// reload the directory now and then to share what the others found, like
+// libFuzzer's -reload.
+#ifndef ATOMFUZZ_FUZZ_CAMPAIGN_CAMPAIGN_CORPUS_H_
+#define ATOMFUZZ_FUZZ_CAMPAIGN_CAMPAIGN_CORPUS_H_
+
+#include <string>
+#include <vector>
+
+#include "absl/container/flat_hash_set.h"
+#include "absl/status/status.h"
+#include "absl/status/statusor.h"
+#include "isa/case_file.h"
+
+namespace atomfuzz::fuzz {
+
+class CampaignCorpus {
+ public:
+  explicit CampaignCorpus(std::string dir) : dir_(std::move(dir)) {}
+
+  // Reads seed files and every .case of seed directories. Bad seeds are an
+  // InvalidArgument naming the file and line (exit 2 at the CLI).
+  absl::Status AddSeeds(const std::vector<std::string>& paths);
+  // Picks up cases other workers saved since the last call.
+  void Reload();
+  // Saves a case that reached something new; returns its file name, or
+  // the error writing it (the case stays in this worker's memory).
+  absl::StatusOr<std::string> Save(const isa::Case& c);
+
+  size_t size() const { return entries_.size(); }
+  const isa::Case& at(size_t i) const { return entries_[i].c; }
+  const std::string& name(size_t i) const { return entries_[i].name; }
+  // The case saved or seeded under `name` (a path for seeds), or nullptr.
+  const isa::Case* Find(const std::string& name) const;
+
+ private:
+  struct Entry {
+    std::string name;
+    isa::Case c;
+  };
+  std::string dir_;
+  std::vector<Entry> entries_;
+  absl::flat_hash_set<std::string> names_;
+};
+
+}  // namespace atomfuzz::fuzz
+
+#endif  // ATOMFUZZ_FUZZ_CAMPAIGN_CAMPAIGN_CORPUS_H_

@@ -1,0 +1,47 @@
+// What one `atomfuzz fuzz` campaign does: a plain struct (libFuzzer's
+// FuzzingOptions), filled from flags by cli/ and read by the engine, which
+// never sees a flag.
+#ifndef ATOMFUZZ_FUZZ_CAMPAIGN_CAMPAIGN_OPTIONS_H_
+#define ATOMFUZZ_FUZZ_CAMPAIGN_CAMPAIGN_OPTIONS_H_
+
+#include <cstdint>
+#include <functional>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "absl/status/statusor.h"
+#include "targets/target.h"
+
+namespace atomfuzz::fuzz {
+
+struct CampaignOptions {
+  std::string target = "fast";
+  std::string inject;             // an injected bug of the fast target, or ""
+  std::string vk_device;          // Vulkan targets: device name substring, or ""
+  std::string policy = "default";
+  uint64_t seed = 0;              // 0: pick one (and print it)
+  double seconds = 0;             // 0: no time limit
+  uint64_t runs = 0;              // 0: no case limit
+  int jobs = 1;                   // worker processes
+  std::string out = "atomfuzz-out";
+  bool resume = false;            // continue the campaign in `out`
+  std::vector<std::string> seeds;  // case files or directories to mutate
+  // A case that runs longer than this is a hang of its own kind.
+  double timeout_seconds = 10;
+  // Reduction of a new bucket's first finding; 0 skips it.
+  double reduce_seconds = 20;
+  // Share (per mille) of cases mutated from the corpus rather than
+  // generated, once the corpus has something.
+  uint32_t mutate_per_mille = 300;
+  double status_every_seconds = 1;
+  double stats_every_seconds = 5;
+  bool quiet = false;  // no status lines (final summary only)
+  // Embedders and tests may bring their own executor (the CLI never does):
+  // called once in each worker process instead of the target registry.
+  std::function<absl::StatusOr<std::unique_ptr<targets::Target>>()> make_target;
+};
+
+}  // namespace atomfuzz::fuzz
+
+#endif  // ATOMFUZZ_FUZZ_CAMPAIGN_CAMPAIGN_OPTIONS_H_

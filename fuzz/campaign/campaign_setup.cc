@@ -1,0 +1,111 @@
+#include "fuzz/campaign/campaign_setup.h"
+
+#include <filesystem>
+#include <system_error>
+
+#include "absl/random/random.h"
+#include "absl/strings/str_cat.h"
+#include "fuzz/atomic_file.h"
+#include "fuzz/campaign/campaign_corpus.h"
+#include "fuzz/triage/finding_store.h"
+#include "fuzz/runner.h"
+
+namespace atomfuzz::fuzz {
+namespace {
+
+namespace fs = std::filesystem;
+
+absl::Status CheckOptions(const CampaignOptions& o) {
+  if (o.jobs < 1 || o.jobs > 256) {
+    return absl::InvalidArgumentError(
+        absl::StrCat("--jobs: expected 1..256, found ", o.jobs));
+  }
+  if (o.seconds < 0 || o.timeout_seconds <= 0 || o.reduce_seconds < 0) {
+    return absl::InvalidArgumentError(
+        "--seconds, --timeout and --reduce-seconds: expected non-negative "
+        "seconds (timeout positive)");
+  }
+  if (o.out.empty()) return absl::InvalidArgumentError("--out: expected a directory");
+  return absl::OkStatus();
+}
+
+absl::Status MakeDirs(const std::string& out) {
+  std::error_code ec;
+  fs::create_directories(out + "/corpus", ec);
+  if (ec) {
+    return absl::InvalidArgumentError(
+        absl::StrCat(out, ": cannot create the output directory: ", ec.message()));
+  }
+  return absl::OkStatus();
+}
+
+// A new campaign must not silently mix with an old one, nor a resumed one
+// start from nothing.
+absl::Status LoadState(const CampaignOptions& o, const std::string& path,
+                       CampaignState& state) {
+  std::error_code ec;
+  const bool exists = fs::exists(path, ec);
+  if (exists && !o.resume) {
+    return absl::InvalidArgumentError(absl::StrCat(
+        o.out, ": holds a campaign (", path,
+        "); expected --resume to continue it, or another --out"));
+  }
+  if (!exists && o.resume) {
+    return absl::InvalidArgumentError(absl::StrCat(
+        path, ": expected the state of a campaign to resume, found none"));
+  }
+  if (!exists) return absl::OkStatus();
+  absl::StatusOr<std::string> text = ReadWholeFile(path);
+  if (!text.ok()) return text.status();
+  absl::StatusOr<CampaignState> parsed = ParseCampaignState(*text, path);
+  if (!parsed.ok()) return parsed.status();
+  if (parsed->target != o.target || parsed->inject != o.inject) {
+    return absl::InvalidArgumentError(absl::StrCat(
+        path, ": expected the campaign's own target '",
+        TargetLabel(parsed->target, parsed->inject), "', found '",
+        TargetLabel(o.target, o.inject), "' on the command line"));
+  }
+  state = *parsed;
+  return absl::OkStatus();
+}
+
+}  // namespace
+
+absl::StatusOr<PreparedCampaign> PrepareCampaign(const CampaignOptions& options) {
+  if (absl::Status s = CheckOptions(options); !s.ok()) return s;
+  PreparedCampaign p;
+  p.setup.options = options;
+  absl::StatusOr<Policy> policy = PolicyByName(options.policy);
+  if (!policy.ok()) return policy.status();
+  p.setup.policy = *std::move(policy);
+  if (!options.make_target) {
+    // Bad target or injection names fail here, before any process starts.
+    absl::StatusOr<std::unique_ptr<targets::Target>> t = MakeTarget(p.setup.Run());
+    if (!t.ok()) return t.status();
+  }
+  // Bad seeds are bad input (exit 2), found before any worker starts.
+  p.setup.corpus = CampaignCorpus(options.out + "/corpus");
+  if (absl::Status s = p.setup.corpus.AddSeeds(options.seeds); !s.ok()) return s;
+  if (absl::Status s = MakeDirs(options.out); !s.ok()) return s;
+  absl::StatusOr<FindingStore> store = FindingStore::Open(options.out);
+  if (!store.ok()) return store.status();
+  p.state_path = options.out + "/campaign.state";
+  p.stats_path = options.out + "/stats.json";
+  if (absl::Status s = LoadState(options, p.state_path, p.state); !s.ok()) return s;
+  if (options.resume) {
+    p.setup.seed = p.state.seed;
+    p.setup.elapsed_before = p.state.elapsed_seconds;
+  } else {
+    p.setup.seed = options.seed;
+    absl::BitGen fresh;  // only picks a seed; everything after is ours
+    while (p.setup.seed == 0) p.setup.seed = absl::Uniform<uint64_t>(fresh);
+    p.state.seed = p.setup.seed;
+    p.state.target = options.target;
+    p.state.inject = options.inject;
+    p.state.policy = options.policy;
+  }
+  p.setup.started = absl::Now();
+  return p;
+}
+
+}  // namespace atomfuzz::fuzz

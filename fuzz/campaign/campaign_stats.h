@@ -1,0 +1,112 @@
+// The counters a campaign keeps: each worker process owns one WorkerCounters
+// in memory shared with the supervisor (so a crashed worker's counts
+// survive it), and the supervisor sums them into CampaignTotals for the
+// status line, stats.json and the final coverage matrix.
+#ifndef ATOMFUZZ_FUZZ_CAMPAIGN_CAMPAIGN_STATS_H_
+#define ATOMFUZZ_FUZZ_CAMPAIGN_CAMPAIGN_STATS_H_
+
+#include <array>
+#include <atomic>
+#include <cstdint>
+#include <string>
+
+#include "isa/case_file.h"
+#include "isa/coverage.h"
+#include "isa/outcome.h"
+#include "fuzz/triage/finding_store.h"
+
+namespace atomfuzz::fuzz {
+
+// The 21 atomic opcodes are contiguous in isa::Op (atomic_and ..
+// imm_atomic_umin), so they index the matrix directly.
+inline constexpr int kAtomicOpCount =
+    static_cast<int>(isa::Op::kImmAtomicUMin) -
+    static_cast<int>(isa::Op::kAtomicAnd) + 1;
+static_assert(kAtomicOpCount == 21);
+
+// How many atomics of the case touched the same word: 1, 2, 3-4, 5-8, 9+.
+inline constexpr int kAliasBuckets = 5;
+inline constexpr int kFeatureCount =
+    kAtomicOpCount * isa::kTargetKindCount * isa::kAddressClassCount * kAliasBuckets;
+
+// Opcode x memory kind x address class: what the trace of a run exercised.
+using CoverageCounts = std::array<
+    std::array<std::array<uint64_t, isa::kAddressClassCount>, isa::kTargetKindCount>,
+    kAtomicOpCount>;
+
+// Phases a worker reports, so a hang names what hung.
+enum class WorkerPhase : uint32_t { kIdle, kTarget, kJudge, kReduce };
+
+struct WorkerCounters {
+  std::atomic<uint64_t> cases{0};
+  std::atomic<uint64_t> divergences{0};
+  std::atomic<uint64_t> unknown{0};
+  std::atomic<uint64_t> rejected{0};  // the target refused a valid case
+  // The target could not run, or the judge failed: not the case's fault
+  // (fuzz/differential.h, RunKind).
+  std::atomic<uint64_t> errors{0};
+  std::atomic<uint64_t> corpus_added{0};
+  std::atomic<uint64_t> heartbeat{0};  // bumps at every phase change
+  std::atomic<uint64_t> current_index{0};
+  std::atomic<uint32_t> phase{0};
+  std::atomic<uint32_t> finished{0};   // the worker ran out of work cleanly
+  // The corpus file the current case was mutated from ("" = generated).
+  char current_parent[256] = {};
+  std::atomic<uint64_t> coverage[kAtomicOpCount][isa::kTargetKindCount]
+                                [isa::kAddressClassCount] = {};
+};
+
+// Shared by all workers: features any of them has seen (a case bringing a
+// new one joins the corpus) and the stop request.
+struct SharedState {
+  std::atomic<uint32_t> stop{0};
+  // A finding, the corpus, the stats or the state could not be written (a
+  // full disk, a read-only directory): the campaign stops and says so.
+  std::atomic<uint32_t> write_failed{0};
+  std::atomic<uint8_t> seen[kFeatureCount] = {};
+};
+
+struct CampaignTotals {
+  uint64_t cases = 0, divergences = 0, buckets = 0, unknown = 0;
+  uint64_t crashes = 0, timeouts = 0, rejected = 0, corpus = 0;
+  uint64_t errors = 0;  // this session's (campaign.state does not keep them)
+  double elapsed_seconds = 0;
+  double cases_per_second = 0;  // of this session (not the resumed part)
+  // Workers reducing a new bucket's finding now: their case counts stand
+  // still meanwhile, which the status line says instead of looking stuck.
+  int reducing = 0;
+  CoverageCounts coverage = {};
+};
+
+// Adds the trace's atomics to `counters` and returns the features of the
+// run (feature ids < kFeatureCount) into `features`. A run that did not
+// finish adds nothing: its trace stops wherever a budget ran out, and an
+// endless loop of atomics would be counted (and sorted) by the hundred
+// thousand, then kept as a parent that breeds more endless mutants.
+void CountCoverage(const isa::Case& c, const isa::Outcome& outcome,
+                   WorkerCounters& counters, std::vector<int>& features);
+
+// Reports a failed write at once, the first one of a campaign on `log`,
+// and stops the campaign (SharedState::write_failed): a campaign that cannot
+// save what it finds must not run on as if it could. Returns `s.ok()`.
+bool WriteSucceeded(SharedState& shared, std::FILE* log, absl::string_view what,
+                    const absl::Status& s);
+
+// "#1234 cases: 1234 (20.3k/s) div: 2 buckets: 1 unknown: 0.12% ...", and
+// " reducing: N" while workers reduce.
+std::string StatusLine(const CampaignTotals& t);
+// The event line of a bucket seen for the first time: "NEW bucket ID
+// (divergence, opcode, resource, address) at 12s: SUMMARY...", in 100
+// columns.
+std::string NewBucketLine(const BucketInfo& b);
+// Rows: atomics; columns: memory kinds; a cell lists the address classes
+// reached (I in bounds, S skipped out of bounds, P uav poison, T tgsm
+// poison, U undefined address), '.' for none, '-' where illegal.
+std::string RenderCoverage(const CoverageCounts& counts);
+// stats.json: the totals, the campaign's settings and the matrix.
+std::string StatsJson(const CampaignTotals& t, const std::string& target,
+                      const std::string& policy, uint64_t seed, int jobs);
+
+}  // namespace atomfuzz::fuzz
+
+#endif  // ATOMFUZZ_FUZZ_CAMPAIGN_CAMPAIGN_STATS_H_

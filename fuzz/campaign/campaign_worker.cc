@@ -1,0 +1,252 @@
+#include "fuzz/campaign/campaign_worker.h"
+
+#include <algorithm>
+#include <cstring>
+#include <memory>
+#include <optional>
+#include <vector>
+
+#include "absl/strings/str_cat.h"
+#include "fuzz/campaign/campaign_corpus.h"
+#include "fuzz/campaign/case_source.h"
+#include "fuzz/differential.h"
+#include "fuzz/triage/finding_store.h"
+#include "fuzz/reduce/reducer.h"
+#include "fuzz/triage/report.h"
+#include "fuzz/triage/signature.h"
+#include "oracle/judge.h"
+
+namespace atomfuzz::fuzz {
+
+namespace {
+// Instructions one thread may run before the judge calls the case endless.
+constexpr uint64_t kJudgeStepsPerThread = 1u << 10;
+}  // namespace
+
+RunOptions CampaignSetup::Run() const {
+  RunOptions run;
+  run.target = options.target;
+  run.target_options.inject = options.inject;
+  run.target_options.vk_device = options.vk_device;
+  // Parallelism comes from worker processes; one thread and a fixed order
+  // make every finding replay as it was found.
+  run.target_options.threads = 1;
+  run.target_options.deterministic = true;
+  run.target_options.trace = true;
+  // Generated loops run a few iterations; a mutant that loops forever
+  // should cost milliseconds, not seconds. A wave of up to 64 lanes may run
+  // each lane's path in turn, so the target's budget per wave is 64 times
+  // the judge's per thread (kJudgeStepsPerThread): a case the spec finishes
+  // never exceeds it.
+  run.target_options.max_steps_per_wave = uint64_t{64} * kJudgeStepsPerThread;
+  // An endless loop (a mutant's broken exit) ends when one thread has spent
+  // the judge's budget: the judge then finds the spec endless too. Without
+  // it each cost the whole wave's budget, a third of a campaign's time.
+  run.target_options.max_steps_per_thread = kJudgeStepsPerThread;
+  // A target in a child process (ext:) reports its own hang as a timed-out
+  // outcome, a finding like any other, before the supervisor's watchdog
+  // would kill the whole worker.
+  run.target_options.timeout_seconds = options.timeout_seconds / 2;
+  // The oracle against itself: random interleavings, which its judge must
+  // all accept (spec 2.1, 2.4).
+  if (options.target == "oracle") run.schedule = oracle::Schedule::Random(seed);
+  return run;
+}
+
+oracle::JudgeOptions CampaignSetup::JudgeOptions() const {
+  oracle::JudgeOptions o;
+  o.search_budget = 1u << 16;
+  o.interpret.max_steps_per_thread = kJudgeStepsPerThread;
+  return o;
+}
+
+namespace {
+
+constexpr uint64_t kReloadEvery = 4096;  // cases between corpus reloads
+
+class Worker {
+ public:
+  Worker(const CampaignSetup& setup, const WorkerPlan& plan,
+         WorkerCounters& counters, SharedState& shared, FindingStore store,
+         std::unique_ptr<targets::Target> target)
+      : setup_(setup), plan_(plan), counters_(counters), shared_(shared),
+        store_(std::move(store)), target_(std::move(target)),
+        corpus_(setup.corpus),
+        label_(TargetLabel(setup.options.target, setup.options.inject)) {}
+
+
+  void Loop() {
+    corpus_.Reload();
+    for (uint64_t k = 0; plan_.quota == 0 || k < plan_.quota; ++k) {
+      if (shared_.stop.load(std::memory_order_relaxed) != 0) break;
+      if (absl::Now() >= plan_.deadline) break;
+      if (k % kReloadEvery == kReloadEvery - 1) corpus_.Reload();
+      RunOne(plan_.first_index + plan_.worker +
+             static_cast<uint64_t>(plan_.jobs) * k);
+    }
+    counters_.phase.store(static_cast<uint32_t>(WorkerPhase::kIdle));
+  }
+
+ private:
+  void Enter(WorkerPhase phase) {
+    counters_.phase.store(static_cast<uint32_t>(phase), std::memory_order_relaxed);
+    counters_.heartbeat.fetch_add(1, std::memory_order_relaxed);
+  }
+
+  void RunOne(uint64_t index) {
+    CaseOrigin origin;
+    counters_.current_index.store(index, std::memory_order_relaxed);
+    const isa::Case c = NextCase(setup_.seed, index, setup_.options.mutate_per_mille,
+                                 corpus_, setup_.policy, origin);
+    if (plan_.parents != nullptr) plan_.parents->push_back(origin.parent);
+    // Published before the run, so the supervisor can rebuild the case if
+    // the target takes this process down.
+    const size_t n = std::min(origin.parent.size(), sizeof(counters_.current_parent) - 1);
+    std::memcpy(counters_.current_parent, origin.parent.data(), n);
+    counters_.current_parent[n] = '\0';
+    RunOneOptions run;
+    run.judge_options = judge_;
+    run.scratch = &judging_;
+    // Each run and the judging enter their phase: each gets its own
+    // watchdog window.
+    run.on_phase = [this](bool judging) {
+      Enter(judging ? WorkerPhase::kJudge : WorkerPhase::kTarget);
+    };
+    RunResult r = fuzz::RunOne(c, *target_, run);
+    counters_.cases.fetch_add(1, std::memory_order_relaxed);
+    switch (r.kind) {
+      case RunKind::kTargetFailed:
+      case RunKind::kJudgeFailed:
+        // Not the case's fault: counted apart, so that a target that cannot
+        // run at all shows as errors, not as cases.
+        counters_.errors.fetch_add(1, std::memory_order_relaxed);
+        return;
+      case RunKind::kNotJudged:
+      case RunKind::kRan:
+        counters_.rejected.fetch_add(1, std::memory_order_relaxed);
+        return;
+      case RunKind::kJudged:
+        break;
+    }
+    std::optional<isa::Outcome>& outcome = r.outcome;
+    std::optional<oracle::Verdict> verdict = std::move(r.verdict);
+    if (outcome->status == isa::RunStatus::kRejected) {
+      counters_.rejected.fetch_add(1, std::memory_order_relaxed);
+    }
+    CountCoverage(c, *outcome, counters_, features_);
+    bool fresh = false;
+    for (int f : features_) {
+      if (shared_.seen[f].exchange(1, std::memory_order_relaxed) == 0) fresh = true;
+    }
+    if (fresh) {
+      absl::StatusOr<std::string> saved = corpus_.Save(c);
+      if (WriteSucceeded(shared_, stderr, "a corpus case", saved.status())) {
+        counters_.corpus_added.fetch_add(1, std::memory_order_relaxed);
+      }
+    }
+    switch (verdict->kind) {
+      case oracle::Verdict::Kind::kAllowed:
+        break;
+      case oracle::Verdict::Kind::kUnknown:
+        counters_.unknown.fetch_add(1, std::memory_order_relaxed);
+        break;
+      case oracle::Verdict::Kind::kDivergence:
+        counters_.divergences.fetch_add(1, std::memory_order_relaxed);
+        Found(c, origin, Differential{*std::move(outcome), *std::move(verdict)});
+        break;
+    }
+    Enter(WorkerPhase::kIdle);
+  }
+
+  double Elapsed() const {
+    return setup_.elapsed_before + absl::ToDoubleSeconds(absl::Now() - setup_.started);
+  }
+
+  // A divergence: count a known bucket; reduce, write up and save a new
+  // one. The bucket is the reduced case's signature (the found one may
+  // blame an innocent neighbour of the faulty atomic); an alias remembers
+  // where a found signature's reduction landed.
+  void Found(const isa::Case& c, const CaseOrigin& origin, const Differential& d) {
+    absl::StatusOr<Signature> sig = SignatureOf(c, d, label_);
+    if (!sig.ok()) return;
+    if (store_.Contains(*sig)) {
+      WriteSucceeded(shared_, stderr, "a finding's hit", store_.RecordHit(*sig));
+      return;
+    }
+    if (std::optional<Signature> bucket = store_.AliasOf(*sig)) {
+      WriteSucceeded(shared_, stderr, "a finding's hit", store_.RecordHit(*bucket));
+      return;
+    }
+    Enter(WorkerPhase::kReduce);
+    NewFinding f;
+    f.signature = *sig;
+    f.original = c;
+    f.original.metadata = origin.Metadata(setup_.options.policy);
+    f.summary = d.verdict.Summary();
+    f.target = setup_.options.target;
+    f.inject = setup_.options.inject;
+    f.seed = origin.seed;
+    f.extra = {{"campaign_seed", absl::StrCat(setup_.seed)},
+               {"case_index", absl::StrCat(origin.index)}};
+    f.elapsed_s = Elapsed();
+    const isa::Case* shown = &c;
+    const Differential* shown_d = &d;
+    std::optional<Differential> reduced_d;
+    if (setup_.options.reduce_seconds > 0) {
+      absl::StatusOr<Interesting> same = SameBugAs(*sig, ReproducibleOptions(setup_.Run()));
+      if (same.ok() && (*same)(f.original)) {
+        ReduceOptions ro;
+        ro.deadline = absl::Now() + absl::Seconds(setup_.options.reduce_seconds);
+        // From the original with its provenance, which the reducer keeps.
+        ReduceResult r = Reduce(f.original, *same, ro);
+        absl::StatusOr<Differential> again = RunAndJudge(r.reduced, *target_);
+        // Signed only if it still diverges.
+        absl::StatusOr<Signature> reduced_sig =
+            again.ok() ? SignatureOf(r.reduced, *again, label_) : again.status();
+        if (reduced_sig.ok()) {
+          f.reduced = std::move(r.reduced);
+          reduced_d = *std::move(again);
+          shown = &*f.reduced;
+          shown_d = &*reduced_d;
+          if (*reduced_sig != *sig) {
+            WriteSucceeded(shared_, stderr, "a bucket alias", store_.SaveAlias(*sig, *reduced_sig));
+            f.signature = *reduced_sig;
+          }
+        }
+      }
+    }
+    f.report = RenderReport(*shown, *shown_d, f.signature);
+    WriteSucceeded(shared_, stderr, "a finding", store_.Save(f).status());
+  }
+
+  const CampaignSetup& setup_;
+  const WorkerPlan plan_;
+  WorkerCounters& counters_;
+  SharedState& shared_;
+  FindingStore store_;
+  std::unique_ptr<targets::Target> target_;
+  CampaignCorpus corpus_;
+  const std::string label_;
+  std::vector<int> features_;
+  // A word whose order the search cannot settle quickly is `unknown`, not a
+  // stalled worker: a campaign prefers the next case.
+  const oracle::JudgeOptions judge_ = setup_.JudgeOptions();
+  oracle::JudgingScratch judging_;  // the judge's buffers, kept from case to case
+};
+
+}  // namespace
+
+absl::Status RunWorker(const CampaignSetup& setup, const WorkerPlan& plan,
+                       WorkerCounters& counters, SharedState& shared) {
+  absl::StatusOr<std::unique_ptr<targets::Target>> target =
+      setup.options.make_target ? setup.options.make_target() : MakeTarget(setup.Run());
+  if (!target.ok()) return target.status();
+  absl::StatusOr<FindingStore> store = FindingStore::Open(setup.options.out);
+  if (!store.ok()) return store.status();
+  Worker worker(setup, plan, counters, shared, *std::move(store), *std::move(target));
+  worker.Loop();
+  counters.finished.store(1);
+  return absl::OkStatus();
+}
+
+}  // namespace atomfuzz::fuzz

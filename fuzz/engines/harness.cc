@@ -1,0 +1,224 @@
+#include "fuzz/engines/harness.h"
+#include "fuzz/differential.h"
+
+#include <algorithm>
+#include <array>
+#include <tuple>
+#include <utility>
+#include <vector>
+
+#include "absl/container/flat_hash_map.h"
+#include "absl/strings/ascii.h"
+#include "absl/strings/numbers.h"
+#include "absl/strings/str_cat.h"
+#include "absl/strings/str_split.h"
+#include "fuzz/runner.h"
+
+namespace atomfuzz::fuzz {
+namespace {
+
+constexpr absl::string_view kHelp =
+    "target=fast|oracle      executor under test (default fast)\n"
+    "inject=NAME             an injected bug of the fast target\n"
+    "policy=NAME             generator policy for non-text inputs (default)\n"
+    "schedule=canonical|random:SEED   the oracle target's interleaving\n"
+    "deterministic=1|0       one worker, fixed order (default 1)\n"
+    "threads=N               worker threads when not deterministic (1)\n"
+    "max_steps=N             instructions per wave/thread (4096)\n"
+    "search_budget=N         judge serialization steps per word (65536)\n"
+    "max_atomics_per_word=N  outcomes with more are not judged (256)\n"
+    "max_bytes=N             larger inputs are rejected (65536)\n"
+    "max_work=N              threads x instructions (16384)\n"
+    "max_words=N             UAV words in all (65536)\n"
+    "max_instructions=N      shader instructions (1024)\n";
+
+absl::Status Bad(absl::string_view key, absl::string_view value,
+                 absl::string_view want) {
+  return absl::InvalidArgumentError(
+      absl::StrCat("ATOMFUZZ_OPTIONS: expected ", want, " for '", key,
+                   "', found '", value, "'; keys:\n", kHelp));
+}
+
+template <typename Int>
+absl::Status SetNumber(absl::string_view key, absl::string_view value,
+                       Int& out) {
+  if (!absl::SimpleAtoi(value, &out)) return Bad(key, value, "a number");
+  return absl::OkStatus();
+}
+
+using O = HarnessOptions;
+using Setter = absl::Status (*)(absl::string_view key, absl::string_view value,
+                                O& o);
+
+// One row per key of kHelp.
+constexpr std::pair<absl::string_view, Setter> kKeys[] = {
+    {"target",
+     [](absl::string_view, absl::string_view v, O& o) {
+       o.target = std::string(v);
+       return absl::OkStatus();
+     }},
+    {"inject",
+     [](absl::string_view, absl::string_view v, O& o) {
+       o.inject = std::string(v);
+       return absl::OkStatus();
+     }},
+    {"policy",
+     [](absl::string_view, absl::string_view v, O& o) {
+       o.policy = std::string(v);
+       return absl::OkStatus();
+     }},
+    {"schedule",
+     [](absl::string_view k, absl::string_view v, O& o) {
+       absl::StatusOr<oracle::Schedule> s = oracle::Schedule::Parse(v);
+       if (!s.ok()) return Bad(k, v, "canonical or random:SEED");
+       o.schedule = *s;
+       return absl::OkStatus();
+     }},
+    {"deterministic",
+     [](absl::string_view k, absl::string_view v, O& o) {
+       if (!absl::SimpleAtob(v, &o.deterministic)) return Bad(k, v, "1 or 0");
+       return absl::OkStatus();
+     }},
+    {"threads",
+     [](absl::string_view k, absl::string_view v, O& o) {
+       if (!absl::SimpleAtoi(v, &o.threads) || o.threads < 0) {
+         return Bad(k, v, "a thread count");
+       }
+       return absl::OkStatus();
+     }},
+    {"max_steps", [](absl::string_view k, absl::string_view v,
+                     O& o) { return SetNumber(k, v, o.max_steps); }},
+    {"search_budget", [](absl::string_view k, absl::string_view v,
+                         O& o) { return SetNumber(k, v, o.search_budget); }},
+    {"max_atomics_per_word",
+     [](absl::string_view k, absl::string_view v, O& o) {
+       return SetNumber(k, v, o.max_atomics_per_word);
+     }},
+    {"max_bytes", [](absl::string_view k, absl::string_view v,
+                     O& o) { return SetNumber(k, v, o.decode.max_bytes); }},
+    {"max_work",
+     [](absl::string_view k, absl::string_view v, O& o) {
+       return SetNumber(k, v, o.decode.limits.max_work);
+     }},
+    {"max_words",
+     [](absl::string_view k, absl::string_view v, O& o) {
+       return SetNumber(k, v, o.decode.limits.max_words);
+     }},
+    {"max_instructions",
+     [](absl::string_view k, absl::string_view v, O& o) {
+       return SetNumber(k, v, o.decode.limits.max_instructions);
+     }},
+};
+
+absl::Status SetOne(absl::string_view key, absl::string_view value, O& o) {
+  for (const auto& [name, set] : kKeys) {
+    if (name == key) return set(key, value, o);
+  }
+  return absl::InvalidArgumentError(absl::StrCat(
+      "ATOMFUZZ_OPTIONS: unknown key '", key, "'; keys:\n", kHelp));
+}
+
+}  // namespace
+
+absl::string_view HarnessOptionsHelp() { return kHelp; }
+
+absl::StatusOr<HarnessOptions> ParseHarnessOptions(absl::string_view text) {
+  HarnessOptions o;
+  for (absl::string_view item :
+       absl::StrSplit(text, ',', absl::SkipWhitespace())) {
+    const std::pair<absl::string_view, absl::string_view> kv =
+        absl::StrSplit(item, absl::MaxSplits('=', 1));
+    const absl::string_view key = absl::StripAsciiWhitespace(kv.first);
+    if (item.find('=') == absl::string_view::npos) {
+      return Bad(key, "", "key=value");
+    }
+    if (absl::Status s = SetOne(key, absl::StripAsciiWhitespace(kv.second), o);
+        !s.ok()) {
+      return s;
+    }
+  }
+  return o;
+}
+
+Harness::Harness(HarnessOptions options, Policy policy,
+                 std::unique_ptr<targets::Target> target)
+    : options_(std::move(options)),
+      policy_(std::move(policy)),
+      target_(std::move(target)) {
+  judge_.interpret.max_steps_per_thread = options_.max_steps;
+  // Dynamic work: loops may repeat the static work this many times.
+  judge_.interpret.max_total_steps =
+      std::max<uint64_t>(options_.decode.limits.max_work, 1) * 64;
+  judge_.search_budget = options_.search_budget;
+}
+
+absl::StatusOr<std::unique_ptr<Harness>> Harness::Create(
+    const HarnessOptions& options) {
+  absl::StatusOr<Policy> policy = PolicyByName(options.policy);
+  if (!policy.ok()) return policy.status();
+  RunOptions run;
+  run.target = options.target;
+  run.schedule = options.schedule;
+  run.target_options.deterministic = options.deterministic;
+  run.target_options.threads = options.threads;
+  run.target_options.inject = options.inject;
+  run.target_options.max_steps_per_wave = options.max_steps;
+  absl::StatusOr<std::unique_ptr<targets::Target>> target = MakeTarget(run);
+  if (!target.ok()) return target.status();
+  return std::unique_ptr<Harness>(
+      new Harness(options, *std::move(policy), *std::move(target)));
+}
+
+std::string Harness::Report(const isa::Case& c, absl::string_view headline,
+                            absl::string_view detail) const {
+  isa::Case shown = c;
+  auto set = [&](const std::string& key, std::string value) {
+    for (auto& [k, v] : shown.metadata) {
+      if (k == key) {
+        v = std::move(value);
+        return;
+      }
+    }
+    shown.metadata.emplace_back(key, std::move(value));
+  };
+  set("target", options_.target);
+  if (!options_.inject.empty()) set("inject", options_.inject);
+  // One line: the reader takes the rest of the line as the value.
+  std::string one_line(detail);
+  std::replace(one_line.begin(), one_line.end(), '\n', ' ');
+  set(std::string(headline), one_line);
+  return absl::StrCat(
+      "atomfuzz: ", headline, " on target ", options_.target,
+      options_.inject.empty() ? "" : " inject=", options_.inject, "\n", detail,
+      "\n--- case ---\n", isa::PrintCase(shown));
+}
+
+InputResult Harness::RunOne(absl::Span<const uint8_t> bytes) const {
+  using Kind = InputResult::Kind;
+  absl::StatusOr<DecodedCase> d = DecodeCase(bytes, policy_, options_.decode);
+  if (!d.ok()) return {Kind::kRejected, std::string(d.status().message())};
+  RunOneOptions run;
+  run.judge_options = judge_;
+  run.scratch = &judging_;
+  run.max_atomics_per_word = options_.max_atomics_per_word;
+  RunResult r = fuzz::RunOne(d->c, *target_, run);
+  switch (r.kind) {
+    case RunKind::kTargetFailed:
+    case RunKind::kJudgeFailed:
+      // Not the input's fault: the engine must stop and show it.
+      return {Kind::kError, Report(d->c, "error", absl::StrCat(RunKindName(r.kind), ": ",
+                                                                r.message))};
+    case RunKind::kNotJudged:
+    case RunKind::kRan:
+      return {Kind::kRejected, r.message};
+    case RunKind::kJudged:
+      break;
+  }
+  const std::string summary = r.verdict.Summary();
+  if (r.verdict.kind == oracle::Verdict::Kind::kDivergence) {
+    return {Kind::kDivergence, Report(d->c, "divergence", summary)};
+  }
+  return {Kind::kPassed, summary};
+}
+
+}  // namespace atomfuzz::fuzz

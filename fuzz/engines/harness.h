@@ -1,0 +1,88 @@
+// "Run one input", shared by the libFuzzer and AFL++ harnesses (and unit
+// tests): decode the bytes into a valid case (fuzz/mutate/case_decoder.h), run it on
+// the target, and bring the outcome to the oracle's judge. The engines own
+// argv, so options come as one string, ATOMFUZZ_OPTIONS
+// ("target=fast,inject=xor-as-or,policy=default"), read once at start-up.
+#ifndef ATOMFUZZ_FUZZ_ENGINES_HARNESS_H_
+#define ATOMFUZZ_FUZZ_ENGINES_HARNESS_H_
+
+#include <cstdint>
+#include <memory>
+#include <string>
+
+#include "absl/status/statusor.h"
+#include "absl/strings/string_view.h"
+#include "absl/types/span.h"
+#include "fuzz/mutate/case_decoder.h"
+#include "fuzz/generate/policy.h"
+#include "oracle/judge.h"
+#include "oracle/schedule.h"
+#include "targets/target.h"
+
+namespace atomfuzz::fuzz {
+
+struct HarnessOptions {
+  std::string target = "fast";  // or "oracle"
+  std::string inject;           // an injected bug of the fast target
+  std::string policy = "default";
+  oracle::Schedule schedule;  // the oracle target's interleaving
+  bool deterministic = true;  // one worker, fixed order: reproducible
+  int threads = 1;
+  // Instructions a wave (target) or a thread (oracle) may run: loops end.
+  uint64_t max_steps = uint64_t{1} << 12;
+  uint64_t search_budget = uint64_t{1} << 16;  // judge, per word
+  // Atomics the target ran on one word, beyond which the outcome is not
+  // judged: the serialization check grows faster than quadratically in
+  // them (512 on a word take a second). The corpus has up to 256.
+  uint64_t max_atomics_per_word = 256;
+  DecodeOptions decode;
+};
+
+// The keys of ATOMFUZZ_OPTIONS, one line each, for messages and the README.
+absl::string_view HarnessOptionsHelp();
+// Parses "key=value,key=value" over HarnessOptions' defaults; unknown keys
+// and malformed values are InvalidArgument (a harness exits 2 on them).
+absl::StatusOr<HarnessOptions> ParseHarnessOptions(absl::string_view text);
+
+struct InputResult {
+  enum class Kind : uint8_t {
+    kRejected,    // too big, or a case the target or oracle cannot run
+    kPassed,      // allowed, or unknown (a search ran out of budget)
+    kDivergence,  // the judge found an outcome the spec does not allow
+    kError,       // the oracle or target failed: our bug
+  };
+  Kind kind = Kind::kRejected;
+  // kDivergence and kError: a report with the case (isa::PrintCase);
+  // otherwise the reason or the verdict's summary.
+  std::string report;
+};
+
+class Harness {
+ public:
+  // InvalidArgument for an unknown target, injection or policy.
+  static absl::StatusOr<std::unique_ptr<Harness>> Create(
+      const HarnessOptions& options);
+
+  InputResult RunOne(absl::Span<const uint8_t> bytes) const;
+
+  const HarnessOptions& options() const { return options_; }
+  const Policy& policy() const { return policy_; }
+
+ private:
+  Harness(HarnessOptions options, Policy policy,
+          std::unique_ptr<targets::Target> target);
+  std::string Report(const isa::Case& c, absl::string_view headline,
+                     absl::string_view detail) const;
+
+  HarnessOptions options_;
+  Policy policy_;
+  std::unique_ptr<targets::Target> target_;
+  oracle::JudgeOptions judge_;
+  // The judge's buffers, kept from input to input (RunOne is const to its
+  // callers; the scratch holds nothing between calls that they could see).
+  mutable oracle::JudgingScratch judging_;
+};
+
+}  // namespace atomfuzz::fuzz
+
+#endif  // ATOMFUZZ_FUZZ_ENGINES_HARNESS_H_

@@ -1,0 +1,105 @@
+# The atomics harnesses over fuzz/engines/harness.h (included by fuzz/engines/CMakeLists.txt
+# inside ATOMFUZZ_BUILD_FUZZERS, after engine_link is set):
+#   atomics_fuzzer       libFuzzer (or $LIB_FUZZING_ENGINE) harness with the
+#                        structure-aware custom mutator and crossover
+#   atomics_afl          AFL++ persistent-mode harness (afl preset)
+#   libatomics_afl_mutator.so   the custom mutator for AFL++ (afl preset)
+#   dxbc_fuzzer          libFuzzer harness for the DXBC decoder, seeded with
+#                        the corpus encoded by dxbc_seeds
+# and their smoke runs under ctest.
+if(NOT ATOMFUZZ_FUZZING_ENGINE STREQUAL "afl")
+  add_executable(atomics_fuzzer libfuzzer_main.cc)
+  target_link_libraries(atomics_fuzzer PRIVATE atomfuzz_engines ${engine_link})
+endif()
+
+if(ATOMFUZZ_FUZZING_ENGINE STREQUAL "libfuzzer")
+  # Seeded from the corpus, with the dictionary; the custom mutator is part
+  # of the binary. Fails on any crash, leak or sanitizer report.
+  set(ATOMFUZZ_ATOMICS_FUZZ_SECONDS 60 CACHE STRING
+      "Seconds the atomics fuzz test runs")
+  add_test(NAME atomics_fuzzer_smoke
+    COMMAND ${CMAKE_COMMAND}
+      -DFUZZER=$<TARGET_FILE:atomics_fuzzer>
+      -DDICT=${CMAKE_BINARY_DIR}/parser.dict
+      -DSEEDS=${PROJECT_SOURCE_DIR}/corpus
+      -DWORK=${CMAKE_BINARY_DIR}/atomics-fuzz
+      -DSECONDS=${ATOMFUZZ_ATOMICS_FUZZ_SECONDS}
+      -DMAX_LEN=32768
+      -P ${CMAKE_CURRENT_SOURCE_DIR}/run_fuzzer.cmake)
+  set_tests_properties(atomics_fuzzer_smoke PROPERTIES
+    TIMEOUT 900 LABELS fuzz ENVIRONMENT "ATOMFUZZ_OPTIONS=target=fast")
+endif()
+
+# The DXBC decoder: any bytes give an error or a program that round trips.
+add_executable(dxbc_fuzzer dxbc_fuzzer.cc)
+target_link_libraries(dxbc_fuzzer PRIVATE atomfuzz_isa ${engine_link})
+if(ATOMFUZZ_FUZZING_ENGINE STREQUAL "libfuzzer")
+  # Seeds: every corpus case's shader as a container, rebuilt when a case or
+  # the codec changes.
+  add_executable(dxbc_seeds dxbc_seeds_main.cc)
+  target_link_libraries(dxbc_seeds PRIVATE atomfuzz_isa)
+  file(GLOB_RECURSE dxbc_seed_cases CONFIGURE_DEPENDS
+       ${PROJECT_SOURCE_DIR}/corpus/*.case)
+  set(dxbc_seed_dir ${CMAKE_BINARY_DIR}/dxbc-seeds)
+  add_custom_command(OUTPUT ${dxbc_seed_dir}/.stamp
+    COMMAND ${CMAKE_COMMAND} -E rm -rf ${dxbc_seed_dir}
+    COMMAND dxbc_seeds ${PROJECT_SOURCE_DIR}/corpus ${dxbc_seed_dir}
+    COMMAND ${CMAKE_COMMAND} -E touch ${dxbc_seed_dir}/.stamp
+    DEPENDS dxbc_seeds ${dxbc_seed_cases} VERBATIM)
+  add_custom_target(dxbc_fuzz_seeds ALL DEPENDS ${dxbc_seed_dir}/.stamp)
+
+  set(ATOMFUZZ_DXBC_FUZZ_SECONDS 30 CACHE STRING
+      "Seconds the DXBC decoder fuzz test runs")
+  add_test(NAME dxbc_fuzzer_smoke
+    COMMAND ${CMAKE_COMMAND}
+      -DFUZZER=$<TARGET_FILE:dxbc_fuzzer>
+      -DSEEDS=${dxbc_seed_dir}
+      -DSEED_GLOB=*.dxbc
+      -DWORK=${CMAKE_BINARY_DIR}/dxbc-fuzz
+      -DSECONDS=${ATOMFUZZ_DXBC_FUZZ_SECONDS}
+      -P ${CMAKE_CURRENT_SOURCE_DIR}/run_fuzzer.cmake)
+  set_tests_properties(dxbc_fuzzer_smoke PROPERTIES TIMEOUT 600 LABELS fuzz)
+endif()
+
+if(ATOMFUZZ_FUZZING_ENGINE STREQUAL "afl")
+  add_executable(atomics_afl afl_main.cc)
+  target_link_libraries(atomics_afl PRIVATE atomfuzz_engines)
+
+  # The mutator runs inside afl-fuzz, which has no AFL runtime for
+  # instrumented code to call: it is built by a nested plain-clang build of
+  # the libraries (position-independent), next to atomics_afl.
+  include(ExternalProject)
+  set(afl_mutator ${engines_out}/libatomics_afl_mutator.so)
+  ExternalProject_Add(atomics_afl_mutator_build
+    SOURCE_DIR ${PROJECT_SOURCE_DIR}
+    BINARY_DIR ${CMAKE_BINARY_DIR}/afl-mutator
+    CMAKE_GENERATOR ${CMAKE_GENERATOR}
+    CMAKE_ARGS
+      -DCMAKE_CXX_COMPILER=clang++
+      -DCMAKE_BUILD_TYPE=Release
+      -DCMAKE_POSITION_INDEPENDENT_CODE=ON
+      -DCMAKE_LIBRARY_OUTPUT_DIRECTORY=${engines_out}
+      -DATOMFUZZ_WERROR=${ATOMFUZZ_WERROR}
+      -DATOMFUZZ_BUILD_TESTS=OFF -DATOMFUZZ_BUILD_CLI=OFF
+      -DATOMFUZZ_BUILD_FUZZERS=OFF -DATOMFUZZ_BUILD_AFL_MUTATOR=ON
+    BUILD_COMMAND ${CMAKE_COMMAND} --build <BINARY_DIR>
+      --target atomics_afl_mutator
+    INSTALL_COMMAND ""
+    BUILD_ALWAYS ON
+    BUILD_BYPRODUCTS ${afl_mutator})
+
+  # 30 s of afl-fuzz with the custom mutator, seeded from the corpus; fails
+  # if afl-fuzz cannot run or saves a crash.
+  set(ATOMFUZZ_AFL_FUZZ_SECONDS 30 CACHE STRING
+      "Seconds the AFL++ fuzz test runs")
+  add_test(NAME atomics_afl_smoke
+    COMMAND ${CMAKE_COMMAND}
+      -DHARNESS=$<TARGET_FILE:atomics_afl>
+      -DMUTATOR=${afl_mutator}
+      -DSEEDS=${PROJECT_SOURCE_DIR}/corpus
+      -DWORK=${CMAKE_BINARY_DIR}/atomics-afl
+      -DSECONDS=${ATOMFUZZ_AFL_FUZZ_SECONDS}
+      -P ${CMAKE_CURRENT_SOURCE_DIR}/run_afl.cmake)
+  set_tests_properties(atomics_afl_smoke PROPERTIES
+    TIMEOUT 600 LABELS fuzz ENVIRONMENT "ATOMFUZZ_OPTIONS=target=fast")
+endif()

@@ -1,0 +1,94 @@
+// libFuzzer harness `atomics_fuzzer`: each input is decoded into a valid case
+// (case text, else generator choices), run on the target and judged against
+// the oracle; a divergence prints the case and the verdict and aborts, so
+// libFuzzer saves the input as a crash. Structure-aware: the custom mutator
+// and crossover edit cases (fuzz/mutate/mutator.h) and write them as text.
+//   ATOMFUZZ_OPTIONS="target=fast,inject=xor-as-or" atomics_fuzzer CORPUS
+#include <cstdint>
+#include <cstdio>
+#include <cstdlib>
+#include <memory>
+
+#include "fuzz/mutate/byte_mutator.h"
+#include "fuzz/engines/harness.h"
+
+// libFuzzer's byte mutation (with -dict tokens); weak, so that drivers that
+// lack it (AFL++'s libAFLDriver under OSS-Fuzz) still link.
+extern "C" size_t LLVMFuzzerMutate(uint8_t* data, size_t size, size_t max_size)
+    __attribute__((weak));
+
+namespace {
+
+// libFuzzer's C interface leaves no other place for state.
+atomfuzz::fuzz::Harness* harness = nullptr;
+atomfuzz::fuzz::ByteMutator* mutator = nullptr;
+
+size_t ByteMutate(uint8_t* data, size_t size, size_t max_size) {
+  if (LLVMFuzzerMutate == nullptr) return size;
+  return LLVMFuzzerMutate(data, size, max_size);
+}
+
+}  // namespace
+
+extern "C" int LLVMFuzzerInitialize(int* argc, char*** argv) {
+  const char* env = std::getenv("ATOMFUZZ_OPTIONS");
+  auto options = atomfuzz::fuzz::ParseHarnessOptions(env ? env : "");
+  if (!options.ok()) {
+    std::fprintf(stderr, "atomics_fuzzer: %s\n",
+                 std::string(options.status().message()).c_str());
+    std::exit(2);
+  }
+  auto created = atomfuzz::fuzz::Harness::Create(*options);
+  if (!created.ok()) {
+    std::fprintf(stderr, "atomics_fuzzer: %s\n",
+                 std::string(created.status().message()).c_str());
+    std::exit(2);
+  }
+  harness = created->release();
+  mutator = new atomfuzz::fuzz::ByteMutator(harness->policy(),
+                                            harness->options().decode);
+  std::fprintf(stderr, "INFO: atomics_fuzzer target=%s inject=%s policy=%s\n",
+               options->target.c_str(), options->inject.c_str(),
+               options->policy.c_str());
+  return 0;
+}
+
+extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
+  using Kind = atomfuzz::fuzz::InputResult::Kind;
+  const atomfuzz::fuzz::InputResult r = harness->RunOne({data, size});
+  switch (r.kind) {
+    case Kind::kDivergence:
+    case Kind::kError:
+      std::fprintf(stderr, "%s\n", r.report.c_str());
+      std::fflush(stderr);
+      std::abort();
+    case Kind::kRejected:
+      return -1;  // keep it out of the corpus
+    case Kind::kPassed:
+      break;
+  }
+  return 0;
+}
+
+extern "C" size_t LLVMFuzzerCustomMutator(uint8_t* data, size_t size,
+                                          size_t max_size, unsigned int seed) {
+  // Now and then, and for choice bytes half the time, libFuzzer's own byte
+  // mutation: choices are meant to be mutated as bytes, and text edits
+  // reach what the structure cannot say.
+  size_t first = 0;
+  while (first < size && (data[first] == ' ' || data[first] == '\n')) ++first;
+  const bool text = first < size && (data[first] == '[' || data[first] == '#');
+  if (seed % 16 == 0 || (!text && seed % 2 == 0)) {
+    return ByteMutate(data, size, max_size);
+  }
+  const size_t n = mutator->Mutate({data, size}, data, max_size, seed);
+  return n != 0 ? n : ByteMutate(data, size, max_size);
+}
+
+extern "C" size_t LLVMFuzzerCustomCrossOver(const uint8_t* data1, size_t size1,
+                                            const uint8_t* data2, size_t size2,
+                                            uint8_t* out, size_t max_out_size,
+                                            unsigned int seed) {
+  return mutator->CrossOver({data1, size1}, {data2, size2}, out, max_out_size,
+                            seed);
+}

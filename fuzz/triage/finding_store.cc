@@ -1,0 +1,311 @@
+#include "fuzz/triage/finding_store.h"
+
+#include <sys/stat.h>
+
+#include <algorithm>
+#include <cerrno>
+#include <cstdio>
+#include <cstring>
+#include <filesystem>
+#include <system_error>
+
+#include "absl/strings/ascii.h"
+#include "absl/strings/match.h"
+#include "absl/strings/numbers.h"
+#include "absl/strings/str_cat.h"
+#include "absl/strings/str_format.h"
+#include "absl/strings/str_replace.h"
+#include "absl/strings/str_split.h"
+#include "absl/time/clock.h"
+#include "fuzz/atomic_file.h"
+
+namespace atomfuzz::fuzz {
+namespace {
+
+namespace fs = std::filesystem;
+
+constexpr char kStaging[] = ".staging";
+constexpr char kAliases[] = ".aliases";
+constexpr char kBucketFile[] = "bucket.txt";
+
+absl::Status MakeDir(const std::string& path) {
+  if (::mkdir(path.c_str(), 0755) == 0 || errno == EEXIST) return absl::OkStatus();
+  return absl::InternalError(absl::StrCat(path, ": cannot create: ", std::strerror(errno)));
+}
+
+bool Exists(const std::string& path) {
+  struct stat st;
+  return ::stat(path.c_str(), &st) == 0;
+}
+
+bool IsBucketId(absl::string_view name) {
+  return name.size() == 16 &&
+         std::all_of(name.begin(), name.end(), [](char ch) {
+           return absl::ascii_isdigit(ch) || (ch >= 'a' && ch <= 'f');
+         });
+}
+
+// Metadata values are one line (docs/case-format.md).
+std::string OneLine(absl::string_view v) {
+  return absl::StrReplaceAll(v, {{"\r", " "}, {"\n", " "}});
+}
+
+void SetMetadata(isa::Case& c, const std::string& key, absl::string_view value) {
+  for (auto& [k, v] : c.metadata) {
+    if (k == key) {
+      v = OneLine(value);
+      return;
+    }
+  }
+  c.metadata.emplace_back(key, OneLine(value));
+}
+
+void AddProvenance(isa::Case& c, const NewFinding& f, const std::string& id) {
+  if (!f.target.empty()) SetMetadata(c, "target", f.target);
+  if (!f.inject.empty()) SetMetadata(c, "inject", f.inject);
+  if (f.seed) SetMetadata(c, "seed", absl::StrFormat("0x%x", *f.seed));
+  for (const auto& [k, v] : f.extra) SetMetadata(c, k, v);
+  SetMetadata(c, "bucket", id);
+}
+
+int64_t FoundAt(const NewFinding& f) {
+  return f.found_at_unix != 0 ? f.found_at_unix : absl::ToUnixSeconds(absl::Now());
+}
+
+std::string BucketText(const NewFinding& f, const std::string& id) {
+  const Signature& s = f.signature;
+  return absl::StrFormat(
+      "id = %s\nkey = %s\nopcode = %s\nresource = %s\naddress = %s\ndivergence = %s\n"
+      "target = %s\nfirst_seen = %d\nfirst_seen_elapsed = %.3f\nsummary = %s\n",
+      id, s.Key(), s.opcode, s.resource, s.address, s.divergence, s.target, FoundAt(f),
+      f.elapsed_s, OneLine(f.summary));
+}
+
+const isa::Case& Smallest(const NewFinding& f) { return f.reduced ? *f.reduced : f.original; }
+
+// Saved exactly as printed, so the line numbers in the report (rendered on
+// the same case) point into it; provenance is in original.case.
+std::string ReducedText(const NewFinding& f) { return isa::PrintCase(Smallest(f)); }
+
+std::string OriginalText(const NewFinding& f, const std::string& id) {
+  isa::Case c = f.original;
+  AddProvenance(c, f, id);
+  SetMetadata(c, "divergence", f.summary);
+  SetMetadata(c, "found_at", absl::StrCat(FoundAt(f)));
+  if (f.elapsed_s >= 0) SetMetadata(c, "found_at_elapsed", absl::StrFormat("%.3f", f.elapsed_s));
+  return isa::PrintCase(c);
+}
+
+absl::StatusOr<CaseSize> SizeOfFile(const std::string& path) {
+  absl::StatusOr<std::string> text = ReadWholeFile(path);
+  if (!text.ok()) return text.status();
+  absl::StatusOr<isa::Case> c = isa::ParseCase(*text, path);
+  if (!c.ok()) return c.status();
+  return SizeOf(*c);
+}
+
+}  // namespace
+
+FindingStore::FindingStore(std::string findings_dir)
+    : findings_dir_(std::move(findings_dir)), writer_(UniqueSuffix()) {}
+
+absl::StatusOr<FindingStore> FindingStore::Open(const std::string& dir) {
+  if (absl::Status s = MakeDir(dir); !s.ok()) return s;
+  FindingStore store(absl::StrCat(dir, "/findings"));
+  if (absl::Status s = MakeDir(store.findings_dir_); !s.ok()) return s;
+  for (const char* sub : {kStaging, kAliases}) {
+    if (absl::Status s = MakeDir(absl::StrCat(store.findings_dir_, "/", sub)); !s.ok()) {
+      return s;
+    }
+  }
+  for (std::string& id : store.BucketIds()) store.known_.insert(std::move(id));
+  return store;
+}
+
+absl::StatusOr<FindingStore> FindingStore::OpenReadOnly(const std::string& dir) {
+  FindingStore store(absl::StrCat(dir, "/findings"));
+  struct stat st;
+  if (::stat(store.findings_dir_.c_str(), &st) != 0 || !S_ISDIR(st.st_mode)) {
+    return absl::NotFoundError(
+        absl::StrCat(dir, ": no findings directory (", store.findings_dir_, ")"));
+  }
+  for (std::string& id : store.BucketIds()) store.known_.insert(std::move(id));
+  return store;
+}
+
+std::string FindingStore::BucketDir(const std::string& id) const {
+  return absl::StrCat(findings_dir_, "/", id);
+}
+
+bool FindingStore::Contains(const Signature& s) {
+  const std::string id = s.Id();
+  if (known_.contains(id)) return true;
+  if (!Exists(absl::StrCat(BucketDir(id), "/", kBucketFile))) return false;
+  known_.insert(id);  // another process made it
+  return true;
+}
+
+std::vector<std::string> FindingStore::BucketIds() const {
+  std::vector<std::string> ids;
+  std::error_code ec;
+  for (const fs::directory_entry& e : fs::directory_iterator(findings_dir_, ec)) {
+    const std::string name = e.path().filename().string();
+    if (IsBucketId(name) && Exists(absl::StrCat(e.path().string(), "/", kBucketFile))) {
+      ids.push_back(name);
+    }
+  }
+  std::sort(ids.begin(), ids.end());
+  return ids;
+}
+
+// Assembles the bucket in .staging, then renames the directory into place:
+// rename(2) of a directory onto an existing non-empty one fails, so exactly
+// one process wins, and the bucket appears with all its files.
+absl::StatusOr<bool> FindingStore::Claim(const NewFinding& f, const std::string& id) {
+  const std::string staging =
+      absl::StrCat(findings_dir_, "/", kStaging, "/", id, ".", UniqueSuffix());
+  if (absl::Status s = MakeDir(staging); !s.ok()) return s;
+  if (absl::Status s = MakeDir(absl::StrCat(staging, "/hits")); !s.ok()) return s;
+  const std::pair<std::string, std::string> files[] = {
+      {"original.case", OriginalText(f, id)},
+      {"reduced.case", ReducedText(f)},
+      {"report.txt", f.report},
+      {absl::StrCat("hits/", writer_), "1\n"},
+      {kBucketFile, BucketText(f, id)},
+  };
+  absl::Status status;
+  for (const auto& [name, text] : files) {
+    status.Update(WriteFileAtomically(absl::StrCat(staging, "/", name), text));
+  }
+  bool won = false;
+  if (status.ok()) {
+    won = std::rename(staging.c_str(), BucketDir(id).c_str()) == 0;
+    if (!won && errno != EEXIST && errno != ENOTEMPTY) {
+      status = absl::InternalError(
+          absl::StrCat(BucketDir(id), ": cannot create: ", std::strerror(errno)));
+    }
+  }
+  if (!won) {
+    std::error_code ec;
+    fs::remove_all(staging, ec);
+  }
+  if (!status.ok()) return status;
+  if (won) hits_[id] = 1;
+  return won;
+}
+
+absl::StatusOr<bool> FindingStore::OfferSmaller(const NewFinding& f, const std::string& id) {
+  const std::string reduced = absl::StrCat(BucketDir(id), "/reduced.case");
+  absl::StatusOr<CaseSize> current = SizeOfFile(reduced);
+  const bool smaller = !current.ok() || SizeOf(Smallest(f)) < *current;
+  if (!smaller) return false;
+  // Each file is replaced whole; a report may briefly describe the
+  // previous reproducer, never half of one.
+  if (absl::Status s = WriteFileAtomically(reduced, ReducedText(f)); !s.ok()) return s;
+  if (absl::Status s = WriteFileAtomically(absl::StrCat(BucketDir(id), "/report.txt"), f.report);
+      !s.ok()) {
+    return s;
+  }
+  return true;
+}
+
+absl::Status FindingStore::CountHit(const std::string& id) {
+  const int64_t n = ++hits_[id];
+  // A hit count is cheap to lose on power failure and written often: no
+  // fsync. The rename still keeps it whole if the process is killed.
+  return WriteFileAtomically(absl::StrCat(BucketDir(id), "/hits/", writer_),
+                             absl::StrCat(n, "\n"), /*sync=*/false);
+}
+
+absl::StatusOr<SaveResult> FindingStore::Save(const NewFinding& f) {
+  const std::string id = f.signature.Id();
+  SaveResult result;
+  result.dir = BucketDir(id);
+  if (!Contains(f.signature)) {
+    absl::StatusOr<bool> won = Claim(f, id);
+    if (!won.ok()) return won.status();
+    known_.insert(id);
+    if (*won) {
+      result.created = true;
+      return result;
+    }
+  }
+  absl::StatusOr<bool> replaced = OfferSmaller(f, id);
+  if (!replaced.ok()) return replaced.status();
+  result.replaced_reduced = *replaced;
+  if (absl::Status s = CountHit(id); !s.ok()) return s;
+  return result;
+}
+
+absl::Status FindingStore::RecordHit(const Signature& s) {
+  if (!Contains(s)) return absl::NotFoundError(absl::StrCat("no bucket ", s.Id(), " ", s.Key()));
+  return CountHit(s.Id());
+}
+
+absl::Status FindingStore::SaveAlias(const Signature& found, const Signature& bucket) {
+  aliases_[found.Id()] = bucket;
+  return WriteFileAtomically(absl::StrCat(findings_dir_, "/", kAliases, "/", found.Id()),
+                             absl::StrCat(bucket.Key(), "\n"), /*sync=*/false);
+}
+
+std::optional<Signature> FindingStore::AliasOf(const Signature& found) {
+  const std::string id = found.Id();
+  if (auto it = aliases_.find(id); it != aliases_.end()) return it->second;
+  // Another worker may have made it; one that does not read is ignored (the
+  // case is then reduced again, which costs time, not findings).
+  absl::StatusOr<std::string> text =
+      ReadWholeFile(absl::StrCat(findings_dir_, "/", kAliases, "/", id));
+  if (!text.ok()) return std::nullopt;
+  absl::StatusOr<Signature> bucket = ParseSignatureKey(absl::StripAsciiWhitespace(*text));
+  if (!bucket.ok()) return std::nullopt;
+  aliases_[id] = *bucket;
+  return *bucket;
+}
+
+absl::StatusOr<BucketInfo> FindingStore::ReadBucket(const std::string& id) const {
+  const std::string dir = BucketDir(id);
+  absl::StatusOr<std::string> text = ReadWholeFile(absl::StrCat(dir, "/", kBucketFile));
+  if (!text.ok()) return text.status();
+  BucketInfo b;
+  b.id = id;
+  for (absl::string_view line : absl::StrSplit(*text, '\n', absl::SkipEmpty())) {
+    std::pair<absl::string_view, absl::string_view> kv =
+        absl::StrSplit(line, absl::MaxSplits(" = ", 1));
+    if (kv.first == "key") {
+      absl::StatusOr<Signature> s = ParseSignatureKey(kv.second);
+      if (!s.ok()) return absl::InvalidArgumentError(absl::StrCat(dir, ": ", s.status().message()));
+      b.signature = *s;
+    } else if (kv.first == "first_seen") {
+      (void)absl::SimpleAtoi(kv.second, &b.first_seen_unix);
+    } else if (kv.first == "first_seen_elapsed") {
+      (void)absl::SimpleAtod(kv.second, &b.first_seen_elapsed);
+    } else if (kv.first == "summary") {
+      b.summary = std::string(kv.second);
+    }
+  }
+  std::error_code ec;
+  for (const fs::directory_entry& e : fs::directory_iterator(absl::StrCat(dir, "/hits"), ec)) {
+    if (absl::StrContains(e.path().filename().string(), ".tmp.")) continue;
+    absl::StatusOr<std::string> count = ReadWholeFile(e.path().string());
+    int64_t n = 0;
+    if (count.ok() && absl::SimpleAtoi(absl::StripAsciiWhitespace(*count), &n)) b.hits += n;
+  }
+  b.reduced_path = absl::StrCat(dir, "/reduced.case");
+  if (!Exists(b.reduced_path)) b.reduced_path = absl::StrCat(dir, "/original.case");
+  absl::StatusOr<CaseSize> size = SizeOfFile(b.reduced_path);
+  if (!size.ok()) return size.status();
+  b.reduced_size = *size;
+  return b;
+}
+
+absl::StatusOr<std::vector<BucketInfo>> FindingStore::ReadAll() const {
+  std::vector<BucketInfo> out;
+  for (const std::string& id : BucketIds()) {
+    absl::StatusOr<BucketInfo> b = ReadBucket(id);
+    if (!b.ok()) return b.status();
+    out.push_back(*std::move(b));
+  }
+  return out;
+}
+
+}  // namespace atomfuzz::fuzz

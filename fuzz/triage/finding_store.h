@@ -1,0 +1,122 @@
+// Findings on disk, one directory per bucket, safe for several worker
+// processes saving at once without locks, and for being killed at any time:
+//
+//   DIR/findings/<id>/bucket.txt     key = value: the signature, first sight
+//   DIR/findings/<id>/original.case  the case as found, with provenance
+//   DIR/findings/<id>/reduced.case   the smallest reproducer known, printed
+//                                    as given (the report's lines match it)
+//   DIR/findings/<id>/report.txt     the report for reduced.case
+//   DIR/findings/<id>/hits/<writer>  this writer's hit count (triage sums)
+//   DIR/findings/.staging/           buckets being assembled
+//   DIR/findings/.aliases/<id>       the key of the bucket where the reduced
+//                                    case of signature <id> landed
+//
+// A new bucket is assembled in .staging and renamed into place whole, so the
+// first process to rename owns it and nobody sees it half written; the loser
+// only counts its hit (and offers its reproducer if smaller). Single files
+// are replaced by temp file + rename (atomic_file.h). Each FindingStore
+// object is one writer with its own hit files, so counts never race.
+#ifndef ATOMFUZZ_FUZZ_TRIAGE_FINDING_STORE_H_
+#define ATOMFUZZ_FUZZ_TRIAGE_FINDING_STORE_H_
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "absl/container/flat_hash_map.h"
+#include "absl/container/flat_hash_set.h"
+#include "absl/status/status.h"
+#include "absl/status/statusor.h"
+#include "fuzz/triage/case_size.h"
+#include "fuzz/triage/signature.h"
+#include "isa/case_file.h"
+
+namespace atomfuzz::fuzz {
+
+struct NewFinding {
+  Signature signature;
+  isa::Case original;                // as found; its metadata is kept
+  std::optional<isa::Case> reduced;  // nullopt: the original is the smallest
+  std::string report;                // RenderReport() of the reduced case
+  std::string summary;               // Verdict::Summary(), or what died
+  // Provenance written into original.case's [metadata] (replacing keys of
+  // the same name): target, inject (if any), seed (if known), then `extra`.
+  std::string target;
+  std::string inject;
+  std::optional<uint64_t> seed;
+  std::vector<std::pair<std::string, std::string>> extra;
+  int64_t found_at_unix = 0;  // seconds; 0 = now
+  double elapsed_s = -1;      // seconds into the campaign; < 0 = unknown
+};
+
+struct SaveResult {
+  bool created = false;           // this call created the bucket
+  bool replaced_reduced = false;  // an existing bucket got a smaller case
+  std::string dir;                // DIR/findings/<id>
+};
+
+// One bucket as triage sees it.
+struct BucketInfo {
+  std::string id;
+  Signature signature;
+  std::string summary;
+  int64_t hits = 0;  // summed over writers
+  int64_t first_seen_unix = 0;
+  double first_seen_elapsed = -1;
+  std::string reduced_path;  // reduced.case, else original.case
+  CaseSize reduced_size;
+};
+
+class FindingStore {
+ public:
+  // Creates DIR/findings if needed; an existing store is resumed: its
+  // buckets are known (and new ones made by other processes are found on
+  // disk when asked about).
+  static absl::StatusOr<FindingStore> Open(const std::string& dir);
+  // For readers (triage): creates nothing; NotFound without DIR/findings.
+  // Saving through it works only if the staging directory exists.
+  static absl::StatusOr<FindingStore> OpenReadOnly(const std::string& dir);
+
+  const std::string& findings_dir() const { return findings_dir_; }
+
+  // Whether the bucket exists (made by anyone, before or since Open).
+  bool Contains(const Signature& s);
+  // Saves a finding and counts one hit. If the bucket exists already, only
+  // the hit is counted, and `f.reduced` (or the original) replaces
+  // reduced.case and report.txt if it is smaller (CaseSize order).
+  absl::StatusOr<SaveResult> Save(const NewFinding& f);
+  // Counts one more hit of an existing bucket (NotFound if there is none).
+  absl::Status RecordHit(const Signature& s);
+
+  // A campaign signs a divergence as found, then its reduced case, which
+  // names the bucket; the alias lets the next case signed as `found` count
+  // in that bucket without being reduced again.
+  absl::Status SaveAlias(const Signature& found, const Signature& bucket);
+  // The bucket an alias of `found` names (made by anyone), or nullopt.
+  std::optional<Signature> AliasOf(const Signature& found);
+
+  // Ids of the buckets on disk now, sorted.
+  std::vector<std::string> BucketIds() const;
+  absl::StatusOr<BucketInfo> ReadBucket(const std::string& id) const;
+  // Every bucket; a bucket that cannot be read is an error.
+  absl::StatusOr<std::vector<BucketInfo>> ReadAll() const;
+
+ private:
+  explicit FindingStore(std::string findings_dir);
+  std::string BucketDir(const std::string& id) const;
+  absl::Status CountHit(const std::string& id);
+  absl::StatusOr<bool> Claim(const NewFinding& f, const std::string& id);
+  absl::StatusOr<bool> OfferSmaller(const NewFinding& f, const std::string& id);
+
+  std::string findings_dir_;
+  std::string writer_;  // names this object's hit files
+  absl::flat_hash_set<std::string> known_;
+  absl::flat_hash_map<std::string, int64_t> hits_;  // this writer's
+  absl::flat_hash_map<std::string, Signature> aliases_;  // found id -> bucket
+};
+
+}  // namespace atomfuzz::fuzz
+
+#endif  // ATOMFUZZ_FUZZ_TRIAGE_FINDING_STORE_H_

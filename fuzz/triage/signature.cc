@@ -1,0 +1,299 @@
+#include "fuzz/triage/signature.h"
+
+#include <algorithm>
+#include <array>
+#include <map>
+#include <optional>
+#include <set>
+#include <utility>
+#include <vector>
+
+#include "absl/strings/ascii.h"
+#include "absl/strings/str_format.h"
+#include "absl/strings/str_join.h"
+#include "absl/strings/str_replace.h"
+#include "absl/strings/str_split.h"
+#include "isa/coverage.h"
+
+namespace atomfuzz::fuzz {
+namespace {
+
+constexpr char kUnknown[] = "?";
+
+// Keys are joined by '|', opcodes by '+'; a field must contain neither
+// separator nor spaces, or keys would not parse back.
+std::string Token(absl::string_view s) {
+  std::string t = absl::StrReplaceAll(s, {{"|", "/"}, {" ", "-"}, {"\n", "-"}});
+  return t.empty() ? std::string(kUnknown) : t;
+}
+
+// A finding's kind as a signature's token: run statuses are short.
+std::string DivergenceKind(oracle::FindingKind kind) {
+  switch (kind) {
+    case oracle::FindingKind::kCrashed: return "crash";
+    case oracle::FindingKind::kTimedOut: return "timeout";
+    case oracle::FindingKind::kBudgetExceeded: return "budget";
+    default: return Token(oracle::FindingKindName(kind));
+  }
+}
+
+struct Memory {
+  bool tgsm = false;
+  uint32_t slot = 0;
+};
+
+// The memory an atomic instruction targets.
+std::optional<Memory> TargetOf(const isa::Instruction& inst) {
+  const int t = inst.info().operand_with_role(isa::Role::kTarget);
+  if (t < 0 || static_cast<size_t>(t) >= inst.operands.size()) return std::nullopt;
+  const isa::Operand& o = inst.operands[static_cast<size_t>(t)];
+  return Memory{o.file == isa::RegFile::kTgsm, o.index};
+}
+
+const isa::Instruction* AtomicAt(const isa::Program& p, int index) {
+  if (index < 0 || static_cast<size_t>(index) >= p.instructions.size()) return nullptr;
+  const isa::Instruction& inst = p.instructions[static_cast<size_t>(index)];
+  return inst.info().is_atomic() ? &inst : nullptr;
+}
+
+bool SameMemory(const isa::AtomicEvent& e, const Memory& m) {
+  return (e.file == isa::RegFile::kTgsm) == m.tgsm && e.slot == m.slot;
+}
+
+// Whether an event is where the finding points: its instruction (if known)
+// at its word (if known, as the executor resolved it) or in its memory.
+bool AtFinding(const isa::AtomicEvent& e, const oracle::Finding& f,
+               const std::optional<Memory>& m) {
+  if (f.instruction >= 0 && e.instruction != static_cast<uint32_t>(f.instruction)) {
+    return false;
+  }
+  if (f.word >= 0 && m) {
+    return SameMemory(e, *m) && e.address == isa::AddressClass::kInBounds &&
+           e.word == static_cast<uint64_t>(f.word);
+  }
+  return f.instruction >= 0 || (m && SameMemory(e, *m));
+}
+
+// Events of `trace` at the finding; when none is at its word, every event
+// of its instruction (a missing or skipped atomic has no word).
+std::vector<const isa::AtomicEvent*> EventsAt(const std::vector<isa::AtomicEvent>& trace,
+                                              const oracle::Finding& f,
+                                              const std::optional<Memory>& m) {
+  std::vector<const isa::AtomicEvent*> out;
+  for (const isa::AtomicEvent& e : trace) {
+    if (AtFinding(e, f, m)) out.push_back(&e);
+  }
+  if (out.empty() && f.instruction >= 0) {
+    for (const isa::AtomicEvent& e : trace) {
+      if (e.instruction == static_cast<uint32_t>(f.instruction)) out.push_back(&e);
+    }
+  }
+  return out;
+}
+
+std::string JoinedMnemonics(const isa::Program& p, const std::set<uint32_t>& instructions) {
+  std::set<std::string> names;
+  for (uint32_t i : instructions) {
+    if (const isa::Instruction* inst = AtomicAt(p, static_cast<int>(i))) {
+      names.emplace(inst->info().mnemonic);
+    }
+  }
+  return names.empty() ? std::string(kUnknown) : absl::StrJoin(names, "+");
+}
+
+std::string ResourceName(const isa::Case& c, const std::optional<Memory>& m) {
+  if (!m) return kUnknown;
+  const auto kinds = isa::DeclaredKinds(c.shader);
+  const isa::RegFile file = m->tgsm ? isa::RegFile::kTgsm : isa::RegFile::kUav;
+  auto it = kinds.find({file, m->slot});
+  return it == kinds.end() ? std::string(kUnknown)
+                           : std::string(isa::TargetKindName(it->second));
+}
+
+// When the events of one finding resolve differently, the unusual class
+// names the bug (an oob-wrap finding also has in-bounds neighbours).
+int Severity(isa::AddressClass a) {
+  switch (a) {
+    case isa::AddressClass::kInBounds: return 0;
+    case isa::AddressClass::kSkip: return 1;
+    case isa::AddressClass::kUavPoison: return 2;
+    case isa::AddressClass::kTgsmPoison: return 3;
+    case isa::AddressClass::kUndefined: return 4;
+  }
+  return 0;
+}
+
+using EventKeyTuple =
+    std::tuple<std::array<uint32_t, 3>, std::array<uint32_t, 3>, uint32_t, uint32_t>;
+EventKeyTuple KeyOf(const isa::AtomicEvent& e) {
+  return {e.group, e.thread, e.instruction, e.occurrence};
+}
+using SpecClasses = std::map<EventKeyTuple, isa::AddressClass>;
+
+// An atomic the target resolved into the finding's word although the spec
+// resolves it elsewhere (skip, poison): the likely culprit, whichever
+// instruction the judge's history blamed (it names the word's first atomic).
+std::optional<std::pair<const isa::AtomicEvent*, isa::AddressClass>> Misdirected(
+    const std::vector<isa::AtomicEvent>& trace, const oracle::Finding& f,
+    const std::optional<Memory>& m, const SpecClasses& spec) {
+  std::optional<std::pair<const isa::AtomicEvent*, isa::AddressClass>> worst;
+  if (f.word < 0 || !m) return worst;
+  for (const isa::AtomicEvent& e : trace) {
+    if (!SameMemory(e, *m) || e.address != isa::AddressClass::kInBounds ||
+        e.word != static_cast<uint64_t>(f.word)) {
+      continue;
+    }
+    auto it = spec.find(KeyOf(e));
+    if (it == spec.end() || it->second == isa::AddressClass::kInBounds) continue;
+    if (!worst || Severity(it->second) > Severity(worst->second)) worst = {{&e, it->second}};
+  }
+  return worst;
+}
+
+// The spec's class of each involved event (the oracle's run), else the
+// target's own account.
+std::string AddressName(const std::vector<const isa::AtomicEvent*>& target_events,
+                        const std::vector<const isa::AtomicEvent*>& oracle_events,
+                        const SpecClasses& spec) {
+  std::optional<isa::AddressClass> pick;
+  auto consider = [&](isa::AddressClass a) {
+    if (!pick || Severity(a) > Severity(*pick)) pick = a;
+  };
+  for (const isa::AtomicEvent* e : target_events) {
+    auto it = spec.find(KeyOf(*e));
+    consider(it != spec.end() ? it->second : e->address);
+  }
+  if (!pick) {
+    for (const isa::AtomicEvent* e : oracle_events) consider(e->address);
+  }
+  return pick ? std::string(isa::AddressClassName(*pick)) : std::string(kUnknown);
+}
+
+}  // namespace
+
+std::string Signature::Key() const {
+  std::string key = absl::StrJoin({opcode, resource, address, divergence, target}, "|");
+  if (!cause.empty()) absl::StrAppend(&key, "|", cause);
+  return key;
+}
+
+std::string CauseOf(absl::string_view message) {
+  message = message.substr(0, message.find('\n'));
+  std::string out;
+  for (size_t i = 0; i < message.size() && out.size() < 60;) {
+    const char ch = message[i];
+    const bool in_word = i > 0 && (absl::ascii_isalpha(static_cast<unsigned char>(message[i - 1])) ||
+                                   message[i - 1] == '_');
+    if (absl::ascii_isdigit(static_cast<unsigned char>(ch)) && !in_word) {
+      // 12, 0x52, 0xdeadbeef: one N ("vkd3d" keeps its 3).
+      if (ch == '0' && i + 1 < message.size() && (message[i + 1] == 'x' || message[i + 1] == 'X')) {
+        i += 2;
+        while (i < message.size() && absl::ascii_isxdigit(static_cast<unsigned char>(message[i]))) ++i;
+      } else {
+        while (i < message.size() && absl::ascii_isdigit(static_cast<unsigned char>(message[i]))) ++i;
+      }
+      out += 'N';
+      continue;
+    }
+    out += ch;
+    ++i;
+  }
+  std::string t = Token(absl::StripAsciiWhitespace(out));
+  return t == kUnknown ? std::string() : t;
+}
+
+std::string Signature::Id() const { return absl::StrFormat("%016x", Fnv1a64(Key())); }
+
+absl::StatusOr<Signature> ParseSignatureKey(absl::string_view key) {
+  std::vector<std::string> parts = absl::StrSplit(key, '|');
+  if ((parts.size() != 5 && parts.size() != 6) ||
+      std::any_of(parts.begin(), parts.end(), [](const std::string& p) { return p.empty(); })) {
+    return absl::InvalidArgumentError(absl::StrFormat(
+        "expected a signature key 'opcode|resource|address|divergence|target[|cause]', "
+        "found '%s'",
+        key));
+  }
+  return Signature{parts[0], parts[1], parts[2], parts[3], parts[4],
+                   parts.size() == 6 ? parts[5] : std::string()};
+}
+
+uint64_t Fnv1a64(absl::string_view bytes) {
+  uint64_t h = 0xcbf29ce484222325ull;  // FNV offset basis
+  for (unsigned char b : bytes) {
+    h ^= b;
+    h *= 0x100000001b3ull;  // FNV prime
+  }
+  return h;
+}
+
+std::string TargetLabel(absl::string_view target, absl::string_view inject) {
+  if (inject.empty()) return Token(target);
+  return Token(absl::StrCat(target, "+inject=", inject));
+}
+
+std::string TargetLabel(const RunOptions& options) {
+  return TargetLabel(options.target, options.target_options.inject);
+}
+
+absl::StatusOr<Signature> SignatureOf(const isa::Case& c, const Differential& d,
+                                      absl::string_view target_label) {
+  if (d.verdict.kind != oracle::Verdict::Kind::kDivergence || d.verdict.findings.empty()) {
+    return absl::FailedPreconditionError(
+        absl::StrCat("no divergence to sign: ", d.verdict.Summary()));
+  }
+  const oracle::Finding& f = d.verdict.findings.front();
+  Signature s;
+  s.divergence = DivergenceKind(f.kind);
+  s.target = Token(target_label);
+  if (d.outcome.status != isa::RunStatus::kOk) {  // nothing ran to point at
+    s.cause = CauseOf(d.outcome.message);
+    return s;
+  }
+
+  std::optional<Memory> memory;
+  if (f.slot >= 0) {
+    memory = Memory{f.tgsm, static_cast<uint32_t>(f.slot)};
+  } else if (const isa::Instruction* inst = AtomicAt(c.shader, f.instruction)) {
+    memory = TargetOf(*inst);
+  }
+  s.resource = ResourceName(c, memory);
+
+  // The oracle's own run says where the spec resolves each atomic. A case
+  // the oracle cannot run leaves the address to the target's trace.
+  RunOptions spec_run;
+  spec_run.target = "oracle";
+  absl::StatusOr<isa::Outcome> spec = RunCase(c, spec_run);
+  const std::vector<isa::AtomicEvent> no_events;
+  const std::vector<isa::AtomicEvent>& spec_trace =
+      spec.ok() && spec->has_trace ? spec->trace : no_events;
+
+  SpecClasses spec_classes;
+  for (const isa::AtomicEvent& e : spec_trace) spec_classes.emplace(KeyOf(e), e.address);
+  if (auto m = Misdirected(d.outcome.trace, f, memory, spec_classes)) {
+    s.opcode = JoinedMnemonics(c.shader, {m->first->instruction});
+    s.address = std::string(isa::AddressClassName(m->second));
+    return s;
+  }
+  const auto target_events = EventsAt(d.outcome.trace, f, memory);
+  const auto spec_events = EventsAt(spec_trace, f, memory);
+  std::set<uint32_t> instructions;
+  if (AtomicAt(c.shader, f.instruction) != nullptr) {
+    instructions.insert(static_cast<uint32_t>(f.instruction));
+  } else {
+    for (const auto* e : target_events) instructions.insert(e->instruction);
+    for (const auto* e : spec_events) instructions.insert(e->instruction);
+  }
+  s.opcode = JoinedMnemonics(c.shader, instructions);
+  s.address = AddressName(target_events, spec_events, spec_classes);
+  return s;
+}
+
+Signature WorkerFailureSignature(const isa::Case& c, WorkerFailure failure,
+                                 absl::string_view target_label) {
+  Signature s;
+  s.divergence = failure == WorkerFailure::kCrash ? "crash" : "timeout";
+  s.target = Token(target_label);
+  return s;
+}
+
+}  // namespace atomfuzz::fuzz
