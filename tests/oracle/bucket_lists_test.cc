@@ -1,5 +1,5 @@
 // BucketLists keeps each bucket's members in the order they joined.
-#include "oracle/bucket_lists.h"
+#include "oracle/internal/bucket_lists.h"
 
 #include <vector>
 

@@ -1,7 +1,7 @@
 // Decode resolves a one-lane ALU instruction's operands to flat indices into
 // a thread's values (system values, then r#) or constants, as
 // Execution::Read and Write would read and write them.
-#include "oracle/decoded_program.h"
+#include "oracle/internal/decoded_program.h"
 
 #include <array>
 #include <vector>

@@ -1,6 +1,6 @@
 // DenseIndex numbers keys 0, 1, 2, ... in the order first added, and finds
 // them again across rehashes.
-#include "oracle/dense_index.h"
+#include "oracle/internal/dense_index.h"
 
 #include <unordered_map>
 

@@ -1,7 +1,7 @@
 // TraceIndex finds an event by its key, the first of duplicates, nothing
 // for a key the trace lacks, and keeps working when rebuilt for another
 // trace (its room reused).
-#include "oracle/trace_index.h"
+#include "oracle/internal/trace_index.h"
 
 #include <vector>
 

@@ -4,8 +4,8 @@
 // its system values, then its r#), or a constant. A step then reads no
 // isa::Operand (its fields are spread out, and Read/Write re-derive the
 // index at every step).
-#ifndef ATOMFUZZ_ORACLE_FLAT_ALU_H_
-#define ATOMFUZZ_ORACLE_FLAT_ALU_H_
+#ifndef ATOMFUZZ_ORACLE_INTERNAL_FLAT_ALU_H_
+#define ATOMFUZZ_ORACLE_INTERNAL_FLAT_ALU_H_
 
 #include <array>
 #include <cstddef>
@@ -181,4 +181,4 @@ inline bool FlatAlu::Run(Value* values) const {
 
 }  // namespace atomfuzz::oracle
 
-#endif  // ATOMFUZZ_ORACLE_FLAT_ALU_H_
+#endif  // ATOMFUZZ_ORACLE_INTERNAL_FLAT_ALU_H_
