@@ -22,9 +22,9 @@
 #include "oracle/control_map.h"
 #include "oracle/counter_slots.h"
 #include "oracle/internal/decoded_program.h"
-#include "oracle/internal/flat_alu.h"
 #include "oracle/interpreter.h"
 #include "oracle/replay.h"
+#include "oracle/system_values.h"
 #include "oracle/value.h"
 #include "oracle/value_sets.h"
 
