@@ -90,42 +90,5 @@ TEST(Decode, IndexableTempsAndSeveralLanesAreNotFlat) {
   EXPECT_FALSE(d.code[1].alu_flat);
 }
 
-// FlatAlu::Run, in place per op, computes what EvalAlu does on the staged
-// sources, for register and constant sources, defined or not.
-TEST(Decode, FlatAluRunMatchesEvalAlu) {
-  const isa::Op ops[] = {isa::Op::kMov, isa::Op::kMovc, isa::Op::kIAdd, isa::Op::kIMad,
-                         isa::Op::kUGe, isa::Op::kIShr, isa::Op::kBfi, isa::Op::kUbfe,
-                         isa::Op::kCountBits, isa::Op::kNot};
-  for (const isa::Op op : ops) {
-    const int n = alu_internal::Sources(op);
-    for (int undefined = -1; undefined < 4; ++undefined) {
-      for (uint32_t cond = 0; cond < 2; ++cond) {
-        isa::Program p = WithTemps(2);
-        // op r0.x, r1.x, l(7), r1.z, r1.w (its first n sources)
-        isa::OperandList operands = {isa::Temp(0, isa::Selection::kMask, 0b0001)};
-        const isa::Operand sources[] = {isa::Temp(1, isa::Selection::kSelect1, 0), isa::Imm(7),
-                                        isa::Temp(1, isa::Selection::kSelect1, 2),
-                                        isa::Temp(1, isa::Selection::kSelect1, 3)};
-        for (int k = 0; k < n; ++k) operands.push_back(sources[k]);
-        p.instructions.push_back(Alu(op, std::move(operands)));
-        const DecodedProgram d = Decode(p);
-        ASSERT_TRUE(d.code[1].alu_flat);
-        const FlatAlu& f = d.code[1].flat;
-        EXPECT_TRUE(f.direct) << static_cast<int>(op);
-        std::vector<Value> values(kSystemValueCount + 8, Value::Of(0x5A5A));
-        values[kSystemValueCount + 4] = Value::Of(cond * 0x80000003u);  // r1.x
-        values[kSystemValueCount + 6] = Value::Of(0xF0F0F00Fu);         // r1.z
-        values[kSystemValueCount + 7] = Value::Of(12);                  // r1.w
-        if (undefined >= 0) values[kSystemValueCount + 4 + static_cast<size_t>(undefined)] = {};
-        std::array<Value, 4> src = f.constant;
-        for (size_t k = 0; k < f.reg_count; ++k) src[f.reg_slot[k]] = values[f.reg[k]];
-        const Value want = EvalAlu(op, src, nullptr);
-        f.Run(values.data());
-        EXPECT_EQ(values[f.dst], want) << static_cast<int>(op) << " " << undefined;
-      }
-    }
-  }
-}
-
 }  // namespace
 }  // namespace atomfuzz::oracle
