@@ -18,7 +18,7 @@
 #include "absl/container/flat_hash_map.h"
 #include "absl/container/inlined_vector.h"
 #include "isa/opcode_table.h"
-#include "oracle/dense_index.h"
+#include "oracle/internal/dense_index.h"
 #include "oracle/value.h"
 
 namespace atomfuzz::oracle {

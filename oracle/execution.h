@@ -21,10 +21,10 @@
 #include "oracle/addressing.h"
 #include "oracle/control_map.h"
 #include "oracle/counter_slots.h"
-#include "oracle/decoded_program.h"
-#include "oracle/flat_alu.h"
+#include "oracle/internal/decoded_program.h"
 #include "oracle/interpreter.h"
 #include "oracle/replay.h"
+#include "oracle/system_values.h"
 #include "oracle/value.h"
 #include "oracle/value_sets.h"
 

@@ -1,6 +1,26 @@
 // The reference interpreter: runs a case literally by the spec, tracking
 // undefined values, and returns the shared Outcome with the full atomic trace.
-// Written for obviousness, not speed.
+//
+// The reference semantics, written for obviousness, are these files of
+// oracle/ (judge.h and schedule.h are the other public headers):
+//   interpreter.cc       passes until races and poison are all known
+//   execution.h, .cc     one pass: scheduling, barriers, control flow, r# and
+//                        x# reads and writes, ALU (Execution::ExecAluLanes)
+//   execution_setup.cc   memories, groups, threads; the outcome
+//   alu.h                the integer ALU on one lane (EvalAlu), undefined in,
+//                        undefined out; value_sets.h: the same on sets
+//   memory_ops.cc        loads, stores, atomics; addressing.h: where an
+//                        address lands; rmw.h: the atomics' arithmetic
+//   access_log.h, racing_read.h   races and poison between passes
+//   system_values.h      where a thread keeps vThreadID and the others
+// The speed-ups live in oracle/internal/ (its README.md says what each one
+// speeds up and which test checks it against the plain path): the reference
+// is never to be read with them. Each pass goes through two: Decode
+// (internal/decoded_program.h) works out per instruction what the plain
+// path would look up at every step (each field says its plain meaning), and
+// a one-lane ALU instruction runs as a FlatAlu (internal/flat_alu.h) where
+// it can, else as ExecAluLanes; with no flat forms at all the outcome is
+// the same (tests/oracle/flat_alu_test.cc).
 #ifndef ATOMFUZZ_ORACLE_INTERPRETER_H_
 #define ATOMFUZZ_ORACLE_INTERPRETER_H_
 

@@ -15,8 +15,8 @@
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
 #include "absl/types/span.h"
-#include "oracle/bucket_lists.h"
-#include "oracle/remaining_trail.h"
+#include "oracle/internal/bucket_lists.h"
+#include "oracle/internal/remaining_trail.h"
 #include "oracle/serialization.h"
 
 namespace atomfuzz::oracle::serialization_internal {

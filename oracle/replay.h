@@ -21,8 +21,8 @@
 #include "isa/program.h"
 #include "oracle/access_log.h"
 #include "oracle/finding.h"
+#include "oracle/internal/trace_index.h"
 #include "oracle/serialization.h"
-#include "oracle/trace_index.h"
 #include "oracle/value.h"
 
 namespace atomfuzz::oracle {

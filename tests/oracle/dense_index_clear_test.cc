@@ -4,7 +4,7 @@
 
 #include "gtest/gtest.h"
 #include "isa/prng.h"
-#include "oracle/dense_index.h"
+#include "oracle/internal/dense_index.h"
 
 namespace atomfuzz::oracle {
 namespace {

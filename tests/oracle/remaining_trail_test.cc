@@ -1,6 +1,6 @@
 // RemainingTrail answers as CheckTrail does on the ops not yet placed, as a
 // search places and takes back ops (last placed first).
-#include "oracle/remaining_trail.h"
+#include "oracle/internal/remaining_trail.h"
 
 #include <map>
 #include <optional>

@@ -4,8 +4,8 @@
 // serialization search files each thread's next atomic under the value it
 // needs, and moves it at every step (a hash map of vectors allocated and
 // freed at nearly every one).
-#ifndef ATOMFUZZ_ORACLE_BUCKET_LISTS_H_
-#define ATOMFUZZ_ORACLE_BUCKET_LISTS_H_
+#ifndef ATOMFUZZ_ORACLE_INTERNAL_BUCKET_LISTS_H_
+#define ATOMFUZZ_ORACLE_INTERNAL_BUCKET_LISTS_H_
 
 #include <cstddef>
 #include <cstdint>
@@ -55,4 +55,4 @@ class BucketLists {
 
 }  // namespace atomfuzz::oracle
 
-#endif  // ATOMFUZZ_ORACLE_BUCKET_LISTS_H_
+#endif  // ATOMFUZZ_ORACLE_INTERNAL_BUCKET_LISTS_H_

@@ -1,4 +1,4 @@
-#include "oracle/dense_index.h"
+#include "oracle/internal/dense_index.h"
 
 namespace atomfuzz::oracle {
 

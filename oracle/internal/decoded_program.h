@@ -2,14 +2,14 @@
 // per Interpret or Judge call and shared by its passes: the opcode table is
 // a dependent load from a large table, the operand count a division, and an
 // ALU instruction's operands resolve to flat indices (FlatAlu).
-#ifndef ATOMFUZZ_ORACLE_DECODED_PROGRAM_H_
-#define ATOMFUZZ_ORACLE_DECODED_PROGRAM_H_
+#ifndef ATOMFUZZ_ORACLE_INTERNAL_DECODED_PROGRAM_H_
+#define ATOMFUZZ_ORACLE_INTERNAL_DECODED_PROGRAM_H_
 
 #include <cstdint>
 #include <vector>
 
 #include "isa/program.h"
-#include "oracle/flat_alu.h"
+#include "oracle/internal/flat_alu.h"
 
 namespace atomfuzz::oracle {
 
@@ -53,4 +53,4 @@ void Decode(const isa::Program& program, DecodedProgram& p);
 
 }  // namespace atomfuzz::oracle
 
-#endif  // ATOMFUZZ_ORACLE_DECODED_PROGRAM_H_
+#endif  // ATOMFUZZ_ORACLE_INTERNAL_DECODED_PROGRAM_H_

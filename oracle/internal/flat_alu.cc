@@ -1,4 +1,4 @@
-#include "oracle/flat_alu.h"
+#include "oracle/internal/flat_alu.h"
 
 #include "oracle/alu.h"
 

@@ -5,8 +5,8 @@
 // 32-byte keys cost the judge about 5k instructions per case to build (a
 // hash of eight words per insertion, and an allocation); this one hashes
 // with four multiplications and compares against the trace itself.
-#ifndef ATOMFUZZ_ORACLE_TRACE_INDEX_H_
-#define ATOMFUZZ_ORACLE_TRACE_INDEX_H_
+#ifndef ATOMFUZZ_ORACLE_INTERNAL_TRACE_INDEX_H_
+#define ATOMFUZZ_ORACLE_INTERNAL_TRACE_INDEX_H_
 
 #include <array>
 #include <bit>
@@ -83,4 +83,4 @@ class TraceIndex {
 
 }  // namespace atomfuzz::oracle
 
-#endif  // ATOMFUZZ_ORACLE_TRACE_INDEX_H_
+#endif  // ATOMFUZZ_ORACLE_INTERNAL_TRACE_INDEX_H_

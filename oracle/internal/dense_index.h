@@ -4,8 +4,8 @@
 // looks a word up at nearly every memory access of every pass: abseil's
 // map cost about a hundred instructions per insertion there (and rehashing
 // moved whole 100-byte entries), this one about half that.
-#ifndef ATOMFUZZ_ORACLE_DENSE_INDEX_H_
-#define ATOMFUZZ_ORACLE_DENSE_INDEX_H_
+#ifndef ATOMFUZZ_ORACLE_INTERNAL_DENSE_INDEX_H_
+#define ATOMFUZZ_ORACLE_INTERNAL_DENSE_INDEX_H_
 
 #include <cstddef>
 #include <cstdint>
@@ -82,4 +82,4 @@ class DenseIndex {
 
 }  // namespace atomfuzz::oracle
 
-#endif  // ATOMFUZZ_ORACLE_DENSE_INDEX_H_
+#endif  // ATOMFUZZ_ORACLE_INTERNAL_DENSE_INDEX_H_

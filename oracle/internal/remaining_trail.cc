@@ -1,4 +1,4 @@
-#include "oracle/remaining_trail.h"
+#include "oracle/internal/remaining_trail.h"
 
 #include "absl/container/flat_hash_map.h"
 

@@ -1,4 +1,4 @@
-#include "oracle/decoded_program.h"
+#include "oracle/internal/decoded_program.h"
 
 #include <algorithm>
 #include <array>

@@ -4,8 +4,8 @@
 // its system values, then its r#), or a constant. A step then reads no
 // isa::Operand (its fields are spread out, and Read/Write re-derive the
 // index at every step).
-#ifndef ATOMFUZZ_ORACLE_FLAT_ALU_H_
-#define ATOMFUZZ_ORACLE_FLAT_ALU_H_
+#ifndef ATOMFUZZ_ORACLE_INTERNAL_FLAT_ALU_H_
+#define ATOMFUZZ_ORACLE_INTERNAL_FLAT_ALU_H_
 
 #include <array>
 #include <cstddef>
@@ -16,25 +16,10 @@
 #include "absl/base/attributes.h"
 #include "isa/program.h"
 #include "oracle/alu.h"
+#include "oracle/system_values.h"
 #include "oracle/value.h"
 
 namespace atomfuzz::oracle {
-
-// A thread keeps its system values (spec 1.9) ahead of its r#, in slots:
-// vThreadID.xyz 0-2, vThreadGroupID.xyz 3-5, vThreadIDInGroup.xyz 6-8,
-// vThreadIDInGroupFlattened 9 (the same in any component).
-inline constexpr size_t kSystemValueCount = 10;
-// The slot of component `c` of system value `file`, or -1 where it reads as
-// undefined (a component past z, or no system value).
-inline int SystemValueSlot(isa::RegFile file, int c) {
-  switch (file) {
-    case isa::RegFile::kThreadID: return c <= 2 ? c : -1;
-    case isa::RegFile::kThreadGroupID: return c <= 2 ? 3 + c : -1;
-    case isa::RegFile::kThreadIDInGroup: return c <= 2 ? 6 + c : -1;
-    case isa::RegFile::kThreadIDInGroupFlattened: return 9;
-    default: return -1;
-  }
-}
 
 struct FlatAlu {
   // A destination index that names no register: the write goes nowhere.
@@ -181,4 +166,4 @@ inline bool FlatAlu::Run(Value* values) const {
 
 }  // namespace atomfuzz::oracle
 
-#endif  // ATOMFUZZ_ORACLE_FLAT_ALU_H_
+#endif  // ATOMFUZZ_ORACLE_INTERNAL_FLAT_ALU_H_

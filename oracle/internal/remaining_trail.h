@@ -6,8 +6,8 @@
 // values (the one it saw is its known return, the one it left follows) come
 // as dense ids, numbered once per search, degree balance changes by one edge
 // per placed op, and only connectivity is recomputed per question.
-#ifndef ATOMFUZZ_ORACLE_REMAINING_TRAIL_H_
-#define ATOMFUZZ_ORACLE_REMAINING_TRAIL_H_
+#ifndef ATOMFUZZ_ORACLE_INTERNAL_REMAINING_TRAIL_H_
+#define ATOMFUZZ_ORACLE_INTERNAL_REMAINING_TRAIL_H_
 
 #include <cstdint>
 #include <vector>
@@ -73,4 +73,4 @@ class RemainingTrail {
 
 }  // namespace atomfuzz::oracle
 
-#endif  // ATOMFUZZ_ORACLE_REMAINING_TRAIL_H_
+#endif  // ATOMFUZZ_ORACLE_INTERNAL_REMAINING_TRAIL_H_
