@@ -4,7 +4,7 @@
 set -euo pipefail
 
 packages=(
-  clang cmake ninja-build
+  clang clang-format cmake ninja-build
   libabsl-dev libgtest-dev libgmock-dev libbenchmark-dev
   afl++ libclang-rt-dev
   libvkd3d-dev libvulkan-dev mesa-vulkan-drivers spirv-tools
