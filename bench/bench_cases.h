@@ -16,12 +16,14 @@ namespace atomfuzz::bench {
 inline isa::Case MakeCase(int groups, int threads, uint32_t words, int temps,
                           const std::string& body) {
   const std::string text = absl::StrCat(
-      "[dispatch]\ngroups ", groups, ", 1, 1\n[uav u0]\nkind raw\nwords ", words,
-      "\n[shader]\ncs_5_0\ndcl_uav_raw u0\ndcl_input vThreadID.x\ndcl_temps ", temps,
-      "\ndcl_thread_group ", threads, ", 1, 1\n", body, "ret\n");
+      "[dispatch]\ngroups ", groups, ", 1, 1\n[uav u0]\nkind raw\nwords ",
+      words,
+      "\n[shader]\ncs_5_0\ndcl_uav_raw u0\ndcl_input vThreadID.x\ndcl_temps ",
+      temps, "\ndcl_thread_group ", threads, ", 1, 1\n", body, "ret\n");
   auto c = isa::ParseCase(text, "bench.case");
   if (!c.ok()) {
-    std::fprintf(stderr, "bench: bad case: %s\n", std::string(c.status().message()).c_str());
+    std::fprintf(stderr, "bench: bad case: %s\n",
+                 std::string(c.status().message()).c_str());
     std::abort();
   }
   return *c;

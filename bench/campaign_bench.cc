@@ -26,8 +26,8 @@
 #include "bench/cpu_seconds.h"
 #include "fuzz/campaign/campaign_worker.h"
 #include "fuzz/campaign/case_source.h"
-#include "fuzz/triage/finding_store.h"
 #include "fuzz/generate/policy.h"
+#include "fuzz/triage/finding_store.h"
 #include "oracle/interpreter.h"
 #include "targets/fast/injection.h"
 
@@ -41,7 +41,8 @@ struct Args {
   std::string only;
 };
 
-CampaignSetup Setup(const std::string& inject, const std::string& out, uint64_t seed) {
+CampaignSetup Setup(const std::string& inject, const std::string& out,
+                    uint64_t seed) {
   CampaignSetup s;
   s.options.target = "fast";
   s.options.inject = inject;
@@ -57,20 +58,21 @@ CampaignSetup Setup(const std::string& inject, const std::string& out, uint64_t 
 std::string TempDir(const std::string& name) {
   // TMPDIR, as std::filesystem reads it, else /tmp.
   const std::string dir =
-      absl::StrCat(std::filesystem::temp_directory_path().string(), "/atomfuzz-bench-",
-                   getpid(), "-", name);
+      absl::StrCat(std::filesystem::temp_directory_path().string(),
+                   "/atomfuzz-bench-", getpid(), "-", name);
   std::filesystem::remove_all(dir);
   std::filesystem::create_directories(dir + "/corpus");
   return dir;
 }
 
-
 using bench::CpuSeconds;
 
 // Each phase of the loop alone on the same cases, in microseconds per case:
 // where the fuzz loop's time goes.
-void PrintBreakdown(const CampaignSetup& setup, const std::vector<isa::Case>& cases) {
-  absl::StatusOr<std::unique_ptr<targets::Target>> target = MakeTarget(setup.Run());
+void PrintBreakdown(const CampaignSetup& setup,
+                    const std::vector<isa::Case>& cases) {
+  absl::StatusOr<std::unique_ptr<targets::Target>> target =
+      MakeTarget(setup.Run());
   if (!target.ok()) return;
   std::vector<isa::Outcome> outcomes;
   outcomes.reserve(cases.size());
@@ -89,25 +91,28 @@ void PrintBreakdown(const CampaignSetup& setup, const std::vector<isa::Case>& ca
   corpus.Reload();
   for (uint64_t i = 0; i < cases.size(); ++i) {
     CaseOrigin origin;
-    (void)NextCase(setup.seed, i, setup.options.mutate_per_mille, corpus, setup.policy, origin);
+    (void)NextCase(setup.seed, i, setup.options.mutate_per_mille, corpus,
+                   setup.policy, origin);
   }
   const double t3 = CpuSeconds();
   const double n = static_cast<double>(cases.size());
   auto us = [n](double seconds) { return seconds * 1e6 / n; };
-  std::printf("  per case: build %.1f us, target %.1f us, judge %.1f us\n", us(t3 - t2),
-              us(t1 - t0), us(t2 - t1));
+  std::printf("  per case: build %.1f us, target %.1f us, judge %.1f us\n",
+              us(t3 - t2), us(t1 - t0), us(t2 - t1));
 }
 
 // The cases the loop ran, rebuilt from the seed, each index and its parent
 // in the corpus the loop grew.
-std::vector<isa::Case> SameCases(const CampaignSetup& setup, const std::string& corpus_dir,
+std::vector<isa::Case> SameCases(const CampaignSetup& setup,
+                                 const std::string& corpus_dir,
                                  const std::vector<std::string>& parents) {
   CampaignCorpus corpus(corpus_dir);
   corpus.Reload();
   std::vector<isa::Case> cases;
   cases.reserve(parents.size());
   for (uint64_t i = 0; i < parents.size(); ++i) {
-    const isa::Case* parent = parents[i].empty() ? nullptr : corpus.Find(parents[i]);
+    const isa::Case* parent =
+        parents[i].empty() ? nullptr : corpus.Find(parents[i]);
     CaseOrigin origin;
     cases.push_back(BuildCase(setup.seed, i, parent, setup.policy, origin));
   }
@@ -133,20 +138,29 @@ void Throughput(const Args& a, uint32_t mutate_per_mille, const char* what) {
     return;
   }
   const double fuzz_s = CpuSeconds() - t0;
-  const std::vector<isa::Case> cases = SameCases(setup, out + "/corpus", parents);
+  const std::vector<isa::Case> cases =
+      SameCases(setup, out + "/corpus", parents);
   const double t1 = CpuSeconds();
   // With the judge's budget: an endless mutant stops where the loop stops it.
-  for (const isa::Case& c : cases) (void)oracle::Interpret(c, setup.JudgeOptions().interpret);
+  for (const isa::Case& c : cases)
+    (void)oracle::Interpret(c, setup.JudgeOptions().interpret);
   const double oracle_s = CpuSeconds() - t1;
   const double fuzz_rate = a.cases / fuzz_s, oracle_rate = a.cases / oracle_s;
-  const auto mutants = std::count_if(parents.begin(), parents.end(),
-                                     [](const std::string& p) { return !p.empty(); });
+  const auto mutants =
+      std::count_if(parents.begin(), parents.end(),
+                    [](const std::string& p) { return !p.empty(); });
   std::printf("%s: %llu cases, %lld of them mutants (policy default):\n", what,
-              static_cast<unsigned long long>(a.cases), static_cast<long long>(mutants));
-  std::printf("  fuzz loop --target=fast (generate, run, judge): %9.0f cases/s (goal >= 20000)\n",
-              fuzz_rate);
-  std::printf("  oracle alone (interpret the same cases):       %9.0f cases/s\n", oracle_rate);
-  std::printf("  ratio fuzz loop / oracle alone:                 %9.2f\n", fuzz_rate / oracle_rate);
+              static_cast<unsigned long long>(a.cases),
+              static_cast<long long>(mutants));
+  std::printf(
+      "  fuzz loop --target=fast (generate, run, judge): %9.0f cases/s (goal "
+      ">= 20000)\n",
+      fuzz_rate);
+  std::printf(
+      "  oracle alone (interpret the same cases):       %9.0f cases/s\n",
+      oracle_rate);
+  std::printf("  ratio fuzz loop / oracle alone:                 %9.2f\n",
+              fuzz_rate / oracle_rate);
   PrintBreakdown(setup, cases);
   std::printf("  divergences %llu, unknown %llu (%.3f%%), corpus %llu\n\n",
               static_cast<unsigned long long>(counters.divergences.load()),
@@ -195,7 +209,8 @@ HuntRow Hunt(const std::string& inject, const Args& a) {
     usleep(200);
   }
   worker.join();
-  if (absl::StatusOr<FindingStore> store = FindingStore::Open(out); store.ok()) {
+  if (absl::StatusOr<FindingStore> store = FindingStore::Open(out);
+      store.ok()) {
     if (auto buckets = store->ReadAll(); buckets.ok() && !buckets->empty()) {
       row.reduced = buckets->front().reduced_size;
     }
@@ -205,16 +220,19 @@ HuntRow Hunt(const std::string& inject, const Args& a) {
 }
 
 void HuntAll(const Args& a) {
-  std::printf("hunt: each injected bug from an empty corpus, one core, seed %llu, limit %.0f s\n",
-              static_cast<unsigned long long>(a.seed), a.limit);
-  std::printf("%-26s %10s %9s %14s %9s\n", "bug", "seconds", "cases", "instructions", "threads");
+  std::printf(
+      "hunt: each injected bug from an empty corpus, one core, seed %llu, "
+      "limit %.0f s\n",
+      static_cast<unsigned long long>(a.seed), a.limit);
+  std::printf("%-26s %10s %9s %14s %9s\n", "bug", "seconds", "cases",
+              "instructions", "threads");
   std::vector<HuntRow> rows;
   for (const auto& info : targets::fast::AllInjections()) {
     if (!a.only.empty() && info.name != a.only) continue;
     HuntRow r = Hunt(std::string(info.name), a);
     if (r.found) {
-      std::printf("%-26s %10.3f %9llu %14lld %9lld\n", r.name.c_str(), r.seconds,
-                  static_cast<unsigned long long>(r.cases),
+      std::printf("%-26s %10.3f %9llu %14lld %9lld\n", r.name.c_str(),
+                  r.seconds, static_cast<unsigned long long>(r.cases),
                   static_cast<long long>(r.reduced.instructions),
                   static_cast<long long>(r.reduced.threads));
     } else {
@@ -234,11 +252,15 @@ void HuntAll(const Args& a) {
   }
   std::sort(seconds.begin(), seconds.end());
   std::sort(sizes.begin(), sizes.end());
-  auto median = [](const auto& v) { return v.empty() ? 0.0 : (v[(v.size() - 1) / 2] + v[v.size() / 2]) / 2.0; };
-  std::printf("found %d of %zu; time to first divergence: median %.3f s (goal <= 5), "
-              "max %.3f s (goal <= 60); reduced instructions: median %.1f (goal <= 8)\n",
-              found, rows.size(), median(seconds), seconds.empty() ? 0.0 : seconds.back(),
-              median(sizes));
+  auto median = [](const auto& v) {
+    return v.empty() ? 0.0 : (v[(v.size() - 1) / 2] + v[v.size() / 2]) / 2.0;
+  };
+  std::printf(
+      "found %d of %zu; time to first divergence: median %.3f s (goal <= 5), "
+      "max %.3f s (goal <= 60); reduced instructions: median %.1f (goal <= "
+      "8)\n",
+      found, rows.size(), median(seconds),
+      seconds.empty() ? 0.0 : seconds.back(), median(sizes));
 }
 
 bool ParseArgs(int argc, char** argv, Args& a) {
@@ -265,7 +287,9 @@ bool ParseArgs(int argc, char** argv, Args& a) {
 int main(int argc, char** argv) {
   atomfuzz::fuzz::Args a;
   if (!atomfuzz::fuzz::ParseArgs(argc, argv, a)) {
-    std::fprintf(stderr, "usage: campaign_bench [--cases=N] [--limit=SECONDS] [--seed=S] [--only=NAME]\n");
+    std::fprintf(stderr,
+                 "usage: campaign_bench [--cases=N] [--limit=SECONDS] "
+                 "[--seed=S] [--only=NAME]\n");
     return 2;
   }
   if (a.only.empty() || a.only == "throughput") atomfuzz::fuzz::Throughput(a);

@@ -14,11 +14,14 @@
 // items/s; a reporter records each one's real time per run, and the summary
 // after the table computes the ratios from those same runs.
 //
-//   build/bench/fast_bench [--benchmark_filter=REGEX] [--benchmark_repetitions=N]
+//   build/bench/fast_bench [--benchmark_filter=REGEX]
+//   [--benchmark_repetitions=N]
 //
 // By default each benchmark runs 3 times, interleaved at random with the
 // others (a shared machine's noise then falls on both sides of a ratio), and
 // the summary uses each one's median.
+#include <unistd.h>
+
 #include <algorithm>
 #include <atomic>
 #include <cstdio>
@@ -29,8 +32,6 @@
 #include <string>
 #include <thread>
 #include <vector>
-
-#include <unistd.h>
 
 #include "absl/strings/str_cat.h"
 #include "bench/bench_cases.h"
@@ -55,27 +56,33 @@ int64_t Threads(const isa::Case& c) {
   int64_t n = int64_t{c.groups[0]} * c.groups[1] * c.groups[2];
   for (const auto& i : c.shader.instructions) {
     if (i.op == isa::Op::kDclThreadGroup) {
-      n *= int64_t{i.operands[0].index} * i.operands[1].index * i.operands[2].index;
+      n *= int64_t{i.operands[0].index} * i.operands[1].index *
+           i.operands[2].index;
     }
   }
   return n;
 }
 
 // Lane instructions of a straight-line case.
-int64_t LaneInstructions(const isa::Case& c) { return Threads(c) * Instructions(c); }
+int64_t LaneInstructions(const isa::Case& c) {
+  return Threads(c) * Instructions(c);
+}
 
 // ---------------------------------------------------------------- workloads
 
 const std::string kAluBody =
     "mov r0.x, vThreadID.x\n" +
-    Repeat("imad r0.x, r0.x, l(3), l(7)\nxor r0.y, r0.x, l(0x55)\n"
-           "ushr r0.z, r0.y, l(3)\niadd r0.x, r0.x, r0.z\n",
-           16) +
+    Repeat(
+        "imad r0.x, r0.x, l(3), l(7)\nxor r0.y, r0.x, l(0x55)\n"
+        "ushr r0.z, r0.y, l(3)\niadd r0.x, r0.x, r0.z\n",
+        16) +
     "ishl r1.x, vThreadID.x, l(2)\nstore_raw u0.x, r1.x, r0.x\n";
-const std::string kAtomicOneWordBody = Repeat("imm_atomic_iadd r0.x, u0, l(0), l(1)\n", 16);
+const std::string kAtomicOneWordBody =
+    Repeat("imm_atomic_iadd r0.x, u0, l(0), l(1)\n", 16);
 const std::string kAtomicSpreadBody =
     "ishl r1.x, vThreadID.x, l(2)\n" +
-    Repeat("imm_atomic_iadd r0.x, u0, r1.x, l(1)\natomic_or u0, r1.x, l(2)\n", 8);
+    Repeat("imm_atomic_iadd r0.x, u0, r1.x, l(1)\natomic_or u0, r1.x, l(2)\n",
+           8);
 
 // 16 instructions (ret included): ALU, a store, a load, two atomics.
 const std::string kSmallBody =
@@ -104,10 +111,12 @@ struct AtomicsWorkload {
 };
 constexpr int kAtomicGroups = 1024;
 constexpr int kAtomicsPerThread = 16;
-constexpr int64_t kAtomicOps = int64_t{kAtomicGroups} * kGroupSize * kAtomicsPerThread;
+constexpr int64_t kAtomicOps =
+    int64_t{kAtomicGroups} * kGroupSize * kAtomicsPerThread;
 
 std::string AtomicsBody(const AtomicsWorkload& w) {
-  std::string body = absl::StrCat("and r1.x, vThreadID.x, l(", w.mask, ")\nishl r1.x, r1.x, l(2)\n");
+  std::string body = absl::StrCat("and r1.x, vThreadID.x, l(", w.mask,
+                                  ")\nishl r1.x, r1.x, l(2)\n");
   for (int k = 0; k < kAtomicsPerThread; ++k) {
     if (w.mixed && k % 2 == 0) {
       body += "imm_atomic_iadd r0.x, u0, r1.x, l(1)\n";
@@ -121,22 +130,26 @@ std::string AtomicsBody(const AtomicsWorkload& w) {
 // The same operations with bare std::atomic, group by group as the fast
 // target hands groups out (a shared counter), instruction by instruction over
 // the group's lanes (its wave order), on `workers` std::threads spawned here.
-void BareAtomics(const AtomicsWorkload& w, std::atomic<uint32_t>* words, unsigned workers) {
+void BareAtomics(const AtomicsWorkload& w, std::atomic<uint32_t>* words,
+                 unsigned workers) {
   std::atomic<uint32_t> next{0};
   auto work = [&] {
     uint32_t dst[kGroupSize];
-    for (uint32_t g = next.fetch_add(1); g < kAtomicGroups; g = next.fetch_add(1)) {
+    for (uint32_t g = next.fetch_add(1); g < kAtomicGroups;
+         g = next.fetch_add(1)) {
       const uint32_t first = g * kGroupSize;
       for (int k = 0; k < kAtomicsPerThread; ++k) {
         if (w.mixed && k % 2 == 0) {
           for (uint32_t l = 0; l < kGroupSize; ++l) {
-            dst[l] = words[(first + l) & w.mask].fetch_add(1, std::memory_order_relaxed);
+            dst[l] = words[(first + l) & w.mask].fetch_add(
+                1, std::memory_order_relaxed);
           }
           benchmark::DoNotOptimize(dst);
         } else {
           const uint32_t bit = 1u << k;
           for (uint32_t l = 0; l < kGroupSize; ++l) {
-            words[(first + l) & w.mask].fetch_or(bit, std::memory_order_relaxed);
+            words[(first + l) & w.mask].fetch_or(bit,
+                                                 std::memory_order_relaxed);
           }
         }
       }
@@ -152,13 +165,15 @@ void BareAtomics(const AtomicsWorkload& w, std::atomic<uint32_t>* words, unsigne
 std::unique_ptr<targets::Target> Fast(const targets::TargetOptions& o) {
   auto t = targets::CreateTarget("fast", o);
   if (!t.ok()) {
-    std::fprintf(stderr, "fast_bench: %s\n", std::string(t.status().message()).c_str());
+    std::fprintf(stderr, "fast_bench: %s\n",
+                 std::string(t.status().message()).c_str());
     std::abort();
   }
   return *std::move(t);
 }
 
-targets::TargetOptions Options(bool trace, int threads, bool deterministic = false) {
+targets::TargetOptions Options(bool trace, int threads,
+                               bool deterministic = false) {
   targets::TargetOptions o;
   o.trace = trace;
   o.threads = threads;
@@ -166,7 +181,8 @@ targets::TargetOptions Options(bool trace, int threads, bool deterministic = fal
   return o;
 }
 
-void RunFast(benchmark::State& state, targets::Target& t, const isa::Case& c, int64_t items) {
+void RunFast(benchmark::State& state, targets::Target& t, const isa::Case& c,
+             int64_t items) {
   for (auto _ : state) {
     auto o = t.Run(c);
     if (!o.ok() || o->status != isa::RunStatus::kOk) {
@@ -197,9 +213,10 @@ bool SameMemory(const std::string& what, const isa::Case& c, int workers,
                 const std::vector<uint32_t>& expected) {
   auto t = Fast(Options(false, workers));
   auto o = t->Run(c);
-  const bool ok = o.ok() && o->status == isa::RunStatus::kOk && !o->uavs.empty() &&
-                  o->uavs[0].words == expected;
-  std::printf("check %-44s %s\n", what.c_str(), ok ? "fast agrees" : "MISMATCH");
+  const bool ok = o.ok() && o->status == isa::RunStatus::kOk &&
+                  !o->uavs.empty() && o->uavs[0].words == expected;
+  std::printf("check %-44s %s\n", what.c_str(),
+              ok ? "fast agrees" : "MISMATCH");
   return ok;
 }
 
@@ -220,10 +237,12 @@ class Recorder : public benchmark::ConsoleReporter {
     for (const Run& r : runs) {
       if (r.error_occurred || r.iterations == 0) continue;
       const double unit = benchmark::GetTimeUnitMultiplier(r.time_unit);
-      const Time t = {r.GetAdjustedRealTime() / unit, r.GetAdjustedCPUTime() / unit};
+      const Time t = {r.GetAdjustedRealTime() / unit,
+                      r.GetAdjustedCPUTime() / unit};
       Entry& e = times_[r.run_name.function_name];
       if (r.run_type == Run::RT_Iteration) e.runs.push_back(t);
-      if (r.run_type == Run::RT_Aggregate && r.aggregate_name == "median") e.median = t;
+      if (r.run_type == Run::RT_Aggregate && r.aggregate_name == "median")
+        e.median = t;
     }
     ConsoleReporter::ReportRuns(runs);
   }
@@ -268,10 +287,12 @@ int main(int argc, char** argv) {
   // repetitions interleaved at random between benchmarks, medians shown.
   std::vector<char*> args(argv, argv + argc);
   auto given = [&](const std::string& flag) {
-    return std::any_of(args.begin() + 1, args.end(),
-                       [&](const char* a) { return std::string(a).rfind(flag, 0) == 0; });
+    return std::any_of(args.begin() + 1, args.end(), [&](const char* a) {
+      return std::string(a).rfind(flag, 0) == 0;
+    });
   };
-  std::string defaults[] = {"--benchmark_repetitions=3", "--benchmark_enable_random_interleaving=true",
+  std::string defaults[] = {"--benchmark_repetitions=3",
+                            "--benchmark_enable_random_interleaving=true",
                             "--benchmark_display_aggregates_only=true"};
   for (std::string& d : defaults) {
     if (!given(d.substr(0, d.find('=')))) args.push_back(d.data());
@@ -282,7 +303,8 @@ int main(int argc, char** argv) {
   argc = args_count;
   argv = args.data();
   if (benchmark::ReportUnrecognizedArguments(argc, argv)) return 1;
-  const int cores = static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
+  const int cores =
+      static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
 
   // Inputs, made once.
   struct Pair {
@@ -291,8 +313,10 @@ int main(int argc, char** argv) {
   };
   const std::vector<Pair> speedup = {
       {"alu", "ALU", MakeCase(64, kGroupSize, kWords, 4, kAluBody)},
-      {"atomic_one_word", "atomics on one word", MakeCase(64, kGroupSize, kWords, 4, kAtomicOneWordBody)},
-      {"atomic_spread", "atomics spread", MakeCase(64, kGroupSize, kWords, 4, kAtomicSpreadBody)},
+      {"atomic_one_word", "atomics on one word",
+       MakeCase(64, kGroupSize, kWords, 4, kAtomicOneWordBody)},
+      {"atomic_spread", "atomics spread",
+       MakeCase(64, kGroupSize, kWords, 4, kAtomicSpreadBody)},
   };
   const isa::Case small = MakeCase(1, 64, 128, 3, kSmallBody);
   if (Instructions(small) != 16) std::abort();
@@ -304,11 +328,13 @@ int main(int argc, char** argv) {
   };
   std::vector<isa::Case> atomic_cases;
   for (const auto& w : atomics) {
-    atomic_cases.push_back(MakeCase(kAtomicGroups, kGroupSize, kWords, 2, AtomicsBody(w)));
+    atomic_cases.push_back(
+        MakeCase(kAtomicGroups, kGroupSize, kWords, 2, AtomicsBody(w)));
   }
   const std::vector<Pair> scaling = {
       {"alu", "ALU", MakeCase(1024, kGroupSize, kWords, 4, kAluBody)},
-      {"atomic_spread", "atomics spread", MakeCase(1024, kGroupSize, kWords, 4, kAtomicSpreadBody)},
+      {"atomic_spread", "atomics spread",
+       MakeCase(1024, kGroupSize, kWords, 4, kAtomicSpreadBody)},
   };
 
   // Untimed checks: the fast target runs these cases to the same memory.
@@ -316,14 +342,16 @@ int main(int argc, char** argv) {
   // fast target runs them on all cores; iadd and or mixed on one word do, so
   // the comparison with the bare loop runs both on one worker (same order).
   bool agree = true;
-  for (const Pair& p : speedup) agree &= SameMemory(p.name + " (vs oracle)", p.c, 0, OracleMemory(p.c));
+  for (const Pair& p : speedup)
+    agree &= SameMemory(p.name + " (vs oracle)", p.c, 0, OracleMemory(p.c));
   agree &= SameMemory("small (vs oracle)", small, 0, OracleMemory(small));
   for (size_t i = 0; i < atomics.size(); ++i) {
     auto words = std::make_unique<std::atomic<uint32_t>[]>(kWords);
     BareAtomics(atomics[i], words.get(), 1);
     std::vector<uint32_t> expected(kWords);
     for (uint32_t k = 0; k < kWords; ++k) expected[k] = words[k].load();
-    agree &= SameMemory(atomics[i].name + " (vs bare loop)", atomic_cases[i], 1, expected);
+    agree &= SameMemory(atomics[i].name + " (vs bare loop)", atomic_cases[i], 1,
+                        expected);
   }
 
   // Targets and bare memory, made once (Run is reentrant per call).
@@ -338,47 +366,72 @@ int main(int argc, char** argv) {
   // 1. fast vs oracle, one worker.
   for (const Pair& p : speedup) {
     const int64_t lanes = LaneInstructions(p.c);
-    benchmark::RegisterBenchmark(("speedup/oracle/" + p.name).c_str(),
-                                 [&p, lanes](benchmark::State& s) { RunOracle(s, p.c, lanes); })
-        ->Unit(benchmark::kMillisecond)->UseRealTime();
-    benchmark::RegisterBenchmark(("speedup/fast1/" + p.name).c_str(),
-                                 [&p, lanes, t = fast1.get()](benchmark::State& s) { RunFast(s, *t, p.c, lanes); })
-        ->Unit(benchmark::kMillisecond)->UseRealTime();
-    benchmark::RegisterBenchmark(("speedup/fast1_trace/" + p.name).c_str(),
-                                 [&p, lanes, t = fast1_trace.get()](benchmark::State& s) { RunFast(s, *t, p.c, lanes); })
-        ->Unit(benchmark::kMillisecond)->UseRealTime();
+    benchmark::RegisterBenchmark(
+        ("speedup/oracle/" + p.name).c_str(),
+        [&p, lanes](benchmark::State& s) { RunOracle(s, p.c, lanes); })
+        ->Unit(benchmark::kMillisecond)
+        ->UseRealTime();
+    benchmark::RegisterBenchmark(
+        ("speedup/fast1/" + p.name).c_str(),
+        [&p, lanes, t = fast1.get()](benchmark::State& s) {
+          RunFast(s, *t, p.c, lanes);
+        })
+        ->Unit(benchmark::kMillisecond)
+        ->UseRealTime();
+    benchmark::RegisterBenchmark(
+        ("speedup/fast1_trace/" + p.name).c_str(),
+        [&p, lanes, t = fast1_trace.get()](benchmark::State& s) {
+          RunFast(s, *t, p.c, lanes);
+        })
+        ->Unit(benchmark::kMillisecond)
+        ->UseRealTime();
   }
   // 2. latency of a small case (items = cases).
-  benchmark::RegisterBenchmark("latency/fast_det/small_64x16",
-                               [&small, t = fast_small.get()](benchmark::State& s) { RunFast(s, *t, small, 1); })
-      ->Unit(benchmark::kMicrosecond)->UseRealTime();
+  benchmark::RegisterBenchmark(
+      "latency/fast_det/small_64x16",
+      [&small, t = fast_small.get()](benchmark::State& s) {
+        RunFast(s, *t, small, 1);
+      })
+      ->Unit(benchmark::kMicrosecond)
+      ->UseRealTime();
   // 3. atomics, all cores (items = atomic operations).
   for (size_t i = 0; i < atomics.size(); ++i) {
     const AtomicsWorkload& w = atomics[i];
     const isa::Case& c = atomic_cases[i];
     benchmark::RegisterBenchmark(("atomics/fast_all/" + w.name).c_str(),
-                                 [&c, t = fast_all.get()](benchmark::State& s) { RunFast(s, *t, c, kAtomicOps); })
-        ->Unit(benchmark::kMillisecond)->UseRealTime()->MeasureProcessCPUTime();
-    benchmark::RegisterBenchmark(("atomics/bare_all/" + w.name).c_str(),
-                                 [&w, cores, words = bare_words.get()](benchmark::State& s) {
-                                   for (auto _ : s) BareAtomics(w, words, static_cast<unsigned>(cores));
-                                   s.SetItemsProcessed(s.iterations() * kAtomicOps);
+                                 [&c, t = fast_all.get()](benchmark::State& s) {
+                                   RunFast(s, *t, c, kAtomicOps);
                                  })
-        ->Unit(benchmark::kMillisecond)->UseRealTime()->MeasureProcessCPUTime();
+        ->Unit(benchmark::kMillisecond)
+        ->UseRealTime()
+        ->MeasureProcessCPUTime();
+    benchmark::RegisterBenchmark(
+        ("atomics/bare_all/" + w.name).c_str(),
+        [&w, cores, words = bare_words.get()](benchmark::State& s) {
+          for (auto _ : s) BareAtomics(w, words, static_cast<unsigned>(cores));
+          s.SetItemsProcessed(s.iterations() * kAtomicOps);
+        })
+        ->Unit(benchmark::kMillisecond)
+        ->UseRealTime()
+        ->MeasureProcessCPUTime();
   }
   // 4. scaling, 1..cores workers (items = lane instructions).
   for (const Pair& p : scaling) {
     const int64_t lanes = LaneInstructions(p.c);
     for (int k = 1; k <= cores; ++k) {
-      benchmark::RegisterBenchmark(absl::StrCat("scaling/fast/", p.name, "/workers:", k).c_str(),
-                                   [&p, lanes, t = fast_k[static_cast<size_t>(k - 1)].get()](
-                                       benchmark::State& s) { RunFast(s, *t, p.c, lanes); })
-          ->Unit(benchmark::kMillisecond)->UseRealTime()->MeasureProcessCPUTime();
+      benchmark::RegisterBenchmark(
+          absl::StrCat("scaling/fast/", p.name, "/workers:", k).c_str(),
+          [&p, lanes, t = fast_k[static_cast<size_t>(k - 1)].get()](
+              benchmark::State& s) { RunFast(s, *t, p.c, lanes); })
+          ->Unit(benchmark::kMillisecond)
+          ->UseRealTime()
+          ->MeasureProcessCPUTime();
     }
   }
 
-  Recorder recorder(isatty(STDOUT_FILENO) ? benchmark::ConsoleReporter::OO_ColorTabular
-                                          : benchmark::ConsoleReporter::OO_Tabular);
+  Recorder recorder(isatty(STDOUT_FILENO)
+                        ? benchmark::ConsoleReporter::OO_ColorTabular
+                        : benchmark::ConsoleReporter::OO_Tabular);
   benchmark::RunSpecifiedBenchmarks(&recorder);
   benchmark::Shutdown();
 
@@ -387,58 +440,82 @@ int main(int argc, char** argv) {
   // cores: CPU time shows the work done, real time what that run got.
   auto real = [&](const std::string& n) { return recorder.Real(n); };
   auto cpu = [&](const std::string& n) { return recorder.Cpu(n); };
-  std::printf("\n==== summary (%d cores; median per run, from the runs above) ====\n", cores);
-  std::printf("checks: %s\n", agree ? "fast target agreed on every workload's final memory"
-                                    : "MISMATCH on at least one workload (see above)");
-  std::printf("\n1. fast vs oracle, 64 groups x 256 threads, one worker (goal >= 30x, trace off):\n");
+  std::printf(
+      "\n==== summary (%d cores; median per run, from the runs above) ====\n",
+      cores);
+  std::printf("checks: %s\n",
+              agree ? "fast target agreed on every workload's final memory"
+                    : "MISMATCH on at least one workload (see above)");
+  std::printf(
+      "\n1. fast vs oracle, 64 groups x 256 threads, one worker (goal >= 30x, "
+      "trace off):\n");
   for (const Pair& p : speedup) {
-    const std::string o = "speedup/oracle/" + p.name, f = "speedup/fast1/" + p.name,
+    const std::string o = "speedup/oracle/" + p.name,
+                      f = "speedup/fast1/" + p.name,
                       ft = "speedup/fast1_trace/" + p.name;
     if (real(o) == 0 || real(f) == 0) {
       std::printf("speedup fast/oracle (%s, 1 worker): n/a\n", p.label.c_str());
       continue;
     }
     const double x = real(o) / real(f);
-    std::printf("speedup fast/oracle (%s, 1 worker): %.1fx  [oracle %.2f ms, fast %.3f ms; %s]"
-                "  by CPU time %.1fx", p.label.c_str(), x, real(o) * 1e3, real(f) * 1e3,
-                Verdict(x >= 30).c_str(), cpu(o) / cpu(f));
-    if (real(ft) > 0) std::printf("  with fast trace on: %.1fx", real(o) / real(ft));
+    std::printf(
+        "speedup fast/oracle (%s, 1 worker): %.1fx  [oracle %.2f ms, fast %.3f "
+        "ms; %s]"
+        "  by CPU time %.1fx",
+        p.label.c_str(), x, real(o) * 1e3, real(f) * 1e3,
+        Verdict(x >= 30).c_str(), cpu(o) / cpu(f));
+    if (real(ft) > 0)
+      std::printf("  with fast trace on: %.1fx", real(o) / real(ft));
     std::printf("\n");
   }
-  std::printf("\n2. small case, 64 threads x 16 instructions, compile + run, deterministic (goal <= 10 us):\n");
+  std::printf(
+      "\n2. small case, 64 threads x 16 instructions, compile + run, "
+      "deterministic (goal <= 10 us):\n");
   if (const std::string n = "latency/fast_det/small_64x16"; real(n) > 0) {
     std::printf("latency per case: %.2f us  [%s]  CPU %.2f us\n", real(n) * 1e6,
                 Verdict(real(n) * 1e6 <= 10).c_str(), cpu(n) * 1e6);
   }
-  std::printf("\n3. atomic throughput, %d x 256 threads x 16 atomics, %d workers vs %d bare std::threads"
-              " (goal >= 0.5):\n", kAtomicGroups, cores, cores);
+  std::printf(
+      "\n3. atomic throughput, %d x 256 threads x 16 atomics, %d workers vs %d "
+      "bare std::threads"
+      " (goal >= 0.5):\n",
+      kAtomicGroups, cores, cores);
   for (const auto& w : atomics) {
-    const std::string f = "atomics/fast_all/" + w.name, b = "atomics/bare_all/" + w.name;
+    const std::string f = "atomics/fast_all/" + w.name,
+                      b = "atomics/bare_all/" + w.name;
     if (real(f) == 0 || real(b) == 0) {
       std::printf("atomics fast/bare (%s): n/a\n", w.name.c_str());
       continue;
     }
     const double ops = static_cast<double>(kAtomicOps);
     const double fraction = real(b) / real(f);
-    std::printf("atomics fast/bare (%s): %.2f  [fast %.1f M atomics/s, bare %.1f M atomics/s; %s]"
-                "  by CPU time %.2f\n", w.name.c_str(), fraction, ops / real(f) / 1e6,
-                ops / real(b) / 1e6, Verdict(fraction >= 0.5).c_str(), cpu(b) / cpu(f));
+    std::printf(
+        "atomics fast/bare (%s): %.2f  [fast %.1f M atomics/s, bare %.1f M "
+        "atomics/s; %s]"
+        "  by CPU time %.2f\n",
+        w.name.c_str(), fraction, ops / real(f) / 1e6, ops / real(b) / 1e6,
+        Verdict(fraction >= 0.5).c_str(), cpu(b) / cpu(f));
   }
-  std::printf("\n4. scaling, 1024 groups x 256 threads (work efficiency = CPU time of 1 worker /"
-              " CPU time of k):\n");
+  std::printf(
+      "\n4. scaling, 1024 groups x 256 threads (work efficiency = CPU time of "
+      "1 worker /"
+      " CPU time of k):\n");
   for (const Pair& p : scaling) {
     const double lanes = static_cast<double>(LaneInstructions(p.c));
     const std::string one = absl::StrCat("scaling/fast/", p.name, "/workers:1");
     std::printf("scaling (%s):\n", p.label.c_str());
     for (int k = 1; k <= cores; ++k) {
-      const std::string n = absl::StrCat("scaling/fast/", p.name, "/workers:", k);
+      const std::string n =
+          absl::StrCat("scaling/fast/", p.name, "/workers:", k);
       if (real(n) == 0) {
         std::printf("  %d workers: n/a\n", k);
         continue;
       }
-      std::printf("  %d worker%s: %.1f M lane-instr/s", k, k == 1 ? " " : "s", lanes / real(n) / 1e6);
+      std::printf("  %d worker%s: %.1f M lane-instr/s", k, k == 1 ? " " : "s",
+                  lanes / real(n) / 1e6);
       if (real(one) > 0) {
-        std::printf("  speedup %.2fx  work efficiency %.2f", real(one) / real(n), cpu(one) / cpu(n));
+        std::printf("  speedup %.2fx  work efficiency %.2f",
+                    real(one) / real(n), cpu(one) / cpu(n));
       }
       std::printf("\n");
     }

@@ -62,9 +62,9 @@ void Dump(size_t i, const absl::StatusOr<oracle::Verdict>& v) {
   std::printf("%zu %s\n", i, v->Summary().c_str());
   for (const oracle::Finding& f : v->findings) {
     std::printf("  F %s|%s|%s|%d|%d|%d|%lld\n",
-                std::string(oracle::FindingKindName(f.kind)).c_str(), f.where.c_str(),
-                f.why.c_str(), f.instruction, f.tgsm ? 1 : 0, f.slot,
-                static_cast<long long>(f.word));
+                std::string(oracle::FindingKindName(f.kind)).c_str(),
+                f.where.c_str(), f.why.c_str(), f.instruction, f.tgsm ? 1 : 0,
+                f.slot, static_cast<long long>(f.word));
   }
   for (const std::string& u : v->unknown) std::printf("  U %s\n", u.c_str());
   for (const std::string& n : v->notes) std::printf("  N %s\n", n.c_str());
@@ -76,19 +76,21 @@ void Dump(size_t i, const absl::StatusOr<oracle::Verdict>& v) {
 isa::Case ExchangeCase(uint64_t seed, uint64_t i) {
   isa::Prng prng(seed * 0x9E3779B97F4A7C15ull + i);
   const uint64_t groups = 1 + prng.Below(2);
-  const uint64_t threads = uint64_t{64} << prng.Below(2);  // 64 or 128 per group
+  const uint64_t threads = uint64_t{64}
+                           << prng.Below(2);  // 64 or 128 per group
   const uint64_t per = 1 + prng.Below(4);
   const uint64_t mask = prng.Chance(1, 2) ? 1 : 3;
   std::string body;
   for (uint64_t k = 0; k < per; ++k) {
-    absl::StrAppend(&body, "iadd r0.y, vThreadIDInGroupFlattened.x, l(", k, ")\n",
-                    "and r0.y, r0.y, l(", mask, ")\n", "imm_atomic_exch r1.",
-                    std::string(1, "xyzw"[k]), ", u0, l(0), r0.y\n");
+    absl::StrAppend(&body, "iadd r0.y, vThreadIDInGroupFlattened.x, l(", k,
+                    ")\n", "and r0.y, r0.y, l(", mask, ")\n",
+                    "imm_atomic_exch r1.", std::string(1, "xyzw"[k]),
+                    ", u0, l(0), r0.y\n");
   }
   const std::string text = absl::StrCat(
       "[dispatch]\ngroups ", groups, ", 1, 1\n",
-      "[uav u0]\nkind raw\nwords 1\n",
-      "[uav u1]\nkind raw\nwords ", groups * threads * 4, "\n",
+      "[uav u0]\nkind raw\nwords 1\n", "[uav u1]\nkind raw\nwords ",
+      groups * threads * 4, "\n",
       "[shader]\ncs_5_0\ndcl_uav_raw u0\ndcl_uav_raw u1\n",
       "dcl_input vThreadID.x\ndcl_input vThreadIDInGroupFlattened\n",
       "dcl_temps 2\ndcl_thread_group ", threads, ", 1, 1\n", body,
@@ -107,9 +109,11 @@ int Main(const Args& a) {
   if (a.inject != "oracle") setup.options.inject = a.inject;
   setup.policy = *PolicyByName("default");
   setup.seed = a.seed;
-  absl::StatusOr<std::unique_ptr<targets::Target>> target = MakeTarget(setup.Run());
+  absl::StatusOr<std::unique_ptr<targets::Target>> target =
+      MakeTarget(setup.Run());
   if (!target.ok()) {
-    std::fprintf(stderr, "judge_bench: %s\n", target.status().ToString().c_str());
+    std::fprintf(stderr, "judge_bench: %s\n",
+                 target.status().ToString().c_str());
     return 2;
   }
   CampaignCorpus corpus(a.corpus);
@@ -122,11 +126,13 @@ int Main(const Args& a) {
   for (uint64_t i = 0; i < a.cases; ++i) {
     CaseOrigin origin;
     cases.push_back(a.exchanges ? ExchangeCase(a.seed, i)
-                                : NextCase(a.seed, i, a.mutate, corpus, setup.policy, origin));
+                                : NextCase(a.seed, i, a.mutate, corpus,
+                                           setup.policy, origin));
   }
   const double t1 = CpuSeconds();
   if (a.print_cases) {
-    for (const isa::Case& c : cases) std::fputs(isa::PrintCase(c).c_str(), stdout);
+    for (const isa::Case& c : cases)
+      std::fputs(isa::PrintCase(c).c_str(), stdout);
     return 0;
   }
   for (const isa::Case& c : cases) {
@@ -146,7 +152,8 @@ int Main(const Args& a) {
   const double t3 = CpuSeconds();
   for (int r = 0; r < a.reps; ++r) {
     for (size_t i = 0; i < cases.size(); ++i) {
-      absl::StatusOr<oracle::Verdict> v = oracle::Judge(cases[i], outcomes[i], options, scratch);
+      absl::StatusOr<oracle::Verdict> v =
+          oracle::Judge(cases[i], outcomes[i], options, scratch);
       if (r > 0) continue;
       if (a.dump) Dump(i, v);
       if (!v.ok()) continue;
@@ -159,7 +166,8 @@ int Main(const Args& a) {
   std::fprintf(stderr,
                "per case: generate %.2f us, target %.2f us, judge %.2f us; "
                "divergences %llu, unknown %llu\n",
-               (t1 - t0) * 1e6 / n, (t2 - t1) * 1e6 / n, (t4 - t3) * 1e6 / n / a.reps,
+               (t1 - t0) * 1e6 / n, (t2 - t1) * 1e6 / n,
+               (t4 - t3) * 1e6 / n / a.reps,
                static_cast<unsigned long long>(divergences),
                static_cast<unsigned long long>(unknown));
   if (a.exchanges) {

@@ -32,7 +32,8 @@ void RunWorkload(benchmark::State& state, const isa::Case& c) {
     benchmark::DoNotOptimize(o);
   }
   state.counters["lane_instr/s"] =
-      benchmark::Counter(static_cast<double>(lanes), benchmark::Counter::kIsIterationInvariantRate);
+      benchmark::Counter(static_cast<double>(lanes),
+                         benchmark::Counter::kIsIterationInvariantRate);
 }
 
 void BM_OracleAluHeavy(benchmark::State& state) {
@@ -46,27 +47,29 @@ void BM_OracleAluHeavy(benchmark::State& state) {
 }
 
 void BM_OracleAtomicOneWord(benchmark::State& state) {
-  static const isa::Case c = MakeCase(
-      64, Repeat("imm_atomic_iadd r0.x, u0, l(0), l(1)\n", 16));
+  static const isa::Case c =
+      MakeCase(64, Repeat("imm_atomic_iadd r0.x, u0, l(0), l(1)\n", 16));
   RunWorkload(state, c);
 }
 
 void BM_OracleAtomicSpread(benchmark::State& state) {
-  static const isa::Case c = MakeCase(
-      64, "ishl r1.x, vThreadID.x, l(2)\n" +
-              Repeat("imm_atomic_iadd r0.x, u0, r1.x, l(1)\n"
-                     "atomic_or u0, r1.x, l(2)\n",
-                     8));
+  static const isa::Case c =
+      MakeCase(64, "ishl r1.x, vThreadID.x, l(2)\n" +
+                       Repeat("imm_atomic_iadd r0.x, u0, r1.x, l(1)\n"
+                              "atomic_or u0, r1.x, l(2)\n",
+                              8));
   RunWorkload(state, c);
 }
 
 // 10^6 traceable atomics (distinct addends / unique exchange values) on one
 // word, observed in a random order: the judge rebuilds the order.
-std::vector<SerialOp> TraceableOps(isa::Rmw rmw, uint32_t n, uint32_t* final_value) {
+std::vector<SerialOp> TraceableOps(isa::Rmw rmw, uint32_t n,
+                                   uint32_t* final_value) {
   std::vector<uint32_t> order(n);
   for (uint32_t i = 0; i < n; ++i) order[i] = i;
   isa::Prng prng(99);
-  for (uint32_t i = n - 1; i > 0; --i) std::swap(order[i], order[prng.Below(i + 1)]);
+  for (uint32_t i = n - 1; i > 0; --i)
+    std::swap(order[i], order[prng.Below(i + 1)]);
   std::vector<SerialOp> ops(n);
   uint32_t v = 0;
   for (uint32_t k = 0; k < n; ++k) {
@@ -88,11 +91,14 @@ void BM_JudgeMillionTraceable(benchmark::State& state) {
   const std::vector<SerialOp> ops = TraceableOps(rmw, 1000000, &final_value);
   for (auto _ : state) {
     const SerialResult r = CheckSerialization(0, ops, final_value, 4000000);
-    if (r.kind != SerialResult::Kind::kAllowed) state.SkipWithError("not allowed");
+    if (r.kind != SerialResult::Kind::kAllowed)
+      state.SkipWithError("not allowed");
     benchmark::DoNotOptimize(r);
   }
-  state.SetItemsProcessed(state.iterations() * static_cast<int64_t>(ops.size()));
-  state.SetLabel(rmw == isa::Rmw::kIAdd ? "iadd, distinct addends" : "exch, unique values");
+  state.SetItemsProcessed(state.iterations() *
+                          static_cast<int64_t>(ops.size()));
+  state.SetLabel(rmw == isa::Rmw::kIAdd ? "iadd, distinct addends"
+                                        : "exch, unique values");
 }
 
 // 64 threads of imax/umax with small random values (many equal returns):
@@ -120,7 +126,8 @@ void BM_JudgeUnknownRateMinMax(benchmark::State& state) {
     const Verdict v = *Judge(c, o, options);
     ++judged;
     if (v.kind == Verdict::Kind::kUnknown) ++unknown;
-    if (v.kind == Verdict::Kind::kDivergence) state.SkipWithError("false alarm");
+    if (v.kind == Verdict::Kind::kDivergence)
+      state.SkipWithError("false alarm");
   }
   state.counters["unknown_rate"] =
       static_cast<double>(unknown) / static_cast<double>(judged ? judged : 1);
@@ -129,8 +136,13 @@ void BM_JudgeUnknownRateMinMax(benchmark::State& state) {
 BENCHMARK(BM_OracleAluHeavy)->Unit(benchmark::kMillisecond);
 BENCHMARK(BM_OracleAtomicOneWord)->Unit(benchmark::kMillisecond);
 BENCHMARK(BM_OracleAtomicSpread)->Unit(benchmark::kMillisecond);
-BENCHMARK(BM_JudgeMillionTraceable)->Arg(0)->Arg(1)->Unit(benchmark::kMillisecond);
-BENCHMARK(BM_JudgeUnknownRateMinMax)->Iterations(200)->Unit(benchmark::kMillisecond);
+BENCHMARK(BM_JudgeMillionTraceable)
+    ->Arg(0)
+    ->Arg(1)
+    ->Unit(benchmark::kMillisecond);
+BENCHMARK(BM_JudgeUnknownRateMinMax)
+    ->Iterations(200)
+    ->Unit(benchmark::kMillisecond);
 
 }  // namespace
 }  // namespace atomfuzz::oracle

@@ -73,7 +73,8 @@ bool ParseArgs(int argc, char** argv, Args& a) {
 double CpuNow() { return bench::CpuSeconds(); }
 
 double Now() {
-  return std::chrono::duration<double>(std::chrono::steady_clock::now().time_since_epoch())
+  return std::chrono::duration<double>(
+             std::chrono::steady_clock::now().time_since_epoch())
       .count();
 }
 
@@ -82,7 +83,8 @@ using Results = std::vector<absl::StatusOr<isa::Outcome>>;
 // "ok 116, rejected 84; judged: allowed 115, unknown 0, divergence 85"
 // (vkd3d 1.2 refuses many generated cases, e.g. sync_ugroup alone: a
 // divergence of kind `rejected`).
-std::string Summary(const std::vector<isa::Case>& cases, const Results& results) {
+std::string Summary(const std::vector<isa::Case>& cases,
+                    const Results& results) {
   std::map<std::string, int> statuses;
   int allowed = 0, unknown = 0, divergence = 0;
   oracle::JudgeOptions judge;
@@ -94,16 +96,18 @@ std::string Summary(const std::vector<isa::Case>& cases, const Results& results)
       continue;
     }
     ++statuses[std::string(isa::RunStatusName(results[i]->status))];
-    absl::StatusOr<oracle::Verdict> v = oracle::Judge(cases[i], *results[i], judge);
+    absl::StatusOr<oracle::Verdict> v =
+        oracle::Judge(cases[i], *results[i], judge);
     if (!v.ok()) continue;
     allowed += v->kind == oracle::Verdict::Kind::kAllowed;
     unknown += v->kind == oracle::Verdict::Kind::kUnknown;
     divergence += v->kind == oracle::Verdict::Kind::kDivergence;
   }
   std::string out;
-  for (const auto& [name, n] : statuses) absl::StrAppend(&out, name, " ", n, ", ");
-  absl::StrAppend(&out, "judged: allowed ", allowed, ", unknown ", unknown, ", divergence ",
-                  divergence);
+  for (const auto& [name, n] : statuses)
+    absl::StrAppend(&out, name, " ", n, ", ");
+  absl::StrAppend(&out, "judged: allowed ", allowed, ", unknown ", unknown,
+                  ", divergence ", divergence);
   return out;
 }
 
@@ -113,10 +117,12 @@ isa::Case Straight(int n, absl::string_view line) {
   for (int i = 0; i < n; ++i) {
     body += absl::StrReplaceAll(line, {{"%d", absl::StrCat(4 * (i % 8))}});
   }
-  return *isa::ParseCase(absl::StrCat(
-      "[dispatch]\ngroups 2, 1, 1\n[uav u0]\nkind raw\nwords 8\n[shader]\ncs_5_0\n"
-      "dcl_uav_raw u0\ndcl_temps 1\ndcl_thread_group 4, 1, 1\nmov r0.xy, l(0, 0, 0, 0)\n",
-      body, "store_raw u0.x, l(0), r0.x\nret\n"));
+  return *isa::ParseCase(
+      absl::StrCat("[dispatch]\ngroups 2, 1, 1\n[uav u0]\nkind raw\nwords "
+                   "8\n[shader]\ncs_5_0\n"
+                   "dcl_uav_raw u0\ndcl_temps 1\ndcl_thread_group 4, 1, 1\nmov "
+                   "r0.xy, l(0, 0, 0, 0)\n",
+                   body, "store_raw u0.x, l(0), r0.x\nret\n"));
 }
 
 // Milliseconds of one pipeline (vkd3d, JIT, dispatch), the mean of 3; -1
@@ -124,14 +130,17 @@ isa::Case Straight(int n, absl::string_view line) {
 double PipelineMs(vk::VkContext& device, const isa::Case& c) {
   std::vector<vk::UavBinding> bindings;
   for (const isa::Resource& r : c.resources) {
-    const bool buffer = r.kind != isa::ResourceKind::kTyped || r.dim == isa::Dim::kBuffer;
+    const bool buffer =
+        r.kind != isa::ResourceKind::kTyped || r.dim == isa::Dim::kBuffer;
     bindings.push_back({r.slot, buffer, r.counter.has_value()});
   }
   const double t0 = Now();
   for (int k = 0; k < 3; ++k) {
-    const vk::SpirvModule m =
-        vk::CompileDxbcToSpirv(*isa::EncodeDxbc(c.shader), bindings, vk::BufferUavMode::kTexel);
-    if (!m.ok || !vk::Dispatch(device, c, m.words, bindings, vk::BufferUavMode::kTexel).ok()) {
+    const vk::SpirvModule m = vk::CompileDxbcToSpirv(
+        *isa::EncodeDxbc(c.shader), bindings, vk::BufferUavMode::kTexel);
+    if (!m.ok ||
+        !vk::Dispatch(device, c, m.words, bindings, vk::BufferUavMode::kTexel)
+             .ok()) {
       return -1;
     }
   }
@@ -146,15 +155,21 @@ double PipelineMs(vk::VkContext& device, const isa::Case& c) {
 void Breakdown(double unbatched_s, size_t dispatched) {
   absl::StatusOr<vk::VkContext*> device = vk::GetVkContext("");
   if (!device.ok()) return;
-  auto traced = [](const isa::Case& c) { return targets::InstrumentForTrace(c)->instrumented; };
+  auto traced = [](const isa::Case& c) {
+    return targets::InstrumentForTrace(c)->instrumented;
+  };
   const std::string atomic = "imm_atomic_iadd r0.y, u0, l(%d), l(1)\n";
-  std::printf("where the time goes (one pipeline each: vkd3d, LLVM JIT, dispatch; mean of 3):\n");
+  std::printf(
+      "where the time goes (one pipeline each: vkd3d, LLVM JIT, dispatch; mean "
+      "of 3):\n");
   const double fixed_ms = PipelineMs(**device, Straight(0, ""));
   std::printf("  a shader of one store:    %6.1f ms\n", fixed_ms);
   for (int n : {4, 16, 64}) {
     const isa::Case c = Straight(n, atomic);
-    std::printf("  %2d imm_atomic_iadd:       %6.1f ms plain, %6.1f ms with the trace log\n", n,
-                PipelineMs(**device, c), PipelineMs(**device, traced(c)));
+    std::printf(
+        "  %2d imm_atomic_iadd:       %6.1f ms plain, %6.1f ms with the trace "
+        "log\n",
+        n, PipelineMs(**device, c), PipelineMs(**device, traced(c)));
   }
   std::printf("  64 iadd (ALU):            %6.1f ms\n",
               PipelineMs(**device, Straight(64, "iadd r0.x, r0.x, r0.y\n")));
@@ -166,12 +181,17 @@ void Breakdown(double unbatched_s, size_t dispatched) {
   const double t1 = Now();
   (void)target->RunBatch(small);
   const double t2 = Now();
-  std::printf("  16 cases of one atomic:   %6.1f ms each alone, %.1f ms each in one batch\n",
-              (t1 - t0) * 1e3 / 16, (t2 - t1) * 1e3 / 16);
-  const double saved_s = std::min(unbatched_s * 0.99, fixed_ms * 1e-3 * static_cast<double>(dispatched));
-  std::printf("  the most batching can buy here: %.2fx (the unbatched %.2f s less one store "
-              "shader's cost for each of its %zu dispatched cases)\n",
-              unbatched_s / (unbatched_s - saved_s), unbatched_s, dispatched);
+  std::printf(
+      "  16 cases of one atomic:   %6.1f ms each alone, %.1f ms each in one "
+      "batch\n",
+      (t1 - t0) * 1e3 / 16, (t2 - t1) * 1e3 / 16);
+  const double saved_s = std::min(
+      unbatched_s * 0.99, fixed_ms * 1e-3 * static_cast<double>(dispatched));
+  std::printf(
+      "  the most batching can buy here: %.2fx (the unbatched %.2f s less one "
+      "store "
+      "shader's cost for each of its %zu dispatched cases)\n",
+      unbatched_s / (unbatched_s - saved_s), unbatched_s, dispatched);
 }
 
 int Main(const Args& a) {
@@ -179,7 +199,8 @@ int Main(const Args& a) {
   setenv("MESA_SHADER_CACHE_DISABLE", "true", 1);
   absl::StatusOr<Policy> policy = PolicyByName(a.policy);
   if (!policy.ok()) {
-    std::fprintf(stderr, "vulkan_bench: %s\n", policy.status().ToString().c_str());
+    std::fprintf(stderr, "vulkan_bench: %s\n",
+                 policy.status().ToString().c_str());
     return 2;
   }
   CampaignCorpus empty("/nonexistent");
@@ -194,7 +215,8 @@ int Main(const Args& a) {
                    : targets::CreateTarget("vulkan", options);
   // The device opens here (not timed); no device is a skip, not a failure.
   absl::StatusOr<isa::Outcome> probe =
-      target.ok() ? (*target)->Run(cases[0]) : absl::StatusOr<isa::Outcome>(target.status());
+      target.ok() ? (*target)->Run(cases[0])
+                  : absl::StatusOr<isa::Outcome>(target.status());
   if (!probe.ok()) {
     std::printf("vulkan_bench: skipped, no Vulkan device: %s\n",
                 probe.status().ToString().c_str());
@@ -214,32 +236,42 @@ int Main(const Args& a) {
   const double c2 = CpuNow(), t2 = Now();
   for (size_t first = 0; first < order.size(); first += a.batch) {
     std::vector<isa::Case> chunk;
-    for (size_t k = first; k < std::min<size_t>(order.size(), first + a.batch); ++k) {
+    for (size_t k = first; k < std::min<size_t>(order.size(), first + a.batch);
+         ++k) {
       chunk.push_back(cases[order[k]]);
     }
     Results r = (*target)->RunBatch(chunk);
-    for (size_t k = 0; k < r.size(); ++k) batched[order[first + k]] = std::move(r[k]);
+    for (size_t k = 0; k < r.size(); ++k)
+      batched[order[first + k]] = std::move(r[k]);
   }
   const double t3 = Now(), c3 = CpuNow();
   const double n = static_cast<double>(cases.size());
   const targets::BatchLimits limits = vk::VulkanBatchLimits(64);
-  std::printf("vulkan_bench: %zu cases (policy %s, seed %llu) on %s%s\n", cases.size(),
-              a.policy.c_str(), static_cast<unsigned long long>(a.seed),
-              std::string((*target)->name()).c_str(), a.in_process ? " in process" : "");
-  std::printf("  batches: RunBatch on %llu cases of one group size at a time; one shader holds "
-              "at most %u memory instructions and %u barriers\n",
-              static_cast<unsigned long long>(a.batch), limits.max_memory_ops,
-              limits.max_barriers);
+  std::printf("vulkan_bench: %zu cases (policy %s, seed %llu) on %s%s\n",
+              cases.size(), a.policy.c_str(),
+              static_cast<unsigned long long>(a.seed),
+              std::string((*target)->name()).c_str(),
+              a.in_process ? " in process" : "");
+  std::printf(
+      "  batches: RunBatch on %llu cases of one group size at a time; one "
+      "shader holds "
+      "at most %u memory instructions and %u barriers\n",
+      static_cast<unsigned long long>(a.batch), limits.max_memory_ops,
+      limits.max_barriers);
   std::printf("  unbatched: %7.1f cases/s (%.2f s)\n", n / (t1 - t0), t1 - t0);
   std::printf("  batched:   %7.1f cases/s (%.2f s)\n", n / (t3 - t2), t3 - t2);
   std::printf("  ratio:     %7.2fx\n", (t1 - t0) / (t3 - t2));
   if (a.in_process) {
-    std::printf("  per CPU second (lavapipe's threads included): %.1f unbatched, %.1f batched "
-                "cases, %.2fx\n", n / (c1 - c0), n / (c3 - c2), (c1 - c0) / (c3 - c2));
+    std::printf(
+        "  per CPU second (lavapipe's threads included): %.1f unbatched, %.1f "
+        "batched "
+        "cases, %.2fx\n",
+        n / (c1 - c0), n / (c3 - c2), (c1 - c0) / (c3 - c2));
   }
   std::printf("  unbatched outcomes: %s\n", Summary(cases, alone).c_str());
   std::printf("  batched outcomes:   %s\n", Summary(cases, batched).c_str());
-  target->reset();  // the fork server's child goes before this process opens a device
+  target->reset();  // the fork server's child goes before this process opens a
+                    // device
   const size_t dispatched = static_cast<size_t>(std::count_if(
       alone.begin(), alone.end(), [](const absl::StatusOr<isa::Outcome>& r) {
         return r.ok() && r->status != isa::RunStatus::kRejected &&
@@ -256,7 +288,8 @@ int main(int argc, char** argv) {
   atomfuzz::fuzz::Args a;
   if (!atomfuzz::fuzz::ParseArgs(argc, argv, a)) {
     std::fprintf(stderr,
-                 "usage: vulkan_bench [--cases=N] [--batch=K] [--seed=S] [--policy=NAME] "
+                 "usage: vulkan_bench [--cases=N] [--batch=K] [--seed=S] "
+                 "[--policy=NAME] "
                  "[--in_process]\n");
     return 2;
   }

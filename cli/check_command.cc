@@ -37,9 +37,9 @@ int RunCheck(const std::vector<std::string>& files) {
       continue;
     }
     const std::optional<isa::Outcome>& outcome = r.outcome;
-    expectations += static_cast<int>(c.expect_words.size() +
-                                     c.expect_counters.size() +
-                                     c.expect_returns.size());
+    expectations +=
+        static_cast<int>(c.expect_words.size() + c.expect_counters.size() +
+                         c.expect_returns.size());
     const auto mismatches = isa::CheckExpectations(c, *outcome);
     if (outcome->status != isa::RunStatus::kOk) {
       std::printf("%s: run %s: %s\n", path.c_str(),
@@ -56,9 +56,11 @@ int RunCheck(const std::vector<std::string>& files) {
     }
   }
   if (!absl::GetFlag(FLAGS_quiet)) {
-    std::printf("%d of %zu cases meet their expectations (%d expectation lines, target %s, schedule %s)\n",
-                passed, files.size(), expectations, std::string(target->name()).c_str(),
-                absl::GetFlag(FLAGS_schedule).c_str());
+    std::printf(
+        "%d of %zu cases meet their expectations (%d expectation lines, target "
+        "%s, schedule %s)\n",
+        passed, files.size(), expectations, std::string(target->name()).c_str(),
+        absl::GetFlag(FLAGS_schedule).c_str());
   }
   return status;
 }

@@ -6,8 +6,9 @@
 
 #include <span>
 #include <string>
-#include "absl/strings/string_view.h"
 #include <vector>
+
+#include "absl/strings/string_view.h"
 
 namespace atomfuzz::cli {
 
@@ -20,8 +21,8 @@ inline constexpr int kExitToolFailed = 3;
 
 struct Command {
   absl::string_view name;
-  absl::string_view usage;    // "atomfuzz fmt [--check] FILE..."
-  absl::string_view summary;  // one line for `atomfuzz --help`
+  absl::string_view usage;               // "atomfuzz fmt [--check] FILE..."
+  absl::string_view summary;             // one line for `atomfuzz --help`
   std::vector<absl::string_view> flags;  // names of the flags it accepts
   int (*run)(const std::vector<std::string>& args);
 };

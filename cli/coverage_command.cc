@@ -22,8 +22,9 @@ int RunCoverage(const std::vector<std::string>& files) {
     }
     matrix.Add(c);
   }
-  std::printf("%zu cases; atomic instructions per memory kind ('-' = not legal):\n%s",
-              files.size(), matrix.Render().c_str());
+  std::printf(
+      "%zu cases; atomic instructions per memory kind ('-' = not legal):\n%s",
+      files.size(), matrix.Render().c_str());
   return status;
 }
 

@@ -10,8 +10,10 @@ namespace atomfuzz::cli {
 
 int RunDisasm(const std::vector<std::string>& args) {
   if (args.size() != 1) {
-    std::fprintf(stderr, "atomfuzz disasm: expected one FILE.dxbc, found %zu "
-                 "arguments\n", args.size());
+    std::fprintf(stderr,
+                 "atomfuzz disasm: expected one FILE.dxbc, found %zu "
+                 "arguments\n",
+                 args.size());
     return kExitBadInput;
   }
   std::string bytes;

@@ -14,14 +14,17 @@ namespace atomfuzz::cli {
 
 int RunDxbc(const std::vector<std::string>& args) {
   if (args.size() != 1) {
-    std::fprintf(stderr, "atomfuzz dxbc: expected one FILE.case, found %zu "
-                 "arguments\n", args.size());
+    std::fprintf(stderr,
+                 "atomfuzz dxbc: expected one FILE.case, found %zu "
+                 "arguments\n",
+                 args.size());
     return kExitBadInput;
   }
   const std::string out = absl::GetFlag(FLAGS_out);
   // Binary on a terminal is never what the user meant; a pipe or -o is.
   if ((out.empty() || out == "-") && isatty(STDOUT_FILENO)) {
-    std::fprintf(stderr, "atomfuzz dxbc: refusing to write binary DXBC to a "
+    std::fprintf(stderr,
+                 "atomfuzz dxbc: refusing to write binary DXBC to a "
                  "terminal; give -o OUT.dxbc or redirect stdout\n");
     return kExitBadInput;
   }

@@ -13,18 +13,19 @@ ABSL_FLAG(bool, validate, true,
           "cases, e.g. for invalid-input tests).");
 ABSL_FLAG(bool, quiet, false,
           "Print only problems: no summary line, no per-case 'allowed'.");
-ABSL_FLAG(std::string, target, "oracle",
-          "Executor to run cases on, one of:");
+ABSL_FLAG(std::string, target, "oracle", "Executor to run cases on, one of:");
 ABSL_FLAG(std::string, schedule, "canonical",
           "Oracle thread schedule: canonical, or random:SEED for a seeded "
           "random interleaving.");
 ABSL_FLAG(bool, json, false, "Print the outcome as JSON (undefined = null).");
-ABSL_FLAG(bool, trace, false,
-          "Also print every atomic: thread, address, operands, returned value.");
+ABSL_FLAG(
+    bool, trace, false,
+    "Also print every atomic: thread, address, operands, returned value.");
 ABSL_FLAG(int, threads, 0,
           "Worker threads of the fast target (0 = all cores).");
-ABSL_FLAG(bool, deterministic, false,
-          "Fast target: one worker, fixed group and lane order, for reproduction.");
+ABSL_FLAG(
+    bool, deterministic, false,
+    "Fast target: one worker, fixed group and lane order, for reproduction.");
 ABSL_FLAG(std::string, inject, "",
           "Fast target: run with a deliberately injected bug (--inject=list "
           "prints their names).");
@@ -33,7 +34,8 @@ ABSL_FLAG(std::string, vk_device, "",
           "(default: lavapipe, else the first device).");
 ABSL_FLAG(double, seconds, 0,
           "fuzz, reduce: stop after this many seconds (0 = no time limit).");
-ABSL_FLAG(uint64_t, runs, 0, "fuzz: stop after this many cases (0 = no limit).");
+ABSL_FLAG(uint64_t, runs, 0,
+          "fuzz: stop after this many cases (0 = no limit).");
 ABSL_FLAG(int, jobs, 1, "fuzz: worker processes.");
 ABSL_FLAG(uint64_t, seed, 0,
           "Random seed (0 = pick one and print it). A seed rebuilds the same "
@@ -41,8 +43,9 @@ ABSL_FLAG(uint64_t, seed, 0,
 ABSL_FLAG(std::string, out, "",
           "Output: the campaign directory (fuzz, triage), or the file a "
           "command writes (reduce, gen, dxbc, disasm); '-o' is the same flag.");
-ABSL_FLAG(std::string, policy, "default",
-          "Generation policy (fuzz, gen): 'atomfuzz gen --policy=list' names them.");
+ABSL_FLAG(
+    std::string, policy, "default",
+    "Generation policy (fuzz, gen): 'atomfuzz gen --policy=list' names them.");
 ABSL_FLAG(bool, resume, false,
           "fuzz: continue the campaign in --out where it stopped.");
 ABSL_FLAG(double, timeout, 10,

@@ -17,7 +17,8 @@ int RunFmt(const std::vector<std::string>& files) {
     return kExitBadInput;
   }
   if (check && in_place) {
-    std::fprintf(stderr, "atomfuzz fmt: --check and --in-place exclude each other\n");
+    std::fprintf(stderr,
+                 "atomfuzz fmt: --check and --in-place exclude each other\n");
     return kExitBadInput;
   }
   int status = kExitOk;
@@ -32,8 +33,9 @@ int RunFmt(const std::vector<std::string>& files) {
     const std::string canonical = isa::PrintCase(c);
     if (check) {
       if (canonical != text) {
-        std::printf("%s: not in canonical form (run: atomfuzz fmt --in-place %s)\n",
-                    path.c_str(), path.c_str());
+        std::printf(
+            "%s: not in canonical form (run: atomfuzz fmt --in-place %s)\n",
+            path.c_str(), path.c_str());
         if (status == kExitOk) status = kExitCheckFailed;
       }
     } else if (in_place) {

@@ -1,5 +1,6 @@
-// atomfuzz fuzz: a differential fuzzing campaign (fuzz/campaign/campaign.h). Exit 0
-// when it found nothing new, 1 when it found new buckets, 2 on bad input.
+// atomfuzz fuzz: a differential fuzzing campaign (fuzz/campaign/campaign.h).
+// Exit 0 when it found nothing new, 1 when it found new buckets, 2 on bad
+// input.
 #include <cstdio>
 
 #include "absl/flags/flag.h"
@@ -29,26 +30,32 @@ int RunFuzz(const std::vector<std::string>& seeds) {
   o.quiet = absl::GetFlag(FLAGS_quiet);
   o.seeds = seeds;
   if (o.seconds == 0 && o.runs == 0) {
-    std::fprintf(stderr, "atomfuzz fuzz: running until interrupted (Ctrl-C "
-                         "stops it cleanly; --resume continues)\n");
+    std::fprintf(stderr,
+                 "atomfuzz fuzz: running until interrupted (Ctrl-C "
+                 "stops it cleanly; --resume continues)\n");
   }
   absl::StatusOr<fuzz::CampaignResult> r = fuzz::RunCampaign(o, stderr);
   if (!r.ok()) {
-    std::fprintf(stderr, "atomfuzz fuzz: %s\n", std::string(r.status().message()).c_str());
-    return r.status().code() == absl::StatusCode::kInvalidArgument ? kExitBadInput
-                                                                   : kExitToolFailed;
+    std::fprintf(stderr, "atomfuzz fuzz: %s\n",
+                 std::string(r.status().message()).c_str());
+    return r.status().code() == absl::StatusCode::kInvalidArgument
+               ? kExitBadInput
+               : kExitToolFailed;
   }
   std::fprintf(stderr, "%s\n\n%s\n", fuzz::StatusLine(r->totals).c_str(),
                fuzz::RenderCoverage(r->totals.coverage).c_str());
-  std::fprintf(stderr, "stats: %s/stats.json; findings: %s/findings (atomfuzz triage %s)\n",
-               o.out.c_str(), o.out.c_str(), o.out.c_str());
+  std::fprintf(
+      stderr,
+      "stats: %s/stats.json; findings: %s/findings (atomfuzz triage %s)\n",
+      o.out.c_str(), o.out.c_str(), o.out.c_str());
   if (r->new_buckets > 0) {
     std::fprintf(stderr, "%llu new bucket%s\n",
                  static_cast<unsigned long long>(r->new_buckets),
                  r->new_buckets == 1 ? "" : "s");
   }
   if (r->write_failed) {
-    std::fprintf(stderr, "atomfuzz fuzz: stopped: a write failed (see above)\n");
+    std::fprintf(stderr,
+                 "atomfuzz fuzz: stopped: a write failed (see above)\n");
     return kExitToolFailed;
   }
   if (r->new_buckets > 0) return kExitCheckFailed;

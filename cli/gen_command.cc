@@ -16,7 +16,8 @@ namespace atomfuzz::cli {
 int RunGen(const std::vector<std::string>& args) {
   const std::string policy_name = absl::GetFlag(FLAGS_policy);
   if (policy_name == "list") {
-    for (const std::string& n : fuzz::PolicyNames()) std::printf("%s\n", n.c_str());
+    for (const std::string& n : fuzz::PolicyNames())
+      std::printf("%s\n", n.c_str());
     return kExitOk;
   }
   if (!args.empty()) {

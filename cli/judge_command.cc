@@ -41,13 +41,16 @@ int RunJudge(const std::vector<std::string>& files) {
       continue;
     }
     const int exit = ReportRun(stdout, path, path, r);
-    if (exit == kExitToolFailed && status != kExitBadInput) status = kExitToolFailed;
-    if (exit == kExitCheckFailed && status == kExitOk) status = kExitCheckFailed;
+    if (exit == kExitToolFailed && status != kExitBadInput)
+      status = kExitToolFailed;
+    if (exit == kExitCheckFailed && status == kExitOk)
+      status = kExitCheckFailed;
   }
   if (!absl::GetFlag(FLAGS_quiet)) {
-    std::printf("%d allowed, %d divergent, %d unknown (target %s, schedule %s)\n",
-                counts[0], counts[1], counts[2], std::string(target->name()).c_str(),
-                absl::GetFlag(FLAGS_schedule).c_str());
+    std::printf(
+        "%d allowed, %d divergent, %d unknown (target %s, schedule %s)\n",
+        counts[0], counts[1], counts[2], std::string(target->name()).c_str(),
+        absl::GetFlag(FLAGS_schedule).c_str());
   }
   return status;
 }

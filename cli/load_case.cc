@@ -5,8 +5,8 @@
 #include "absl/flags/flag.h"
 #include "cli/command.h"
 #include "cli/flags.h"
-#include "targets/fast/injection.h"
 #include "isa/validator.h"
+#include "targets/fast/injection.h"
 
 namespace atomfuzz::cli {
 
@@ -16,7 +16,8 @@ LoadResult LoadCase(const std::string& path, bool validate, isa::Case& out,
   if (!ReadFile(path, bytes)) return LoadResult::kUnreadable;
   auto parsed = isa::ParseCase(bytes, path);
   if (!parsed.ok()) {
-    std::fprintf(stderr, "%s\n", std::string(parsed.status().message()).c_str());
+    std::fprintf(stderr, "%s\n",
+                 std::string(parsed.status().message()).c_str());
     return LoadResult::kSyntaxError;
   }
   if (validate) {
@@ -46,7 +47,8 @@ bool PrintInjectionsIfAsked(const std::string& inject) {
   return true;
 }
 
-std::unique_ptr<targets::Target> TargetFromFlags(const char* command, int& exit_code) {
+std::unique_ptr<targets::Target> TargetFromFlags(const char* command,
+                                                 int& exit_code) {
   exit_code = kExitBadInput;
   fuzz::RunOptions options;
   auto schedule = oracle::Schedule::Parse(absl::GetFlag(FLAGS_schedule));

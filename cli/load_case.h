@@ -29,7 +29,8 @@ bool TargetFlagsInto(fuzz::RunOptions& run);
 // --deterministic, --inject). Returns nullptr with `exit_code` set when the
 // command should stop: 2 after a message for a bad value, 0 after printing
 // the list for --inject=list.
-std::unique_ptr<targets::Target> TargetFromFlags(const char* command, int& exit_code);
+std::unique_ptr<targets::Target> TargetFromFlags(const char* command,
+                                                 int& exit_code);
 
 }  // namespace atomfuzz::cli
 

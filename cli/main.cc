@@ -26,7 +26,8 @@ namespace {
 std::vector<std::string> Wrap(absl::string_view text, size_t width) {
   std::vector<std::string> lines(1);
   for (absl::string_view word : absl::StrSplit(text, ' ', absl::SkipEmpty())) {
-    if (!lines.back().empty() && lines.back().size() + 1 + word.size() > width) {
+    if (!lines.back().empty() &&
+        lines.back().size() + 1 + word.size() > width) {
       lines.emplace_back();
     }
     absl::StrAppend(&lines.back(), lines.back().empty() ? "" : " ", word);
@@ -42,23 +43,30 @@ void PrintWrapped(absl::string_view text, int indent) {
 }
 
 void PrintTopHelp() {
-  std::printf("atomfuzz: differential tester for Shader Model 5 atomics\n\n"
-              "usage: atomfuzz COMMAND [FLAGS] [ARGS]\n\ncommands:\n");
+  std::printf(
+      "atomfuzz: differential tester for Shader Model 5 atomics\n\n"
+      "usage: atomfuzz COMMAND [FLAGS] [ARGS]\n\ncommands:\n");
   for (const Command& c : AllCommands()) {
     const std::vector<std::string> lines = Wrap(c.summary, 80 - 13);
     for (size_t i = 0; i < lines.size(); ++i) {
-      std::printf("  %-10s %s\n", i == 0 ? std::string(c.name).c_str() : "", lines[i].c_str());
+      std::printf("  %-10s %s\n", i == 0 ? std::string(c.name).c_str() : "",
+                  lines[i].c_str());
     }
   }
-  std::printf("\n'atomfuzz COMMAND --help' describes one command; 'atomfuzz --version'\n"
-              "names the commit and the versions of what it drives.\n"
-              "Exit codes: 0 ok, 1 a check failed, 2 bad input, 3 the target, the judge\n"
-              "or a write failed.\n");
+  std::printf(
+      "\n'atomfuzz COMMAND --help' describes one command; 'atomfuzz "
+      "--version'\n"
+      "names the commit and the versions of what it drives.\n"
+      "Exit codes: 0 ok, 1 a check failed, 2 bad input, 3 the target, the "
+      "judge\n"
+      "or a write failed.\n");
 }
 
 // A flag as users spell it: words joined by dashes (underscores are
 // accepted too, as abseil names them).
-std::string Spelled(absl::string_view name) { return absl::StrReplaceAll(name, {{"_", "-"}}); }
+std::string Spelled(absl::string_view name) {
+  return absl::StrReplaceAll(name, {{"_", "-"}});
+}
 
 // The targets --target may name, from the registration table.
 void PrintTargets() {
@@ -68,8 +76,9 @@ void PrintTargets() {
       absl::StrAppend(&takes, takes.empty() ? "" : ", ", "--", Spelled(f));
     }
     std::printf("        %s\n", t.usage.c_str());
-    PrintWrapped(takes.empty() ? t.description
-                               : absl::StrCat(t.description, " (takes ", takes, ")"),
+    PrintWrapped(takes.empty()
+                     ? t.description
+                     : absl::StrCat(t.description, " (takes ", takes, ")"),
                  10);
   }
 }
@@ -81,7 +90,8 @@ void PrintCommandHelp(const Command& c) {
   for (absl::string_view name : c.flags) {
     const absl::CommandLineFlag* f = absl::FindCommandLineFlag(name);
     if (f == nullptr) continue;
-    std::printf("  --%s (default %s)\n", Spelled(name).c_str(), f->DefaultValue().c_str());
+    std::printf("  --%s (default %s)\n", Spelled(name).c_str(),
+                f->DefaultValue().c_str());
     PrintWrapped(f->Help(), 6);
     if (name == "target") PrintTargets();
   }
@@ -116,8 +126,10 @@ bool ParseArgs(const Command& c, int argc, char** argv,
       name = body.substr(0, eq);
       value = body.substr(eq + 1);
     }
-    if (name == "o") name = "out";  // -o OUT, as compilers and reducers spell it
-    std::replace(name.begin(), name.end(), '-', '_');  // --in-place is --in_place
+    if (name == "o")
+      name = "out";  // -o OUT, as compilers and reducers spell it
+    std::replace(name.begin(), name.end(), '-',
+                 '_');  // --in-place is --in_place
     const absl::CommandLineFlag* flag =
         Accepts(c, name) ? absl::FindCommandLineFlag(name) : nullptr;
     if (flag == nullptr && !has_value && absl::StartsWith(name, "no") &&

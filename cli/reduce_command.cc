@@ -13,18 +13,22 @@
 namespace atomfuzz::cli {
 namespace {
 
-void PrintStats(const fuzz::SameBucket& bucket, const fuzz::ReduceStats& stats) {
+void PrintStats(const fuzz::SameBucket& bucket,
+                const fuzz::ReduceStats& stats) {
   std::fprintf(stderr, "bucket %s %s\n", bucket.signature.Id().c_str(),
                bucket.signature.Key().c_str());
-  std::fprintf(stderr, "before: %s\nafter:  %s\n", stats.before.ToString().c_str(),
-               stats.after.ToString().c_str());
-  std::fprintf(stderr, "%lld attempts (%lld invalid candidates skipped), %d rounds%s\n",
-               static_cast<long long>(stats.attempts), static_cast<long long>(stats.invalid),
-               stats.rounds,
-               stats.complete ? ", 1-minimal" : "; budget ran out, not known to be 1-minimal");
+  std::fprintf(stderr, "before: %s\nafter:  %s\n",
+               stats.before.ToString().c_str(), stats.after.ToString().c_str());
+  std::fprintf(stderr,
+               "%lld attempts (%lld invalid candidates skipped), %d rounds%s\n",
+               static_cast<long long>(stats.attempts),
+               static_cast<long long>(stats.invalid), stats.rounds,
+               stats.complete ? ", 1-minimal"
+                              : "; budget ran out, not known to be 1-minimal");
   for (const fuzz::PassStats& p : stats.passes) {
     std::fprintf(stderr, "  %-18s kept %lld of %lld\n", p.name.c_str(),
-                 static_cast<long long>(p.accepted), static_cast<long long>(p.attempts));
+                 static_cast<long long>(p.accepted),
+                 static_cast<long long>(p.attempts));
   }
 }
 
@@ -34,11 +38,13 @@ int RunReduce(const std::vector<std::string>& files) {
   fuzz::RunOptions run;
   if (TargetFlagsInto(run)) return kExitOk;
   if (files.size() != 1) {
-    std::fprintf(stderr, "atomfuzz reduce: expected one FILE, found %zu\n", files.size());
+    std::fprintf(stderr, "atomfuzz reduce: expected one FILE, found %zu\n",
+                 files.size());
     return kExitBadInput;
   }
   isa::Case c;
-  if (LoadCase(files[0], /*validate=*/true, c) != LoadResult::kOk) return kExitBadInput;
+  if (LoadCase(files[0], /*validate=*/true, c) != LoadResult::kOk)
+    return kExitBadInput;
   absl::StatusOr<fuzz::SameBucket> bucket = fuzz::MakeSameBucket(c, run);
   if (!bucket.ok()) {
     const bool no_divergence = absl::IsFailedPrecondition(bucket.status());
@@ -46,7 +52,7 @@ int RunReduce(const std::vector<std::string>& files) {
                  std::string(bucket.status().message()).c_str(),
                  no_divergence ? " (nothing to reduce)" : "");
     // Internal: the target or the judge failed (fuzz::RunAndJudge).
-    return no_divergence                           ? kExitCheckFailed
+    return no_divergence                       ? kExitCheckFailed
            : absl::IsInternal(bucket.status()) ? kExitToolFailed
                                                : kExitBadInput;
   }
@@ -55,7 +61,8 @@ int RunReduce(const std::vector<std::string>& files) {
   if (const double s = absl::GetFlag(FLAGS_seconds); s > 0) {
     options.deadline = absl::Now() + absl::Seconds(s);
   }
-  const fuzz::ReduceResult result = fuzz::Reduce(c, bucket->interesting, options);
+  const fuzz::ReduceResult result =
+      fuzz::Reduce(c, bucket->interesting, options);
   PrintStats(*bucket, result.stats);
   return WriteOutput(isa::PrintCase(result.reduced));
 }

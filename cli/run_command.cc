@@ -10,8 +10,8 @@
 #include "cli/verdict_text.h"
 #include "fuzz/differential.h"
 #include "fuzz/runner.h"
-#include "oracle/judge.h"
 #include "isa/outcome_format.h"
+#include "oracle/judge.h"
 
 namespace atomfuzz::cli {
 
@@ -30,9 +30,10 @@ int RunRun(const std::vector<std::string>& files) {
   const fuzz::RunResult r = fuzz::RunOne(c, *target);
   if (r.outcome) {
     const bool trace = absl::GetFlag(FLAGS_trace);
-    const std::string text = absl::GetFlag(FLAGS_json)
-                                 ? isa::OutcomeJson(*r.outcome, trace)
-                                 : isa::OutcomeText(*r.outcome, c.shader, trace);
+    const std::string text =
+        absl::GetFlag(FLAGS_json)
+            ? isa::OutcomeJson(*r.outcome, trace)
+            : isa::OutcomeText(*r.outcome, c.shader, trace);
     std::fwrite(text.data(), 1, text.size(), stdout);
     std::fflush(stdout);
   }

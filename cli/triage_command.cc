@@ -12,21 +12,25 @@ namespace atomfuzz::cli {
 // Several campaigns' directories (one per target, say) make one table.
 int RunTriage(const std::vector<std::string>& dirs) {
   if (dirs.empty()) {
-    std::fprintf(stderr, "atomfuzz triage: expected at least one DIR (a campaign's --out)\n");
+    std::fprintf(
+        stderr,
+        "atomfuzz triage: expected at least one DIR (a campaign's --out)\n");
     return kExitBadInput;
   }
   std::vector<fuzz::BucketInfo> buckets;
   for (const std::string& dir : dirs) {
     absl::StatusOr<std::vector<fuzz::BucketInfo>> some = fuzz::LoadTriage(dir);
     if (!some.ok()) {
-      std::fprintf(stderr, "atomfuzz triage: %s\n", std::string(some.status().message()).c_str());
+      std::fprintf(stderr, "atomfuzz triage: %s\n",
+                   std::string(some.status().message()).c_str());
       return kExitBadInput;
     }
     buckets.insert(buckets.end(), some->begin(), some->end());
   }
   fuzz::SortForTriage(buckets);
-  const std::string text =
-      absl::GetFlag(FLAGS_json) ? fuzz::TriageJson(buckets) : fuzz::TriageTable(buckets);
+  const std::string text = absl::GetFlag(FLAGS_json)
+                               ? fuzz::TriageJson(buckets)
+                               : fuzz::TriageTable(buckets);
   std::fputs(text.c_str(), stdout);
   return kExitOk;
 }

@@ -6,11 +6,14 @@
 
 namespace atomfuzz::cli {
 
-void PrintVerdict(std::FILE* out, absl::string_view label, const oracle::Verdict& v) {
-  std::fprintf(out, "%s: %s\n", std::string(label).c_str(), v.Summary().c_str());
+void PrintVerdict(std::FILE* out, absl::string_view label,
+                  const oracle::Verdict& v) {
+  std::fprintf(out, "%s: %s\n", std::string(label).c_str(),
+               v.Summary().c_str());
   for (size_t i = 1; i < v.findings.size() && i < 10; ++i) {
     const oracle::Finding& f = v.findings[i];
-    std::fprintf(out, "  also %s at %s: %s\n", std::string(oracle::FindingKindName(f.kind)).c_str(),
+    std::fprintf(out, "  also %s at %s: %s\n",
+                 std::string(oracle::FindingKindName(f.kind)).c_str(),
                  f.where.c_str(), f.why.c_str());
   }
 }
@@ -21,17 +24,20 @@ int ReportRun(std::FILE* out, absl::string_view label, absl::string_view file,
     case fuzz::RunKind::kTargetFailed:
     case fuzz::RunKind::kJudgeFailed:
       std::fprintf(stderr, "%s: %s: %s\n", std::string(file).c_str(),
-                   std::string(fuzz::RunKindName(r.kind)).c_str(), r.message.c_str());
+                   std::string(fuzz::RunKindName(r.kind)).c_str(),
+                   r.message.c_str());
       return kExitToolFailed;
     case fuzz::RunKind::kNotJudged:
     case fuzz::RunKind::kRan:
-      std::fprintf(out, "%s: not judged: %s\n", std::string(label).c_str(), r.message.c_str());
+      std::fprintf(out, "%s: not judged: %s\n", std::string(label).c_str(),
+                   r.message.c_str());
       return kExitOk;
     case fuzz::RunKind::kJudged:
       break;
   }
   PrintVerdict(out, label, r.verdict);
-  return r.verdict.kind == oracle::Verdict::Kind::kDivergence ? kExitCheckFailed : kExitOk;
+  return r.verdict.kind == oracle::Verdict::Kind::kDivergence ? kExitCheckFailed
+                                                              : kExitOk;
 }
 
 }  // namespace atomfuzz::cli

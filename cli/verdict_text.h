@@ -11,7 +11,8 @@
 
 namespace atomfuzz::cli {
 
-void PrintVerdict(std::FILE* out, absl::string_view label, const oracle::Verdict& v);
+void PrintVerdict(std::FILE* out, absl::string_view label,
+                  const oracle::Verdict& v);
 
 // What every command prints of a fuzz::RunOne and the exit code it means, one
 // rule per kind: a verdict as PrintVerdict (1 for a divergence, else 0); a

@@ -13,7 +13,8 @@ int PrintVersion() {
   std::printf("atomfuzz %s\n", ATOMFUZZ_COMMIT);
   std::printf("  %-16s %s\n", "compiler", __VERSION__);
   std::printf("  %-16s %d\n", "abseil", ABSL_LTS_RELEASE_VERSION);
-  for (const auto& [component, version] : targets::vulkan::ComponentVersions()) {
+  for (const auto& [component, version] :
+       targets::vulkan::ComponentVersions()) {
     std::printf("  %-16s %s\n", component.c_str(), version.c_str());
   }
   return 0;

@@ -11,34 +11,43 @@ namespace atomfuzz::fuzz {
 
 absl::string_view RunKindName(RunKind k) {
   switch (k) {
-    case RunKind::kJudged: return "judged";
-    case RunKind::kRan: return "ran";
-    case RunKind::kNotJudged: return "not judged";
-    case RunKind::kTargetFailed: return "target failed";
-    case RunKind::kJudgeFailed: return "judge failed";
+    case RunKind::kJudged:
+      return "judged";
+    case RunKind::kRan:
+      return "ran";
+    case RunKind::kNotJudged:
+      return "not judged";
+    case RunKind::kTargetFailed:
+      return "target failed";
+    case RunKind::kJudgeFailed:
+      return "judge failed";
   }
   return "?";
 }
 
 uint64_t MostAtomicsOnOneWord(const isa::Outcome& o) {
   // A g# word is one per group.
-  using Word = std::tuple<isa::RegFile, uint32_t, uint32_t, std::array<uint32_t, 3>>;
+  using Word =
+      std::tuple<isa::RegFile, uint32_t, uint32_t, std::array<uint32_t, 3>>;
   absl::flat_hash_map<Word, uint64_t> counts;
   uint64_t most = 0;
   for (const isa::AtomicEvent& e : o.trace) {
     if (e.address != isa::AddressClass::kInBounds) continue;
     const bool tgsm = e.file == isa::RegFile::kTgsm;
-    const Word w{e.file, e.slot, e.word, tgsm ? e.group : std::array<uint32_t, 3>{0, 0, 0}};
+    const Word w{e.file, e.slot, e.word,
+                 tgsm ? e.group : std::array<uint32_t, 3>{0, 0, 0}};
     most = std::max(most, ++counts[w]);
   }
   return most;
 }
 
-RunResult RunOne(const isa::Case& c, targets::Target& target, const RunOneOptions& o) {
+RunResult RunOne(const isa::Case& c, targets::Target& target,
+                 const RunOneOptions& o) {
   RunResult r;
   if (o.on_phase) o.on_phase(false);
   absl::StatusOr<isa::Outcome> outcome = target.Run(c);
-  if (outcome.ok() && outcome->status == isa::RunStatus::kTimedOut && o.confirm_timeouts) {
+  if (outcome.ok() && outcome->status == isa::RunStatus::kTimedOut &&
+      o.confirm_timeouts) {
     // Its own watchdog window for the second run: a real hang is still a
     // timeout, not a lost worker.
     if (o.on_phase) o.on_phase(false);
@@ -57,16 +66,19 @@ RunResult RunOne(const isa::Case& c, targets::Target& target, const RunOneOption
   // (An unfinished run's trace is not searched: the limit is for the order
   // search alone.)
   if (o.max_atomics_per_word != 0 && r.outcome->status == isa::RunStatus::kOk) {
-    if (const uint64_t n = MostAtomicsOnOneWord(*r.outcome); n > o.max_atomics_per_word) {
+    if (const uint64_t n = MostAtomicsOnOneWord(*r.outcome);
+        n > o.max_atomics_per_word) {
       r.kind = RunKind::kNotJudged;
-      r.message = absl::StrCat(n, " atomics on one word (limit ", o.max_atomics_per_word, ")");
+      r.message = absl::StrCat(n, " atomics on one word (limit ",
+                               o.max_atomics_per_word, ")");
       return r;
     }
   }
   if (o.on_phase) o.on_phase(true);
   absl::StatusOr<oracle::Verdict> verdict =
-      o.scratch != nullptr ? oracle::Judge(c, *r.outcome, o.judge_options, *o.scratch)
-                           : oracle::Judge(c, *r.outcome, o.judge_options);
+      o.scratch != nullptr
+          ? oracle::Judge(c, *r.outcome, o.judge_options, *o.scratch)
+          : oracle::Judge(c, *r.outcome, o.judge_options);
   if (!verdict.ok()) {
     // A valid case the oracle refuses (too large for it) is no finding; any
     // other failure is a bug of ours.
@@ -84,7 +96,8 @@ RunResult RunOne(const isa::Case& c, targets::Target& target, const RunOneOption
   return r;
 }
 
-absl::StatusOr<Differential> RunAndJudge(const isa::Case& c, targets::Target& target,
+absl::StatusOr<Differential> RunAndJudge(const isa::Case& c,
+                                         targets::Target& target,
                                          const oracle::JudgeOptions& judge) {
   RunOneOptions o;
   o.judge_options = judge;

@@ -50,7 +50,8 @@ struct RunResult {
   std::string message;                  // why, for the other kinds
 };
 
-RunResult RunOne(const isa::Case& c, targets::Target& target, const RunOneOptions& options = {});
+RunResult RunOne(const isa::Case& c, targets::Target& target,
+                 const RunOneOptions& options = {});
 
 // An outcome and its verdict, for callers that want both or an error.
 struct Differential {
@@ -58,8 +59,9 @@ struct Differential {
   oracle::Verdict verdict;
 };
 // RunOne, with every kind but kJudged as an error status.
-absl::StatusOr<Differential> RunAndJudge(const isa::Case& c, targets::Target& target,
-                                         const oracle::JudgeOptions& judge = {});
+absl::StatusOr<Differential> RunAndJudge(
+    const isa::Case& c, targets::Target& target,
+    const oracle::JudgeOptions& judge = {});
 
 // The most atomics the outcome's trace has on one word.
 uint64_t MostAtomicsOnOneWord(const isa::Outcome& outcome);

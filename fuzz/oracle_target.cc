@@ -9,7 +9,8 @@ namespace {
 
 class OracleTarget : public targets::Target {
  public:
-  OracleTarget(const oracle::Schedule& schedule, const targets::TargetOptions& options) {
+  OracleTarget(const oracle::Schedule& schedule,
+               const targets::TargetOptions& options) {
     options_.schedule = schedule;
     // A thread never runs more steps than its wave, nor than its own budget.
     options_.max_steps_per_thread =
@@ -26,8 +27,8 @@ class OracleTarget : public targets::Target {
 
 }  // namespace
 
-std::unique_ptr<targets::Target> CreateOracleTarget(const oracle::Schedule& schedule,
-                                                    const targets::TargetOptions& options) {
+std::unique_ptr<targets::Target> CreateOracleTarget(
+    const oracle::Schedule& schedule, const targets::TargetOptions& options) {
   return std::make_unique<OracleTarget>(schedule, options);
 }
 

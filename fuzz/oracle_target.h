@@ -11,8 +11,8 @@
 
 namespace atomfuzz::fuzz {
 
-std::unique_ptr<targets::Target> CreateOracleTarget(const oracle::Schedule& schedule,
-                                                    const targets::TargetOptions& options);
+std::unique_ptr<targets::Target> CreateOracleTarget(
+    const oracle::Schedule& schedule, const targets::TargetOptions& options);
 
 }  // namespace atomfuzz::fuzz
 

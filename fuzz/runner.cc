@@ -8,15 +8,20 @@ namespace atomfuzz::fuzz {
 
 targets::TargetInfo OracleTargetInfo() {
   // Built by MakeTarget, which alone knows the schedule: no factory here.
-  return {"oracle", false, "oracle",
-          "the reference interpreter itself (with --schedule=random:SEED, one legal "
+  return {"oracle",
+          false,
+          "oracle",
+          "the reference interpreter itself (with --schedule=random:SEED, one "
+          "legal "
           "interleaving of many)",
-          {"schedule"}, nullptr};
+          {"schedule"},
+          nullptr};
 }
 
 std::vector<targets::TargetInfo> AllTargets() {
   std::vector<targets::TargetInfo> rows = {OracleTargetInfo()};
-  for (targets::TargetInfo& r : targets::AllTargets()) rows.push_back(std::move(r));
+  for (targets::TargetInfo& r : targets::AllTargets())
+    rows.push_back(std::move(r));
   return rows;
 }
 
@@ -26,16 +31,20 @@ std::vector<std::string> TargetNames() {
   return names;
 }
 
-absl::StatusOr<std::unique_ptr<targets::Target>> MakeTarget(const RunOptions& o) {
+absl::StatusOr<std::unique_ptr<targets::Target>> MakeTarget(
+    const RunOptions& o) {
   if (o.target == "oracle") {
-    if (absl::Status s = targets::CheckOptions(OracleTargetInfo(), o.target_options); !s.ok()) {
+    if (absl::Status s =
+            targets::CheckOptions(OracleTargetInfo(), o.target_options);
+        !s.ok()) {
       return s;
     }
     return CreateOracleTarget(o.schedule, o.target_options);
   }
   if (!targets::FindTarget(o.target)) {
-    return absl::InvalidArgumentError(absl::StrCat(
-        "unknown target '", o.target, "' (known: ", absl::StrJoin(TargetNames(), ", "), ")"));
+    return absl::InvalidArgumentError(
+        absl::StrCat("unknown target '", o.target,
+                     "' (known: ", absl::StrJoin(TargetNames(), ", "), ")"));
   }
   return targets::CreateTarget(o.target, o.target_options);
 }

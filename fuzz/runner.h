@@ -19,7 +19,7 @@ namespace atomfuzz::fuzz {
 
 struct RunOptions {
   std::string target = "oracle";
-  oracle::Schedule schedule;        // for the oracle
+  oracle::Schedule schedule;  // for the oracle
   targets::TargetOptions target_options;
 };
 
@@ -27,9 +27,11 @@ struct RunOptions {
 // (targets/registry.h).
 targets::TargetInfo OracleTargetInfo();
 std::vector<targets::TargetInfo> AllTargets();
-std::vector<std::string> TargetNames();  // oracle, fast, ... (as --target spells them)
+std::vector<std::string>
+TargetNames();  // oracle, fast, ... (as --target spells them)
 // InvalidArgument for an unknown target or option.
-absl::StatusOr<std::unique_ptr<targets::Target>> MakeTarget(const RunOptions& o);
+absl::StatusOr<std::unique_ptr<targets::Target>> MakeTarget(
+    const RunOptions& o);
 // One-off convenience: MakeTarget then Run.
 absl::StatusOr<isa::Outcome> RunCase(const isa::Case& c, const RunOptions& o);
 

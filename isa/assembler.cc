@@ -65,19 +65,19 @@ class LineAssembler {
     const OpcodeInfo& row = inst.info();
     for (int i = 0; i < row.operand_count(); ++i) {
       if (i > 0 && !cur_.Consume(',')) {
-        return Fail(absl::StrCat("',' before operand ", i + 1, " of ",
-                                 row.mnemonic),
-                    cur_.Found());
+        return Fail(
+            absl::StrCat("',' before operand ", i + 1, " of ", row.mnemonic),
+            cur_.Found());
       }
       std::optional<Operand> op = reader.Read(row.operands[i].kind);
       if (!op) return std::nullopt;
       inst.operands.push_back(*op);
     }
     if (!cur_.AtEnd()) {
-      return Fail(cur_.Peek() == ',' ? absl::StrCat("end of line (", row.mnemonic,
-                                                   " takes ", row.operand_count(),
-                                                   " operands)")
-                                     : std::string("end of line"),
+      return Fail(cur_.Peek() == ','
+                      ? absl::StrCat("end of line (", row.mnemonic, " takes ",
+                                     row.operand_count(), " operands)")
+                      : std::string("end of line"),
                   cur_.Found());
     }
     return inst;
@@ -99,7 +99,8 @@ class LineAssembler {
       inst.op = row->op;
       return row->suffix != Suffix::kDimGlc;  // the dimension is mandatory
     }
-    for (size_t cut = word.rfind('_'); cut != absl::string_view::npos && cut > 0;
+    for (size_t cut = word.rfind('_');
+         cut != absl::string_view::npos && cut > 0;
          cut = word.rfind('_', cut - 1)) {
       const OpcodeInfo* row = FindMnemonic(word.substr(0, cut));
       if (row && ApplySuffix(*row, word.substr(cut), inst)) {

@@ -4,9 +4,8 @@
 #ifndef ATOMFUZZ_ISA_ASSEMBLER_H_
 #define ATOMFUZZ_ISA_ASSEMBLER_H_
 
-#include "absl/strings/string_view.h"
-
 #include "absl/status/statusor.h"
+#include "absl/strings/string_view.h"
 #include "isa/diagnostics.h"
 #include "isa/program.h"
 

@@ -19,12 +19,14 @@ absl::Status PairBlocks(absl::Span<const Instruction> code, BlockPairs& out) {
   std::vector<uint32_t>& members = out.members;
   members.clear();
   auto bad = [&](uint32_t i, const char* what) {
-    return absl::InvalidArgumentError(absl::StrCat("line ", code[i].line, ": ", what));
+    return absl::InvalidArgumentError(
+        absl::StrCat("line ", code[i].line, ": ", what));
   };
   auto kind = [&](uint32_t i) { return code[i].info().block_kind; };
   auto innermost = [&](bool loops_only) -> uint32_t {
     for (auto it = open.rbegin(); it != open.rend(); ++it) {
-      if (kind(*it) == BlockKind::kLoop || (!loops_only && kind(*it) == BlockKind::kSwitch)) {
+      if (kind(*it) == BlockKind::kLoop ||
+          (!loops_only && kind(*it) == BlockKind::kSwitch)) {
         return *it;
       }
     }
@@ -56,9 +58,10 @@ absl::Status PairBlocks(absl::Span<const Instruction> code, BlockPairs& out) {
       }
       case BlockShape::kClose: {
         if (open.empty() || kind(open.back()) != row.block_kind) {
-          return bad(i, row.block_kind == BlockKind::kIf     ? "endif without if"
-                        : row.block_kind == BlockKind::kLoop ? "endloop without loop"
-                                                             : "endswitch without switch");
+          return bad(i, row.block_kind == BlockKind::kIf ? "endif without if"
+                        : row.block_kind == BlockKind::kLoop
+                            ? "endloop without loop"
+                            : "endswitch without switch");
         }
         const uint32_t o = open.back();
         out.opener[i] = o;
@@ -74,7 +77,8 @@ absl::Status PairBlocks(absl::Span<const Instruction> code, BlockPairs& out) {
         const bool is_break = row.block == BlockShape::kBreak;
         const uint32_t o = innermost(!is_break);
         if (o == kNone) {
-          return bad(i, is_break ? "break outside loop or switch" : "continue outside loop");
+          return bad(i, is_break ? "break outside loop or switch"
+                                 : "continue outside loop");
         }
         out.opener[i] = o;
         members.push_back(i);
@@ -83,7 +87,8 @@ absl::Status PairBlocks(absl::Span<const Instruction> code, BlockPairs& out) {
     }
   }
   if (!open.empty()) return bad(open.back(), "block not closed");
-  for (uint32_t i : members) out.close[i] = out.close[out.opener[i]];  // closers: their own
+  for (uint32_t i : members)
+    out.close[i] = out.close[out.opener[i]];  // closers: their own
   return absl::OkStatus();
 }
 

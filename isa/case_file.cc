@@ -29,8 +29,10 @@ uint64_t Resource::WordCount() const {
 
 bool ValueSet::Allows(uint32_t v) const {
   switch (kind) {
-    case Kind::kAny: return true;
-    case Kind::kExact: return !values.empty() && values[0] == v;
+    case Kind::kAny:
+      return true;
+    case Kind::kExact:
+      return !values.empty() && values[0] == v;
     case Kind::kOneOf:
       return std::binary_search(values.begin(), values.end(), v);
   }
@@ -46,9 +48,12 @@ const Resource* Case::FindResource(uint32_t slot) const {
 
 absl::string_view ResourceKindName(ResourceKind k) {
   switch (k) {
-    case ResourceKind::kRaw: return "raw";
-    case ResourceKind::kStructured: return "structured";
-    case ResourceKind::kTyped: return "typed";
+    case ResourceKind::kRaw:
+      return "raw";
+    case ResourceKind::kStructured:
+      return "structured";
+    case ResourceKind::kTyped:
+      return "typed";
   }
   return "?";
 }

@@ -7,11 +7,11 @@
 #include <cstdint>
 #include <optional>
 #include <string>
-#include "absl/strings/string_view.h"
 #include <utility>
 #include <vector>
 
 #include "absl/status/statusor.h"
+#include "absl/strings/string_view.h"
 #include "isa/program.h"
 
 namespace atomfuzz::isa {

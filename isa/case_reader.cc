@@ -48,8 +48,16 @@ class CaseReader {
  private:
   // kSkip: the body of a section whose header was rejected (already
   // reported; its lines would only repeat the error).
-  enum class Section { kNone, kSkip, kMetadata, kDispatch, kUav, kShader,
-                       kExpectUav, kExpectReturns };
+  enum class Section {
+    kNone,
+    kSkip,
+    kMetadata,
+    kDispatch,
+    kUav,
+    kShader,
+    kExpectUav,
+    kExpectReturns
+  };
 
   void Error(TextCursor& cur, std::string expected) {
     sink_.Error(line_, cur.col(), std::move(expected), cur.Found());
@@ -118,16 +126,16 @@ absl::StatusOr<Case> CaseReader::Read() {
   if (!seen_shader_) {
     sink_.Error(line_, 1, "a [shader] section", "end of file");
   }
-  std::sort(case_.resources.begin(), case_.resources.end(),
-            [](const Resource& a, const Resource& b) { return a.slot < b.slot; });
+  std::sort(
+      case_.resources.begin(), case_.resources.end(),
+      [](const Resource& a, const Resource& b) { return a.slot < b.slot; });
   std::stable_sort(case_.expect_words.begin(), case_.expect_words.end(),
                    [](const WordExpectation& a, const WordExpectation& b) {
                      return a.slot < b.slot;
                    });
   std::stable_sort(case_.expect_counters.begin(), case_.expect_counters.end(),
-                   [](const CounterExpectation& a, const CounterExpectation& b) {
-                     return a.slot < b.slot;
-                   });
+                   [](const CounterExpectation& a,
+                      const CounterExpectation& b) { return a.slot < b.slot; });
   if (!sink_.empty()) return sink_.ToStatus();
   return std::move(case_);
 }
@@ -168,9 +176,9 @@ bool CaseReader::StartSection(TextCursor& cur) {
       slot = *n;
       next = name == "uav" ? Section::kUav : Section::kExpectUav;
     }
-    absl::StrAppend(&key, " ",
-                    next == Section::kExpectReturns ? "returns"
-                                                    : absl::StrCat("u", slot));
+    absl::StrAppend(
+        &key, " ",
+        next == Section::kExpectReturns ? "returns" : absl::StrCat("u", slot));
   } else {
     sink_.Error(line_, name_col, std::string(kSectionList),
                 name.empty() ? cur.Found() : Quote(name));
@@ -218,13 +226,20 @@ void CaseReader::ReadLine(TextCursor& cur) {
     case Section::kNone:
       Error(cur, std::string(kSectionList));
       return;
-    case Section::kSkip: return;
-    case Section::kMetadata: return ReadMetadata(cur);
-    case Section::kDispatch: return ReadDispatch(cur);
-    case Section::kUav: return ReadUavKey(cur);
-    case Section::kExpectUav: return ReadExpectUav(cur);
-    case Section::kExpectReturns: return ReadExpectReturn(cur);
-    case Section::kShader: return;  // collected in Read()
+    case Section::kSkip:
+      return;
+    case Section::kMetadata:
+      return ReadMetadata(cur);
+    case Section::kDispatch:
+      return ReadDispatch(cur);
+    case Section::kUav:
+      return ReadUavKey(cur);
+    case Section::kExpectUav:
+      return ReadExpectUav(cur);
+    case Section::kExpectReturns:
+      return ReadExpectReturn(cur);
+    case Section::kShader:
+      return;  // collected in Read()
   }
 }
 
@@ -261,9 +276,9 @@ void CaseReader::ReadUavKey(TextCursor& cur) {
   PendingResource& p = *pending_;
   const int key_col = cur.col();
   const absl::string_view key = cur.ReadIdentifier();
-  static constexpr absl::string_view kKeys[] = {
-      "kind", "words", "stride", "elements", "dim", "format", "size",
-      "counter", "data"};
+  static constexpr absl::string_view kKeys[] = {"kind",     "words",   "stride",
+                                                "elements", "dim",     "format",
+                                                "size",     "counter", "data"};
   if (std::find(std::begin(kKeys), std::end(kKeys), key) == std::end(kKeys)) {
     sink_.Error(line_, key_col,
                 "a resource key: kind, words, stride, elements, dim, format, "
@@ -292,9 +307,12 @@ void CaseReader::ReadUavValue(TextCursor& cur, absl::string_view key) {
   if (key == "kind") {
     const int col = cur.col();
     const absl::string_view v = cur.ReadIdentifier();
-    if (v == "raw") r.kind = ResourceKind::kRaw;
-    else if (v == "structured") r.kind = ResourceKind::kStructured;
-    else if (v == "typed") r.kind = ResourceKind::kTyped;
+    if (v == "raw")
+      r.kind = ResourceKind::kRaw;
+    else if (v == "structured")
+      r.kind = ResourceKind::kStructured;
+    else if (v == "typed")
+      r.kind = ResourceKind::kTyped;
     else {
       sink_.Error(line_, col, "raw, structured or typed",
                   v.empty() ? cur.Found() : Quote(v));
@@ -338,10 +356,14 @@ void CaseReader::ReadUavValue(TextCursor& cur, absl::string_view key) {
   } else {
     auto v = Unsigned(cur, "an unsigned number");
     if (!v) return;
-    if (key == "words") r.words = *v;
-    else if (key == "stride") r.stride = *v;
-    else if (key == "elements") r.elements = *v;
-    else r.counter = *v;
+    if (key == "words")
+      r.words = *v;
+    else if (key == "stride")
+      r.stride = *v;
+    else if (key == "elements")
+      r.elements = *v;
+    else
+      r.counter = *v;
   }
 }
 
@@ -355,9 +377,12 @@ std::pair<int, int> KeyPosition(const PendingResource& p,
 // The key whose value sets how many words a resource of this kind has.
 absl::string_view SizeKey(ResourceKind kind) {
   switch (kind) {
-    case ResourceKind::kRaw: return "words";
-    case ResourceKind::kStructured: return "elements";
-    case ResourceKind::kTyped: return "size";
+    case ResourceKind::kRaw:
+      return "words";
+    case ResourceKind::kStructured:
+      return "elements";
+    case ResourceKind::kTyped:
+      return "size";
   }
   return "kind";
 }
@@ -371,11 +396,11 @@ bool CaseReader::CheckShape(const PendingResource& p) {
   }
   auto need = [&](absl::string_view key) {
     if (!p.keys.contains(key)) {
-      sink_.Error(line, 1,
-                  absl::StrCat(key == "elements" ? "an '" : "a '", key,
-                               "' line for a ", ResourceKindName(r.kind),
-                               " resource"),
-                  "none");
+      sink_.Error(
+          line, 1,
+          absl::StrCat(key == "elements" ? "an '" : "a '", key, "' line for a ",
+                       ResourceKindName(r.kind), " resource"),
+          "none");
       return false;
     }
     return true;
@@ -407,8 +432,8 @@ bool CaseReader::CheckShape(const PendingResource& p) {
       }
       return true;
     case ResourceKind::kTyped:
-      if (!(need("dim") && need("format") && need("size") &&
-            forbid("words") && forbid("stride") && forbid("elements"))) {
+      if (!(need("dim") && need("format") && need("size") && forbid("words") &&
+            forbid("stride") && forbid("elements"))) {
         return false;
       }
       if (p.size_count != TypedAddressWidth(r.dim)) {
@@ -431,9 +456,10 @@ void CaseReader::FinishResource() {
   const uint64_t words = r.WordCount();
   if (words > kMaxResourceWords) {
     const auto [l, c] = KeyPosition(p, SizeKey(r.kind));
-    sink_.Error(l, c, absl::StrCat("at most ", kMaxResourceWords,
-                                   " words in one resource"),
-                absl::StrCat(words));
+    sink_.Error(
+        l, c,
+        absl::StrCat("at most ", kMaxResourceWords, " words in one resource"),
+        absl::StrCat(words));
     return;
   }
   r.init.assign(words, 0);
@@ -477,16 +503,18 @@ void CaseReader::ReadExpectUav(TextCursor& cur) {
     return;
   }
   if (!cur.ConsumeWord("word")) {
-    return Error(cur, "'word N = value', 'word A..B = value' or "
-                      "'counter = value'");
+    return Error(cur,
+                 "'word N = value', 'word A..B = value' or "
+                 "'counter = value'");
   }
   // "N" or "A..B" (one token: '.' does not end a number).
   const int col = cur.col();
   const absl::string_view text = cur.ReadNumberText();
   const size_t dots = text.find("..");
   auto first = ParseUnsigned(text.substr(0, dots));
-  auto last = dots == absl::string_view::npos ? first
-                                             : ParseUnsigned(text.substr(dots + 2));
+  auto last = dots == absl::string_view::npos
+                  ? first
+                  : ParseUnsigned(text.substr(dots + 2));
   if (!first || !last || *last < *first) {
     sink_.Error(line_, col, "a word index N or a range A..B with A <= B",
                 text.empty() ? cur.Found() : Quote(text));
@@ -512,8 +540,8 @@ void CaseReader::ReadExpectReturn(TextCursor& cur) {
     const int col = cur.col();
     const absl::string_view word = cur.ReadIdentifier();
     std::vector<uint32_t> v;
-    bool* seen = word == "group" ? &group
-                 : word == "thread" ? &thread
+    bool* seen = word == "group"        ? &group
+                 : word == "thread"     ? &thread
                  : word == "occurrence" ? &occurrence
                                         : nullptr;
     if (seen == nullptr || *seen) {

@@ -52,10 +52,10 @@ void CheckUavBinding(const Case& c, uint32_t slot, const Instruction* dcl,
                                   : ""));
       }
       if (dcl->opc && !r->counter) {
-        Violation(sink, RuleId::kOpcNeedsCounter, r->line,
-                  absl::StrCat("a 'counter' line for ", what(),
-                               ", declared _opc"),
-                  "none");
+        Violation(
+            sink, RuleId::kOpcNeedsCounter, r->line,
+            absl::StrCat("a 'counter' line for ", what(), ", declared _opc"),
+            "none");
       }
       break;
     default:
@@ -85,10 +85,10 @@ void CheckBinding(const Case& c, const Declarations& d, DiagnosticSink& sink) {
                 absl::StrCat("a dcl_uav_* for the bound u", r.slot), "none");
     }
     if (r.counter && r.kind != ResourceKind::kStructured) {  // spec 1.6
-      Violation(sink, RuleId::kResourceBinding, r.line,
-                "a counter on structured UAVs only",
-                absl::StrCat("a counter on a ", ResourceKindName(r.kind),
-                             " UAV"));
+      Violation(
+          sink, RuleId::kResourceBinding, r.line,
+          "a counter on structured UAVs only",
+          absl::StrCat("a counter on a ", ResourceKindName(r.kind), " UAV"));
     }
   }
 }
@@ -166,7 +166,8 @@ void CheckExpectations(const Case& c, const Declarations& d,
 }  // namespace
 
 // The rules on what the case adds to its program.
-void CheckCaseRules(const Case& c, const Declarations& d, DiagnosticSink& sink) {
+void CheckCaseRules(const Case& c, const Declarations& d,
+                    DiagnosticSink& sink) {
   if (*std::max_element(c.groups.begin(), c.groups.end()) > 65535) {
     // The Case keeps no line for [dispatch].
     Violation(sink, RuleId::kDispatch, c.dispatch_line, "group counts <= 65535",

@@ -21,7 +21,7 @@ struct Declarations {
   SmallSortedMap<uint32_t, const Instruction*> uavs;  // u# -> dcl
   SmallSortedMap<uint32_t, const Instruction*> tgsm;  // g# -> dcl
   SmallSortedMap<RegFile, uint8_t> inputs;            // system value -> mask
-  const Instruction* thread_group = nullptr;     // the first one
+  const Instruction* thread_group = nullptr;          // the first one
 };
 
 // The rules on what the case adds to its program.

@@ -12,7 +12,7 @@
 namespace atomfuzz::isa {
 namespace {
 
-constexpr size_t kMinRun = 4;        // shorter runs are written out
+constexpr size_t kMinRun = 4;  // shorter runs are written out
 constexpr size_t kItemsPerLine = 8;
 
 // Data items for `words`, trailing zeros dropped (they are the default).
@@ -26,8 +26,8 @@ std::vector<std::string> DataItems(const std::vector<uint32_t>& words) {
     size_t run = 1;
     while (i + run < n && words[i + run] - words[i + run - 1] == step) ++run;
     if (run >= kMinRun && step == 0) {
-      items.push_back(absl::StrCat("fill(", FormatLiteral(words[i]), ", ", run,
-                                   ")"));
+      items.push_back(
+          absl::StrCat("fill(", FormatLiteral(words[i]), ", ", run, ")"));
     } else if (run >= kMinRun) {
       items.push_back(absl::StrCat("ramp(", FormatLiteral(words[i]), ", ",
                                    FormatLiteral(step), ", ", run, ")"));
@@ -42,8 +42,10 @@ std::vector<std::string> DataItems(const std::vector<uint32_t>& words) {
 
 std::string Value(const ValueSet& v) {
   switch (v.kind) {
-    case ValueSet::Kind::kAny: return "any";
-    case ValueSet::Kind::kExact: return FormatLiteral(v.values[0]);
+    case ValueSet::Kind::kAny:
+      return "any";
+    case ValueSet::Kind::kExact:
+      return FormatLiteral(v.values[0]);
     case ValueSet::Kind::kOneOf: {
       std::vector<std::string> parts;
       for (uint32_t x : v.values) parts.push_back(FormatLiteral(x));
@@ -54,8 +56,8 @@ std::string Value(const ValueSet& v) {
 }
 
 void PrintResource(const Resource& r, std::string& out) {
-  absl::StrAppend(&out, "\n[uav u", r.slot, "]\nkind ", ResourceKindName(r.kind),
-                  "\n");
+  absl::StrAppend(&out, "\n[uav u", r.slot, "]\nkind ",
+                  ResourceKindName(r.kind), "\n");
   switch (r.kind) {
     case ResourceKind::kRaw:
       absl::StrAppend(&out, "words ", r.words, "\n");
@@ -100,7 +102,8 @@ void PrintExpectations(const Case& c, std::string& out) {
       absl::StrAppend(&out, " = ", Value(w.value), "\n");
     }
     for (const auto& k : c.expect_counters) {
-      if (k.slot == slot) absl::StrAppend(&out, "counter = ", Value(k.value), "\n");
+      if (k.slot == slot)
+        absl::StrAppend(&out, "counter = ", Value(k.value), "\n");
     }
   }
   if (c.expect_returns.empty()) return;
@@ -118,7 +121,8 @@ void PrintExpectations(const Case& c, std::string& out) {
 
 std::string PrintCase(const Case& c) {
   std::string out;
-  for (const std::string& line : c.description) absl::StrAppend(&out, "#", line, "\n");
+  for (const std::string& line : c.description)
+    absl::StrAppend(&out, "#", line, "\n");
   if (!c.metadata.empty()) {
     if (!out.empty()) out += "\n";
     out += "[metadata]\n";

@@ -24,7 +24,9 @@ namespace {
 enum class Block : uint8_t { kIf, kElse, kLoop, kSwitch };
 
 Block BlockOf(BlockKind k) {
-  return k == BlockKind::kLoop ? Block::kLoop : k == BlockKind::kSwitch ? Block::kSwitch : Block::kIf;
+  return k == BlockKind::kLoop     ? Block::kLoop
+         : k == BlockKind::kSwitch ? Block::kSwitch
+                                   : Block::kIf;
 }
 
 // Returns whether the blocks balance; reports every place where they do not.
@@ -69,7 +71,8 @@ bool CheckBalance(const Program& p, DiagnosticSink& sink, bool& thread_sync) {
         break;
       case BlockShape::kClose: {
         const Block want = BlockOf(row.block_kind);
-        if (stack.empty() || (top != want && !(want == Block::kIf && top == Block::kElse))) {
+        if (stack.empty() ||
+            (top != want && !(want == Block::kIf && top == Block::kElse))) {
           error(i, want == Block::kIf     ? "endif closing an if"
                    : want == Block::kLoop ? "endloop closing a loop"
                                           : "endswitch closing a switch");
@@ -89,8 +92,9 @@ bool CheckBalance(const Program& p, DiagnosticSink& sink, bool& thread_sync) {
                   : std::nullopt;
           auto& seen = labels.back();
           if (std::find(seen.begin(), seen.end(), label) != seen.end()) {
-            error(i, i.op == Op::kCase ? "a case value not used before in this switch"
-                                       : "one default in this switch");
+            error(i, i.op == Op::kCase
+                         ? "a case value not used before in this switch"
+                         : "one default in this switch");
           }
           seen.push_back(label);
         }
@@ -257,8 +261,7 @@ class UniformityPass {
   }
 
   // Index of the innermost loop (or, for break, loop or switch).
-  static std::optional<size_t> Target(const Frames& stack,
-                                      bool switch_too) {
+  static std::optional<size_t> Target(const Frames& stack, bool switch_too) {
     for (size_t k = stack.size(); k-- > 0;) {
       if (stack[k].block == Block::kLoop ||
           (switch_too && stack[k].block == Block::kSwitch)) {
@@ -340,8 +343,8 @@ void UniformityPass::Walk() {
   State state = Fresh();
   size_t next_loop = 0;
   auto push = [&](Block block, bool divergent, size_t id, State other) {
-    stack.push_back({block, divergent, divergent, id, std::move(other),
-                     std::nullopt});
+    stack.push_back(
+        {block, divergent, divergent, id, std::move(other), std::nullopt});
   };
   auto divergent_here = [&] {
     return everything_varying_ || state.returned ||
@@ -362,7 +365,8 @@ void UniformityPass::Walk() {
       return;
     }
     switch (i.op) {
-      case Op::kIfZ: case Op::kIfNz:
+      case Op::kIfZ:
+      case Op::kIfNz:
         push(Block::kIf, divergent_here() || cond_varying, 0, state);
         continue;
       case Op::kElse: {
@@ -399,7 +403,8 @@ void UniformityPass::Walk() {
       case Op::kSwitch:
         push(Block::kSwitch, divergent_here() || cond_varying, 0, state);
         continue;
-      case Op::kCase: case Op::kDefault:
+      case Op::kCase:
+      case Op::kDefault:
         state.Join(stack.back().other);  // jumped to from the switch
         continue;
       case Op::kEndSwitch: {
@@ -409,11 +414,17 @@ void UniformityPass::Walk() {
         stack.pop_back();
         continue;
       }
-      case Op::kBreak: case Op::kBreakcZ: case Op::kBreakcNz:
-      case Op::kContinue: case Op::kContinuecZ: case Op::kContinuecNz:
+      case Op::kBreak:
+      case Op::kBreakcZ:
+      case Op::kBreakcNz:
+      case Op::kContinue:
+      case Op::kContinuecZ:
+      case Op::kContinuecNz:
         Escape(stack, state, i.op, cond_varying || divergent_here());
         continue;
-      case Op::kRet: case Op::kRetcZ: case Op::kRetcNz:
+      case Op::kRet:
+      case Op::kRetcZ:
+      case Op::kRetcNz:
         if (cond_varying || divergent_here()) state.returned = true;
         continue;
       case Op::kSync:

@@ -7,9 +7,9 @@
 #include <map>
 #include <optional>
 #include <string>
-#include "absl/strings/string_view.h"
 #include <vector>
 
+#include "absl/strings/string_view.h"
 #include "isa/case_file.h"
 #include "isa/opcode_table.h"
 
@@ -17,8 +17,15 @@ namespace atomfuzz::isa {
 
 // Memory kinds at the granularity the corpus must cover (spec 1.2).
 enum class TargetKind : uint8_t {
-  kUavRaw, kUavStructured, kUavBuffer, kUavTexture1D, kUavTexture1DArray,
-  kUavTexture2D, kUavTexture2DArray, kUavTexture3D, kTgsmRaw,
+  kUavRaw,
+  kUavStructured,
+  kUavBuffer,
+  kUavTexture1D,
+  kUavTexture1DArray,
+  kUavTexture2D,
+  kUavTexture2DArray,
+  kUavTexture3D,
+  kTgsmRaw,
   kTgsmStructured,
 };
 inline constexpr int kTargetKindCount = 10;

@@ -4,10 +4,10 @@
 #define ATOMFUZZ_ISA_DIAGNOSTICS_H_
 
 #include <string>
-#include "absl/strings/string_view.h"
 #include <vector>
 
 #include "absl/status/status.h"
+#include "absl/strings/string_view.h"
 
 namespace atomfuzz::isa {
 
@@ -17,7 +17,8 @@ struct Diagnostic {
   int col = 0;
   std::string expected;
   std::string found;
-  std::string rule;  // validator rule id and spec section, e.g. "E-24, spec 1.1"
+  std::string
+      rule;  // validator rule id and spec section, e.g. "E-24, spec 1.1"
 
   std::string Render() const;
 };

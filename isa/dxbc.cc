@@ -41,8 +41,8 @@ absl::StatusOr<Program> DecodeShex(const DxbcChunk& chunk) {
   Program program;
   size_t at = 2;
   while (at < tokens.size()) {
-    const TokenPosition where{base + 4 * at,
-                              static_cast<int>(program.instructions.size()) + 1};
+    const TokenPosition where{
+        base + 4 * at, static_cast<int>(program.instructions.size()) + 1};
     absl::StatusOr<DecodedInstruction> d =
         DecodeInstruction(absl::MakeConstSpan(tokens).subspan(at), where);
     if (!d.ok()) return d.status();
@@ -63,9 +63,9 @@ std::vector<uint8_t> WordsToBytes(const std::vector<uint32_t>& words) {
 
 absl::StatusOr<std::vector<uint32_t>> EncodeShex(const Program& program) {
   if (program.major != 5 || program.minor != 0) {
-    return absl::InvalidArgumentError(absl::StrFormat(
-        "cannot encode cs_%d_%d as DXBC: only cs_5_0", program.major,
-        program.minor));
+    return absl::InvalidArgumentError(
+        absl::StrFormat("cannot encode cs_%d_%d as DXBC: only cs_5_0",
+                        program.major, program.minor));
   }
   std::vector<uint32_t> tokens = {kCs50Version, 0};
   for (size_t i = 0; i < program.instructions.size(); ++i) {
@@ -99,8 +99,9 @@ absl::StatusOr<Program> DecodeDxbc(absl::Span<const uint8_t> bytes) {
       return DecodeShex(chunk);
     }
   }
-  return absl::InternalError("ParseDxbcContainer let a container without "
-                             "SHEX or SHDR through");
+  return absl::InternalError(
+      "ParseDxbcContainer let a container without "
+      "SHEX or SHDR through");
 }
 
 }  // namespace atomfuzz::isa

@@ -35,19 +35,18 @@ absl::Status CheckHeader(absl::Span<const uint8_t> bytes) {
     return DxbcError(0, 0, "the magic 'DXBC'", FourCcText(LoadLe32(bytes, 0)));
   }
   if (LoadLe32(bytes, 24) != bytes.size()) {
-    return DxbcError(24, 0,
-                     absl::StrFormat("a size field of %d (the bytes given)",
-                                     bytes.size()),
-                     absl::StrCat(LoadLe32(bytes, 24)));
+    return DxbcError(
+        24, 0,
+        absl::StrFormat("a size field of %d (the bytes given)", bytes.size()),
+        absl::StrCat(LoadLe32(bytes, 24)));
   }
   const std::array<uint32_t, 4> sum = DxbcChecksum(bytes);
   for (size_t i = 0; i < 4; ++i) {
     const size_t at = kDxbcChecksumOffset + 4 * i;
     if (LoadLe32(bytes, at) != sum[i]) {
-      return DxbcError(at, 0,
-                       absl::StrFormat("checksum word %s (spec 5.4)",
-                                       Hex(sum[i])),
-                       Hex(LoadLe32(bytes, at)));
+      return DxbcError(
+          at, 0, absl::StrFormat("checksum word %s (spec 5.4)", Hex(sum[i])),
+          Hex(LoadLe32(bytes, at)));
     }
   }
   if (LoadLe32(bytes, 20) != kContainerVersion) {
@@ -126,7 +125,8 @@ absl::StatusOr<std::vector<DxbcChunk>> ParseDxbcContainer(
   std::vector<DxbcChunk> chunks;
   int programs = 0;
   for (size_t i = 0; i < count; ++i) {
-    absl::StatusOr<DxbcChunk> chunk = ReadChunk(bytes, kHeaderSize + 4 * i, first);
+    absl::StatusOr<DxbcChunk> chunk =
+        ReadChunk(bytes, kHeaderSize + 4 * i, first);
     if (!chunk.ok()) return chunk.status();
     if (chunk->fourcc == kFourCcShex || chunk->fourcc == kFourCcShdr) {
       if (++programs > 1) {

@@ -29,9 +29,9 @@ class InstructionReader {
   // The next DWORD of this instruction, or an error naming `what`.
   absl::StatusOr<uint32_t> Next(absl::string_view what) {
     if (pos_ >= length_) {
-      return Fail(pos_, what,
-                  absl::StrFormat("the end of the instruction (length %d)",
-                                  length_));
+      return Fail(
+          pos_, what,
+          absl::StrFormat("the end of the instruction (length %d)", length_));
     }
     return tokens_[pos_++];
   }
@@ -66,17 +66,17 @@ absl::StatusOr<DecodedInstruction> InstructionReader::Read() {
   row_ = FindTokenOpcode(static_cast<uint16_t>(token0 & kOpcodeMask),
                          (controls & kTestNonzeroControl) != 0);
   if (row_ == nullptr) {
-    return Fail(0, "a known opcode (spec 4.5)",
-                absl::StrFormat("opcode %d in %s", token0 & kOpcodeMask,
-                                Hex(token0)));
+    return Fail(
+        0, "a known opcode (spec 4.5)",
+        absl::StrFormat("opcode %d in %s", token0 & kOpcodeMask, Hex(token0)));
   }
   inst_.op = row_->op;
   inst_.line = where_.instr;
   if (absl::Status s = ReadControls(controls); !s.ok()) return s;
   if (token0 & kExtendedBit) {
     if (row_->suffix != Suffix::kIndexable) {
-      return Fail(0, absl::StrCat("no extended opcode token on ",
-                                  row_->mnemonic),
+      return Fail(0,
+                  absl::StrCat("no extended opcode token on ", row_->mnemonic),
                   "the extended bit 31 set");
     }
     if (absl::Status s = ReadExtendedOpcodes(); !s.ok()) return s;
@@ -91,16 +91,17 @@ absl::StatusOr<DecodedInstruction> InstructionReader::Read() {
     const size_t at = pos_;
     absl::StatusOr<uint32_t> t = Next("a return-type token");
     if (!t.ok()) return t.status();
-    if (*t > 0xffff) return Fail(at, "a return-type token below 0x10000", Hex(*t));
+    if (*t > 0xffff)
+      return Fail(at, "a return-type token below 0x10000", Hex(*t));
     absl::StatusOr<std::array<ReturnType, 4>> types = ReadTypes(*t, at);
     if (!types.ok()) return types.status();
     inst_.types = *types;
   }
   if (pos_ != length_) {
-    return Fail(pos_,
-                absl::StrFormat("the end of %s after %d DWORDs",
-                                row_->mnemonic, pos_),
-                absl::StrFormat("a length field of %d", length_));
+    return Fail(
+        pos_,
+        absl::StrFormat("the end of %s after %d DWORDs", row_->mnemonic, pos_),
+        absl::StrFormat("a length field of %d", length_));
   }
   return DecodedInstruction{std::move(inst_), length_};
 }
@@ -122,8 +123,12 @@ absl::Status InstructionReader::ReadControls(uint32_t controls) {
     case Suffix::kGlobalFlags:
       inst_.global_flags = static_cast<uint16_t>(rest);
       break;
-    case Suffix::kGlcOpc: inst_.opc = (rest >> 12) & 1; [[fallthrough]];
-    case Suffix::kGlc: inst_.glc = (rest >> 5) & 1; break;
+    case Suffix::kGlcOpc:
+      inst_.opc = (rest >> 12) & 1;
+      [[fallthrough]];
+    case Suffix::kGlc:
+      inst_.glc = (rest >> 5) & 1;
+      break;
     case Suffix::kDimGlc:
       inst_.glc = (rest >> 5) & 1;
       inst_.dim = static_cast<Dim>(rest & 0x1f);
@@ -133,7 +138,8 @@ absl::Status InstructionReader::ReadControls(uint32_t controls) {
       }
       break;
     case Suffix::kIndexable:
-    case Suffix::kNone: break;
+    case Suffix::kNone:
+      break;
   }
   return absl::OkStatus();
 }
@@ -171,8 +177,10 @@ absl::Status InstructionReader::ReadExtendedOpcodes() {
                          suffix.dim == Dim::kStructuredBuffer ||
                          TypedAddressWidth(suffix.dim) != 0;
       if (!known || (suffix.stride && suffix.dim != Dim::kStructuredBuffer)) {
-        return Fail(at, "a resource dimension of the model (stride only on "
-                        "structured_buffer)", Hex(*t));
+        return Fail(at,
+                    "a resource dimension of the model (stride only on "
+                    "structured_buffer)",
+                    Hex(*t));
       }
     } else if (type == kExtReturnType && !types && (*t & 0x7fc00000) == 0) {
       types = true;
@@ -180,8 +188,10 @@ absl::Status InstructionReader::ReadExtendedOpcodes() {
       if (!ts.ok()) return ts.status();
       suffix.types = *ts;
     } else {
-      return Fail(at, "one RESOURCE_DIM (type 2) and one RESOURCE_RETURN_TYPE "
-                      "(type 3) extended token", Hex(*t));
+      return Fail(at,
+                  "one RESOURCE_DIM (type 2) and one RESOURCE_RETURN_TYPE "
+                  "(type 3) extended token",
+                  Hex(*t));
     }
   }
   if (!dim || !types) {
@@ -225,17 +235,16 @@ absl::StatusOr<Operand> InstructionReader::ReadOperand(OperandKind kind) {
   const uint32_t type = (*token >> kOperandTypeShift) & 0xff;
   std::optional<RegFile> file = RegFileFromType(type);
   if (!file || !rule.Accepts(*file)) {
-    return Fail(at, rule.what,
-                file ? absl::StrFormat("'%s' (type %d)", RegFileName(*file),
-                                       type)
-                     : absl::StrFormat("operand type %d in %s", type,
-                                       Hex(*token)));
+    return Fail(
+        at, rule.what,
+        file ? absl::StrFormat("'%s' (type %d)", RegFileName(*file), type)
+             : absl::StrFormat("operand type %d in %s", type, Hex(*token)));
   }
   op.file = *file;
   if (absl::Status s = ReadComponents(*token, op); !s.ok()) return s;
   if (const char* problem = OperandShapeProblem(kind, op)) {
-    return Fail(at, problem, absl::StrFormat("%s in %s", RegFileName(op.file),
-                                             Hex(*token)));
+    return Fail(at, problem,
+                absl::StrFormat("%s in %s", RegFileName(op.file), Hex(*token)));
   }
   if (absl::Status s = ReadIndices(*token, op); !s.ok()) return s;
   if (op.file == RegFile::kImmediate) {
@@ -258,8 +267,10 @@ absl::Status InstructionReader::ReadComponents(uint32_t token, Operand& op) {
       op.value_count = count == 1 ? 1 : 4;
       return absl::OkStatus();
     }
-    return Fail(at, "an immediate of 1 or 4 components (0x1 or 0x2 in bits "
-                    "[11:0])", Hex(token));
+    return Fail(at,
+                "an immediate of 1 or 4 components (0x1 or 0x2 in bits "
+                "[11:0])",
+                Hex(token));
   }
   if (count == 0 && (token & 0xffc) == 0) return absl::OkStatus();
   if (count == 2 && mode == 0 && bits <= 0xf && bits != 0) {
@@ -279,8 +290,10 @@ absl::Status InstructionReader::ReadComponents(uint32_t token, Operand& op) {
     op.swizzle = {static_cast<uint8_t>(bits), 0, 0, 0};
     return absl::OkStatus();
   }
-  return Fail(at, "0 components, or 4 with a non-empty mask, a swizzle or "
-                  "one selected component (spec 4.4)", Hex(token));
+  return Fail(at,
+              "0 components, or 4 with a non-empty mask, a swizzle or "
+              "one selected component (spec 4.4)",
+              Hex(token));
 }
 
 // Bits [31:20]: the index dimension the file has in cs_5_0, immediate
@@ -297,12 +310,12 @@ absl::Status InstructionReader::ReadIndices(uint32_t token, Operand& op) {
   if (found_dims != static_cast<uint32_t>(dims) ||
       ((token >> kIndexRepShift) & 0x1ff & ~used) != 0 || rep0 != 0 ||
       (dims == 2 && !element_ok)) {
-    return Fail(at,
-                absl::StrFormat("a %d-D immediate index on %s%s", dims,
-                                RegFileName(op.file),
-                                dims == 2 ? " (the element may be relative)"
-                                          : ""),
-                Hex(token));
+    return Fail(
+        at,
+        absl::StrFormat("a %d-D immediate index on %s%s", dims,
+                        RegFileName(op.file),
+                        dims == 2 ? " (the element may be relative)" : ""),
+        Hex(token));
   }
   if (dims >= 1) {
     absl::StatusOr<uint32_t> index = Next("a register index");

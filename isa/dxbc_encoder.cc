@@ -18,8 +18,10 @@ absl::Status Unencodable(const Instruction& inst, absl::string_view why) {
 uint32_t ComponentBits(const Operand& op) {
   if (op.file == RegFile::kImmediate) return op.value_count == 1 ? 1 : 2;
   switch (op.selection) {
-    case Selection::kNone: return 0;
-    case Selection::kMask: return 2 | static_cast<uint32_t>(op.mask) << 4;
+    case Selection::kNone:
+      return 0;
+    case Selection::kMask:
+      return 2 | static_cast<uint32_t>(op.mask) << 4;
     case Selection::kSwizzle: {
       uint32_t bits = 2 | 1u << 2;
       for (int i = 0; i < 4; ++i) {
@@ -69,11 +71,13 @@ absl::Status AppendOperand(const Instruction& inst, int i,
   const Operand& op = inst.operands[static_cast<size_t>(i)];
   const std::string which = absl::StrCat("operand ", i + 1, ": ");
   if (!(CanonicalOperand(op) == op)) {
-    return Unencodable(inst, which + "it sets fields its register file and "
-                                     "selection do not use");
+    return Unencodable(inst, which +
+                                 "it sets fields its register file and "
+                                 "selection do not use");
   }
   if (kind == OperandKind::kNumber) {
-    if (op.file != RegFile::kNumber) return Unencodable(inst, which + "a number");
+    if (op.file != RegFile::kNumber)
+      return Unencodable(inst, which + "a number");
     out.push_back(op.index);
     return absl::OkStatus();
   }
@@ -116,7 +120,8 @@ absl::Status CheckFields(const Instruction& inst) {
     return Unencodable(inst, "it sets fields its mnemonic does not use");
   }
   if (inst.sync_flags > 0xf) return Unencodable(inst, "sync flags");
-  if (inst.global_flags > 0xff) return Unencodable(inst, "unknown global flags");
+  if (inst.global_flags > 0xff)
+    return Unencodable(inst, "unknown global flags");
   if (row.suffix == Suffix::kDimGlc) {
     if (TypedAddressWidth(inst.dim) == 0) {
       return Unencodable(inst, "a typed UAV dimension");
@@ -146,15 +151,24 @@ uint32_t EncodeControls(const Instruction& inst) {
   const OpcodeInfo& row = inst.info();
   uint32_t c = row.test_nonzero ? kTestNonzeroControl : 0;
   switch (row.suffix) {
-    case Suffix::kSyncFlags: c |= inst.sync_flags; break;
-    case Suffix::kGlobalFlags: c |= inst.global_flags; break;
-    case Suffix::kGlcOpc: c |= inst.opc ? 1u << 12 : 0; [[fallthrough]];
-    case Suffix::kGlc: c |= inst.glc ? 1u << 5 : 0; break;
+    case Suffix::kSyncFlags:
+      c |= inst.sync_flags;
+      break;
+    case Suffix::kGlobalFlags:
+      c |= inst.global_flags;
+      break;
+    case Suffix::kGlcOpc:
+      c |= inst.opc ? 1u << 12 : 0;
+      [[fallthrough]];
+    case Suffix::kGlc:
+      c |= inst.glc ? 1u << 5 : 0;
+      break;
     case Suffix::kDimGlc:
       c |= static_cast<uint32_t>(inst.dim) | (inst.glc ? 1u << 5 : 0);
       break;
     case Suffix::kIndexable:
-    case Suffix::kNone: break;
+    case Suffix::kNone:
+      break;
   }
   return c & kControlsMask;
 }
@@ -184,9 +198,10 @@ absl::Status EncodeInstruction(const Instruction& inst,
   const size_t length = out.size() - start;
   if (length > kMaxEncodedLength) {
     out.resize(start);
-    return Unencodable(inst, absl::StrFormat(
-        "%d DWORDs; at most %d keep every parser in agreement (E-38)", length,
-        kMaxEncodedLength));
+    return Unencodable(
+        inst, absl::StrFormat(
+                  "%d DWORDs; at most %d keep every parser in agreement (E-38)",
+                  length, kMaxEncodedLength));
   }
   out[start] = token0 | static_cast<uint32_t>(length) << kLengthShift;
   return absl::OkStatus();

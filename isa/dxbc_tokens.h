@@ -18,7 +18,7 @@ namespace atomfuzz::isa {
 // Opcode token fields (spec 4.2).
 inline constexpr uint32_t kOpcodeMask = 0x7ff;
 inline constexpr int kControlsShift = 11;
-inline constexpr uint32_t kControlsMask = 0x1fff;  // bits [23:11]
+inline constexpr uint32_t kControlsMask = 0x1fff;         // bits [23:11]
 inline constexpr uint32_t kTestNonzeroControl = 1u << 7;  // bit 18
 inline constexpr int kLengthShift = 24;
 inline constexpr uint32_t kLengthMask = 0x7f;  // bits [30:24] (TPF, DXVK)

@@ -14,8 +14,10 @@ std::string Hex(uint32_t v) { return absl::StrFormat("0x%08x", v); }
 
 std::string Describe(const ValueSet& v) {
   switch (v.kind) {
-    case ValueSet::Kind::kAny: return "any";
-    case ValueSet::Kind::kExact: return Hex(v.values[0]);
+    case ValueSet::Kind::kAny:
+      return "any";
+    case ValueSet::Kind::kExact:
+      return Hex(v.values[0]);
     case ValueSet::Kind::kOneOf: {
       std::vector<std::string> parts;
       for (uint32_t x : v.values) parts.push_back(Hex(x));
@@ -49,24 +51,28 @@ std::vector<Mismatch> CheckExpectations(const Case& c, const Outcome& o) {
     const UavState* u = o.FindUav(w.slot);
     for (uint64_t i = w.first; i <= w.last; ++i) {
       std::optional<uint32_t> got;
-      if (u != nullptr && i < u->words.size() && u->defined[i]) got = u->words[i];
+      if (u != nullptr && i < u->words.size() && u->defined[i])
+        got = u->words[i];
       const std::vector<uint32_t>* choices =
-          u != nullptr && i < u->words.size() && !got ? u->ChoicesOf(static_cast<uint32_t>(i))
-                                                      : nullptr;
+          u != nullptr && i < u->words.size() && !got
+              ? u->ChoicesOf(static_cast<uint32_t>(i))
+              : nullptr;
       if (u == nullptr || i >= u->words.size()) {
-        out.push_back({absl::StrCat("u", w.slot, "[", i, "]"), Describe(w.value),
-                       "no such word", w.line});
+        out.push_back({absl::StrCat("u", w.slot, "[", i, "]"),
+                       Describe(w.value), "no such word", w.line});
       } else if (choices != nullptr) {
         // One of a few: each must be one the expectation allows.
-        const bool meets = std::all_of(choices->begin(), choices->end(),
-                                       [&](uint32_t x) { return Meets(w.value, x); });
+        const bool meets =
+            std::all_of(choices->begin(), choices->end(),
+                        [&](uint32_t x) { return Meets(w.value, x); });
         if (!meets) {
-          out.push_back({absl::StrCat("u", w.slot, "[", i, "]"), Describe(w.value),
+          out.push_back({absl::StrCat("u", w.slot, "[", i, "]"),
+                         Describe(w.value),
                          Describe({ValueSet::Kind::kOneOf, *choices}), w.line});
         }
       } else if (!Meets(w.value, got)) {
-        out.push_back({absl::StrCat("u", w.slot, "[", i, "]"), Describe(w.value),
-                       Show(got), w.line});
+        out.push_back({absl::StrCat("u", w.slot, "[", i, "]"),
+                       Describe(w.value), Show(got), w.line});
       }
     }
   }
@@ -85,9 +91,9 @@ std::vector<Mismatch> CheckExpectations(const Case& c, const Outcome& o) {
     if (c.shader.instructions[i].info().returns_old()) returning.push_back(i);
   }
   for (const ReturnExpectation& e : c.expect_returns) {
-    const std::string where = absl::StrCat("atomic ", e.atomic, " group ",
-                                           Xyz(e.group), " thread ", Xyz(e.thread),
-                                           e.occurrence ? absl::StrCat(" occurrence ", e.occurrence) : "");
+    const std::string where = absl::StrCat(
+        "atomic ", e.atomic, " group ", Xyz(e.group), " thread ", Xyz(e.thread),
+        e.occurrence ? absl::StrCat(" occurrence ", e.occurrence) : "");
     if (e.atomic >= returning.size()) {
       out.push_back({where, Describe(e.value), "no such atomic", e.line});
       continue;

@@ -13,10 +13,11 @@
 namespace atomfuzz::isa {
 
 struct Mismatch {
-  std::string where;     // "u2[17]", "u1 counter", "atomic 0 group (0,0,0) thread (3,0,0)"
-  std::string expected;  // "0x00000045", "{1, 2}"
-  std::string got;       // "0x00000044", "????????", "not executed"
-  int line = 0;          // of the expectation
+  std::string
+      where;  // "u2[17]", "u1 counter", "atomic 0 group (0,0,0) thread (3,0,0)"
+  std::string expected;        // "0x00000045", "{1, 2}"
+  std::string got;             // "0x00000044", "????????", "not executed"
+  int line = 0;                // of the expectation
   std::string Render() const;  // "u2[17]: expected 0x..., got 0x..."
 };
 

@@ -20,20 +20,28 @@ constexpr uint8_t kStructured = kUavStructured | kTgsmStructured;
 // Row builders keep each row on one line and its shape obvious.
 constexpr OpcodeInfo Alu(Op op, absl::string_view m, uint16_t tok,
                          std::array<OperandSpec, kMaxOperands> ops) {
-  return {op, m, tok, false, F::kAlu, Rmw::kNone, 0, Suffix::kNone, ops,
-          "1.10 (integer ALU, FS 22)"};
+  return {op,         m, tok,           false, F::kAlu,
+          Rmw::kNone, 0, Suffix::kNone, ops,   "1.10 (integer ALU, FS 22)"};
 }
 using B = BlockShape;
 using BK = BlockKind;
 constexpr OpcodeInfo Flow(Op op, absl::string_view m, uint16_t tok, bool nz,
                           std::array<OperandSpec, kMaxOperands> ops,
-                          BlockShape block = B::kNone, BlockKind kind = BK::kNone) {
-  return {op, m, tok, nz, F::kControl, Rmw::kNone, 0, Suffix::kNone, ops,
-          "FS 22.7", block, kind};
+                          BlockShape block = B::kNone,
+                          BlockKind kind = BK::kNone) {
+  return {op,  m,         tok,   nz,  F::kControl, Rmw::kNone, 0, Suffix::kNone,
+          ops, "FS 22.7", block, kind};
 }
 constexpr OpcodeInfo Atomic(Op op, absl::string_view m, uint16_t tok, Rmw rmw) {
   const bool cmp = rmw == Rmw::kCmpExch;
-  return {op, m, tok, false, F::kAtomic, rmw, kAllMemories, Suffix::kNone,
+  return {op,
+          m,
+          tok,
+          false,
+          F::kAtomic,
+          rmw,
+          kAllMemories,
+          Suffix::kNone,
           cmp ? std::array<OperandSpec, kMaxOperands>{M(), S(R::kAddress),
                                                       S(R::kComparand),
                                                       S(R::kValue)}
@@ -44,15 +52,22 @@ constexpr OpcodeInfo Atomic(Op op, absl::string_view m, uint16_t tok, Rmw rmw) {
 constexpr OpcodeInfo ImmAtomic(Op op, absl::string_view m, uint16_t tok,
                                Rmw rmw) {
   const bool cmp = rmw == Rmw::kCmpExch;
-  return {op, m, tok, false, F::kImmAtomic, rmw, kAllMemories, Suffix::kNone,
-          cmp ? std::array<OperandSpec, kMaxOperands>{D(R::kReturn), M(),
-                                                      S(R::kAddress),
-                                                      S(R::kComparand),
-                                                      S(R::kValue)}
-              : std::array<OperandSpec, kMaxOperands>{D(R::kReturn), M(),
-                                                      S(R::kAddress),
-                                                      S(R::kValue)},
-          "1.5, 4.7"};
+  return {
+      op,
+      m,
+      tok,
+      false,
+      F::kImmAtomic,
+      rmw,
+      kAllMemories,
+      Suffix::kNone,
+      cmp ? std::array<OperandSpec, kMaxOperands>{D(R::kReturn), M(),
+                                                  S(R::kAddress),
+                                                  S(R::kComparand),
+                                                  S(R::kValue)}
+          : std::array<OperandSpec, kMaxOperands>{D(R::kReturn), M(),
+                                                  S(R::kAddress), S(R::kValue)},
+      "1.5, 4.7"};
 }
 
 constexpr OpcodeInfo kTable[] = {
@@ -96,40 +111,92 @@ constexpr OpcodeInfo kTable[] = {
     Flow(Op::kBreakcZ, "breakc_z", 3, false, {S(R::kCondition)}, B::kBreak),
     Flow(Op::kBreakcNz, "breakc_nz", 3, true, {S(R::kCondition)}, B::kBreak),
     Flow(Op::kContinue, "continue", 7, false, {}, B::kContinue, BK::kLoop),
-    Flow(Op::kContinuecZ, "continuec_z", 8, false, {S(R::kCondition)}, B::kContinue, BK::kLoop),
-    Flow(Op::kContinuecNz, "continuec_nz", 8, true, {S(R::kCondition)}, B::kContinue, BK::kLoop),
-    Flow(Op::kSwitch, "switch", 76, false, {S(R::kCondition)}, B::kOpen, BK::kSwitch),
-    Flow(Op::kCase, "case", 6, false, {S(R::kCaseValue)}, B::kLabel, BK::kSwitch),
+    Flow(Op::kContinuecZ, "continuec_z", 8, false, {S(R::kCondition)},
+         B::kContinue, BK::kLoop),
+    Flow(Op::kContinuecNz, "continuec_nz", 8, true, {S(R::kCondition)},
+         B::kContinue, BK::kLoop),
+    Flow(Op::kSwitch, "switch", 76, false, {S(R::kCondition)}, B::kOpen,
+         BK::kSwitch),
+    Flow(Op::kCase, "case", 6, false, {S(R::kCaseValue)}, B::kLabel,
+         BK::kSwitch),
     Flow(Op::kDefault, "default", 10, false, {}, B::kLabel, BK::kSwitch),
     Flow(Op::kEndSwitch, "endswitch", 23, false, {}, B::kClose, BK::kSwitch),
     Flow(Op::kRet, "ret", 62, false, {}),
     Flow(Op::kRetcZ, "retc_z", 63, false, {S(R::kCondition)}),
     Flow(Op::kRetcNz, "retc_nz", 63, true, {S(R::kCondition)}),
 
-    {Op::kSync, "sync", 190, false, F::kSync, Rmw::kNone, 0, Suffix::kSyncFlags,
-     {}, "2.2"},
+    {Op::kSync,
+     "sync",
+     190,
+     false,
+     F::kSync,
+     Rmw::kNone,
+     0,
+     Suffix::kSyncFlags,
+     {},
+     "2.2"},
 
-    {Op::kLdRaw, "ld_raw", 165, false, F::kLoad, Rmw::kNone,
-     kRaw, Suffix::kIndexable,
-     {D(), S(R::kByteOffset), O(K::kMemSrc, R::kTarget)}, "1.7"},
-    {Op::kStoreRaw, "store_raw", 166, false, F::kStore, Rmw::kNone, kRaw,
+    {Op::kLdRaw,
+     "ld_raw",
+     165,
+     false,
+     F::kLoad,
+     Rmw::kNone,
+     kRaw,
+     Suffix::kIndexable,
+     {D(), S(R::kByteOffset), O(K::kMemSrc, R::kTarget)},
+     "1.7"},
+    {Op::kStoreRaw,
+     "store_raw",
+     166,
+     false,
+     F::kStore,
+     Rmw::kNone,
+     kRaw,
      Suffix::kNone,
-     {O(K::kMemDst, R::kTarget), S(R::kByteOffset), S(R::kValue)}, "1.7"},
-    {Op::kLdStructured, "ld_structured", 167, false, F::kLoad, Rmw::kNone,
-     kStructured, Suffix::kIndexable,
+     {O(K::kMemDst, R::kTarget), S(R::kByteOffset), S(R::kValue)},
+     "1.7"},
+    {Op::kLdStructured,
+     "ld_structured",
+     167,
+     false,
+     F::kLoad,
+     Rmw::kNone,
+     kStructured,
+     Suffix::kIndexable,
      {D(), S(R::kStructIndex), S(R::kByteOffset), O(K::kMemSrc, R::kTarget)},
      "1.7"},
-    {Op::kStoreStructured, "store_structured", 168, false, F::kStore,
-     Rmw::kNone, kStructured, Suffix::kNone,
+    {Op::kStoreStructured,
+     "store_structured",
+     168,
+     false,
+     F::kStore,
+     Rmw::kNone,
+     kStructured,
+     Suffix::kNone,
      {O(K::kMemDst, R::kTarget), S(R::kStructIndex), S(R::kByteOffset),
       S(R::kValue)},
      "1.7"},
-    {Op::kLdUavTyped, "ld_uav_typed", 163, false, F::kLoad, Rmw::kNone,
-     kUavTyped, Suffix::kIndexable,
-     {D(), S(R::kAddress), O(K::kMemSrc, R::kTarget)}, "1.7"},
-    {Op::kStoreUavTyped, "store_uav_typed", 164, false, F::kStore, Rmw::kNone,
-     kUavTyped, Suffix::kNone,
-     {O(K::kMemDst, R::kTarget), S(R::kAddress), S(R::kValue)}, "1.7"},
+    {Op::kLdUavTyped,
+     "ld_uav_typed",
+     163,
+     false,
+     F::kLoad,
+     Rmw::kNone,
+     kUavTyped,
+     Suffix::kIndexable,
+     {D(), S(R::kAddress), O(K::kMemSrc, R::kTarget)},
+     "1.7"},
+    {Op::kStoreUavTyped,
+     "store_uav_typed",
+     164,
+     false,
+     F::kStore,
+     Rmw::kNone,
+     kUavTyped,
+     Suffix::kNone,
+     {O(K::kMemDst, R::kTarget), S(R::kAddress), S(R::kValue)},
+     "1.7"},
 
     // Spec 1.5: the two groups are not in parallel order (E-39).
     Atomic(Op::kAtomicAnd, "atomic_and", 169, Rmw::kAnd),
@@ -142,51 +209,137 @@ constexpr OpcodeInfo kTable[] = {
     Atomic(Op::kAtomicUMax, "atomic_umax", 176, Rmw::kUMax),
     Atomic(Op::kAtomicUMin, "atomic_umin", 177, Rmw::kUMin),
 
-    {Op::kImmAtomicAlloc, "imm_atomic_alloc", 178, false, F::kCounter,
-     Rmw::kAlloc, kUavStructured, Suffix::kNone,
-     {D(R::kReturn), O(K::kUav, R::kTarget)}, "1.6"},
-    {Op::kImmAtomicConsume, "imm_atomic_consume", 179, false, F::kCounter,
-     Rmw::kConsume, kUavStructured, Suffix::kNone,
-     {D(R::kReturn), O(K::kUav, R::kTarget)}, "1.6"},
+    {Op::kImmAtomicAlloc,
+     "imm_atomic_alloc",
+     178,
+     false,
+     F::kCounter,
+     Rmw::kAlloc,
+     kUavStructured,
+     Suffix::kNone,
+     {D(R::kReturn), O(K::kUav, R::kTarget)},
+     "1.6"},
+    {Op::kImmAtomicConsume,
+     "imm_atomic_consume",
+     179,
+     false,
+     F::kCounter,
+     Rmw::kConsume,
+     kUavStructured,
+     Suffix::kNone,
+     {D(R::kReturn), O(K::kUav, R::kTarget)},
+     "1.6"},
 
     ImmAtomic(Op::kImmAtomicIAdd, "imm_atomic_iadd", 180, Rmw::kIAdd),
     ImmAtomic(Op::kImmAtomicAnd, "imm_atomic_and", 181, Rmw::kAnd),
     ImmAtomic(Op::kImmAtomicOr, "imm_atomic_or", 182, Rmw::kOr),
     ImmAtomic(Op::kImmAtomicXor, "imm_atomic_xor", 183, Rmw::kXor),
     ImmAtomic(Op::kImmAtomicExch, "imm_atomic_exch", 184, Rmw::kExch),
-    ImmAtomic(Op::kImmAtomicCmpExch, "imm_atomic_cmp_exch", 185,
-              Rmw::kCmpExch),
+    ImmAtomic(Op::kImmAtomicCmpExch, "imm_atomic_cmp_exch", 185, Rmw::kCmpExch),
     ImmAtomic(Op::kImmAtomicIMax, "imm_atomic_imax", 186, Rmw::kIMax),
     ImmAtomic(Op::kImmAtomicIMin, "imm_atomic_imin", 187, Rmw::kIMin),
     ImmAtomic(Op::kImmAtomicUMax, "imm_atomic_umax", 188, Rmw::kUMax),
     ImmAtomic(Op::kImmAtomicUMin, "imm_atomic_umin", 189, Rmw::kUMin),
 
-    {Op::kDclGlobalFlags, "dcl_globalFlags", 106, false, F::kDecl, Rmw::kNone,
-     0, Suffix::kGlobalFlags, {}, "3.2, 4.6"},
-    {Op::kDclUavRaw, "dcl_uav_raw", 157, false, F::kDecl, Rmw::kNone, kUavRaw,
-     Suffix::kGlc, {O(K::kUav, R::kDeclared)}, "1.8, 3.2"},
-    {Op::kDclUavStructured, "dcl_uav_structured", 158, false, F::kDecl,
-     Rmw::kNone, kUavStructured, Suffix::kGlcOpc,
-     {O(K::kUav, R::kDeclared), O(K::kNumber, R::kCount)}, "1.8, 3.2"},
-    {Op::kDclUavTyped, "dcl_uav_typed", 156, false, F::kDecl, Rmw::kNone,
-     kUavTyped, Suffix::kDimGlc, {O(K::kUav, R::kDeclared)}, "1.8, 3.2"},
-    {Op::kDclTgsmRaw, "dcl_tgsm_raw", 159, false, F::kDecl, Rmw::kNone,
-     kTgsmRaw, Suffix::kNone,
-     {O(K::kTgsm, R::kDeclared), O(K::kNumber, R::kCount)}, "1.8"},
-    {Op::kDclTgsmStructured, "dcl_tgsm_structured", 160, false, F::kDecl,
-     Rmw::kNone, kTgsmStructured, Suffix::kNone,
+    {Op::kDclGlobalFlags,
+     "dcl_globalFlags",
+     106,
+     false,
+     F::kDecl,
+     Rmw::kNone,
+     0,
+     Suffix::kGlobalFlags,
+     {},
+     "3.2, 4.6"},
+    {Op::kDclUavRaw,
+     "dcl_uav_raw",
+     157,
+     false,
+     F::kDecl,
+     Rmw::kNone,
+     kUavRaw,
+     Suffix::kGlc,
+     {O(K::kUav, R::kDeclared)},
+     "1.8, 3.2"},
+    {Op::kDclUavStructured,
+     "dcl_uav_structured",
+     158,
+     false,
+     F::kDecl,
+     Rmw::kNone,
+     kUavStructured,
+     Suffix::kGlcOpc,
+     {O(K::kUav, R::kDeclared), O(K::kNumber, R::kCount)},
+     "1.8, 3.2"},
+    {Op::kDclUavTyped,
+     "dcl_uav_typed",
+     156,
+     false,
+     F::kDecl,
+     Rmw::kNone,
+     kUavTyped,
+     Suffix::kDimGlc,
+     {O(K::kUav, R::kDeclared)},
+     "1.8, 3.2"},
+    {Op::kDclTgsmRaw,
+     "dcl_tgsm_raw",
+     159,
+     false,
+     F::kDecl,
+     Rmw::kNone,
+     kTgsmRaw,
+     Suffix::kNone,
+     {O(K::kTgsm, R::kDeclared), O(K::kNumber, R::kCount)},
+     "1.8"},
+    {Op::kDclTgsmStructured,
+     "dcl_tgsm_structured",
+     160,
+     false,
+     F::kDecl,
+     Rmw::kNone,
+     kTgsmStructured,
+     Suffix::kNone,
      {O(K::kTgsm, R::kDeclared), O(K::kNumber, R::kCount),
       O(K::kNumber, R::kCount)},
      "1.8"},
-    {Op::kDclInput, "dcl_input", 95, false, F::kDecl, Rmw::kNone, 0,
-     Suffix::kNone, {O(K::kInputDecl, R::kDeclared)}, "1.9"},
-    {Op::kDclTemps, "dcl_temps", 104, false, F::kDecl, Rmw::kNone, 0,
-     Suffix::kNone, {O(K::kNumber, R::kCount)}, "1.8"},
-    {Op::kDclIndexableTemp, "dcl_indexableTemp", 105, false, F::kDecl,
-     Rmw::kNone, 0, Suffix::kNone,
-     {O(K::kIndexableTempDecl, R::kDeclared), O(K::kNumber, R::kCount)}, "1.8"},
-    {Op::kDclThreadGroup, "dcl_thread_group", 155, false, F::kDecl, Rmw::kNone,
-     0, Suffix::kNone,
+    {Op::kDclInput,
+     "dcl_input",
+     95,
+     false,
+     F::kDecl,
+     Rmw::kNone,
+     0,
+     Suffix::kNone,
+     {O(K::kInputDecl, R::kDeclared)},
+     "1.9"},
+    {Op::kDclTemps,
+     "dcl_temps",
+     104,
+     false,
+     F::kDecl,
+     Rmw::kNone,
+     0,
+     Suffix::kNone,
+     {O(K::kNumber, R::kCount)},
+     "1.8"},
+    {Op::kDclIndexableTemp,
+     "dcl_indexableTemp",
+     105,
+     false,
+     F::kDecl,
+     Rmw::kNone,
+     0,
+     Suffix::kNone,
+     {O(K::kIndexableTempDecl, R::kDeclared), O(K::kNumber, R::kCount)},
+     "1.8"},
+    {Op::kDclThreadGroup,
+     "dcl_thread_group",
+     155,
+     false,
+     F::kDecl,
+     Rmw::kNone,
+     0,
+     Suffix::kNone,
      {O(K::kNumber, R::kCount), O(K::kNumber, R::kCount),
       O(K::kNumber, R::kCount)},
      "1.8"},
@@ -263,10 +416,9 @@ const OperandLayout* const internal::kOperandLayouts = kLayouts.data();
 std::span<const OpcodeInfo> AllOpcodes() { return kTable; }
 
 const OpcodeInfo* FindMnemonic(absl::string_view mnemonic) {
-  auto it = std::find_if(std::begin(kTable), std::end(kTable),
-                         [&](const OpcodeInfo& r) {
-                           return r.mnemonic == mnemonic;
-                         });
+  auto it =
+      std::find_if(std::begin(kTable), std::end(kTable),
+                   [&](const OpcodeInfo& r) { return r.mnemonic == mnemonic; });
   return it == std::end(kTable) ? nullptr : &*it;
 }
 
@@ -283,10 +435,20 @@ const OpcodeInfo* FindTokenOpcode(uint16_t token_opcode, bool test_nonzero) {
 OperandKindRule RuleFor(OperandKind kind) {
   switch (kind) {
     case K::kDst:
-      return {true, true, false, false, false, false,
+      return {true,
+              true,
+              false,
+              false,
+              false,
+              false,
               "a destination register (r#, x#[], null)"};
     case K::kSrc:
-      return {true, false, true, true, false, false,
+      return {true,
+              false,
+              true,
+              true,
+              false,
+              false,
               "a source operand (r#, x#[], l(...), vThreadID...)"};
     case K::kMem:
     case K::kMemDst:
@@ -297,7 +459,12 @@ OperandKindRule RuleFor(OperandKind kind) {
     case K::kTgsm:
       return {false, false, false, false, false, true, "a g# register"};
     case K::kInputDecl:
-      return {false, false, false, true, false, false,
+      return {false,
+              false,
+              false,
+              true,
+              false,
+              false,
               "a compute system value (vThreadID, vThreadGroupID, "
               "vThreadIDInGroup, vThreadIDInGroupFlattened)"};
     case K::kIndexableTempDecl:
@@ -311,15 +478,24 @@ OperandKindRule RuleFor(OperandKind kind) {
 
 absl::string_view FamilyName(Family f) {
   switch (f) {
-    case F::kAlu: return "alu";
-    case F::kControl: return "control";
-    case F::kSync: return "sync";
-    case F::kLoad: return "load";
-    case F::kStore: return "store";
-    case F::kAtomic: return "atomic";
-    case F::kImmAtomic: return "imm_atomic";
-    case F::kCounter: return "counter";
-    case F::kDecl: return "decl";
+    case F::kAlu:
+      return "alu";
+    case F::kControl:
+      return "control";
+    case F::kSync:
+      return "sync";
+    case F::kLoad:
+      return "load";
+    case F::kStore:
+      return "store";
+    case F::kAtomic:
+      return "atomic";
+    case F::kImmAtomic:
+      return "imm_atomic";
+    case F::kCounter:
+      return "counter";
+    case F::kDecl:
+      return "decl";
   }
   return "?";
 }

@@ -9,6 +9,7 @@
 #include <cstdint>
 #include <optional>
 #include <span>
+
 #include "absl/strings/string_view.h"
 #include "isa/operand.h"
 
@@ -18,44 +19,130 @@ namespace atomfuzz::isa {
 // share token opcode 31). The enum order is the table order.
 enum class Op : uint8_t {
   // Integer ALU.
-  kMov, kMovc, kIAdd, kINeg, kIMul, kUMul, kIMad, kUMad, kIShl, kIShr, kUShr,
-  kAnd, kOr, kXor, kNot, kIEq, kINe, kILt, kIGe, kULt, kUGe, kIMax, kIMin,
-  kUMax, kUMin, kBfi, kUbfe, kCountBits,
+  kMov,
+  kMovc,
+  kIAdd,
+  kINeg,
+  kIMul,
+  kUMul,
+  kIMad,
+  kUMad,
+  kIShl,
+  kIShr,
+  kUShr,
+  kAnd,
+  kOr,
+  kXor,
+  kNot,
+  kIEq,
+  kINe,
+  kILt,
+  kIGe,
+  kULt,
+  kUGe,
+  kIMax,
+  kIMin,
+  kUMax,
+  kUMin,
+  kBfi,
+  kUbfe,
+  kCountBits,
   // Control flow.
-  kIfZ, kIfNz, kElse, kEndIf, kLoop, kEndLoop, kBreak, kBreakcZ, kBreakcNz,
-  kContinue, kContinuecZ, kContinuecNz, kSwitch, kCase, kDefault, kEndSwitch,
-  kRet, kRetcZ, kRetcNz,
+  kIfZ,
+  kIfNz,
+  kElse,
+  kEndIf,
+  kLoop,
+  kEndLoop,
+  kBreak,
+  kBreakcZ,
+  kBreakcNz,
+  kContinue,
+  kContinuecZ,
+  kContinuecNz,
+  kSwitch,
+  kCase,
+  kDefault,
+  kEndSwitch,
+  kRet,
+  kRetcZ,
+  kRetcNz,
   // Barriers and fences; the flags live in Instruction::sync_flags.
   kSync,
   // Non-atomic memory access (spec 1.7).
-  kLdRaw, kStoreRaw, kLdStructured, kStoreStructured, kLdUavTyped,
+  kLdRaw,
+  kStoreRaw,
+  kLdStructured,
+  kStoreStructured,
+  kLdUavTyped,
   kStoreUavTyped,
   // Non-returning atomics (spec 1.4).
-  kAtomicAnd, kAtomicOr, kAtomicXor, kAtomicCmpStore, kAtomicIAdd, kAtomicIMax,
-  kAtomicIMin, kAtomicUMax, kAtomicUMin,
+  kAtomicAnd,
+  kAtomicOr,
+  kAtomicXor,
+  kAtomicCmpStore,
+  kAtomicIAdd,
+  kAtomicIMax,
+  kAtomicIMin,
+  kAtomicUMax,
+  kAtomicUMin,
   // Counter atomics (spec 1.6).
-  kImmAtomicAlloc, kImmAtomicConsume,
+  kImmAtomicAlloc,
+  kImmAtomicConsume,
   // Immediate atomics (spec 1.5).
-  kImmAtomicIAdd, kImmAtomicAnd, kImmAtomicOr, kImmAtomicXor, kImmAtomicExch,
-  kImmAtomicCmpExch, kImmAtomicIMax, kImmAtomicIMin, kImmAtomicUMax,
+  kImmAtomicIAdd,
+  kImmAtomicAnd,
+  kImmAtomicOr,
+  kImmAtomicXor,
+  kImmAtomicExch,
+  kImmAtomicCmpExch,
+  kImmAtomicIMax,
+  kImmAtomicIMin,
+  kImmAtomicUMax,
   kImmAtomicUMin,
   // Declarations (spec 1.8, 3.2).
-  kDclGlobalFlags, kDclUavRaw, kDclUavStructured, kDclUavTyped, kDclTgsmRaw,
-  kDclTgsmStructured, kDclInput, kDclTemps, kDclIndexableTemp,
+  kDclGlobalFlags,
+  kDclUavRaw,
+  kDclUavStructured,
+  kDclUavTyped,
+  kDclTgsmRaw,
+  kDclTgsmStructured,
+  kDclInput,
+  kDclTemps,
+  kDclIndexableTemp,
   kDclThreadGroup,
 };
 inline constexpr int kOpCount = static_cast<int>(Op::kDclThreadGroup) + 1;
 
 // Consumers dispatch on the family first (DXVK's two-level dispatch).
 enum class Family : uint8_t {
-  kAlu, kControl, kSync, kLoad, kStore, kAtomic, kImmAtomic, kCounter, kDecl,
+  kAlu,
+  kControl,
+  kSync,
+  kLoad,
+  kStore,
+  kAtomic,
+  kImmAtomic,
+  kCounter,
+  kDecl,
 };
 
 // The read-modify-write an atomic performs. An enum, not a function: the oracle
 // and the fast executor each implement it on their own (docs/architecture.md).
 enum class Rmw : uint8_t {
-  kNone, kIAdd, kAnd, kOr, kXor, kExch, kCmpExch, kIMax, kIMin, kUMax, kUMin,
-  kAlloc, kConsume,
+  kNone,
+  kIAdd,
+  kAnd,
+  kOr,
+  kXor,
+  kExch,
+  kCmpExch,
+  kIMax,
+  kIMin,
+  kUMax,
+  kUMin,
+  kAlloc,
+  kConsume,
 };
 
 // How an operand is spelled, which decides how the assembler reads it.
@@ -75,8 +162,20 @@ enum class OperandKind : uint8_t {
 
 // What an operand means to the instruction.
 enum class Role : uint8_t {
-  kNone, kDest, kSecondDest, kReturn, kTarget, kAddress, kStructIndex,
-  kByteOffset, kValue, kComparand, kSource, kCondition, kCaseValue, kDeclared,
+  kNone,
+  kDest,
+  kSecondDest,
+  kReturn,
+  kTarget,
+  kAddress,
+  kStructIndex,
+  kByteOffset,
+  kValue,
+  kComparand,
+  kSource,
+  kCondition,
+  kCaseValue,
+  kDeclared,
   kCount,
 };
 
@@ -126,16 +225,17 @@ inline constexpr int kMaxOperands = 6;
 struct OpcodeInfo {
   Op op;
   absl::string_view mnemonic;
-  uint16_t token_opcode;     // D3D10_SB_OPCODE_TYPE value (spec 4.5)
-  bool test_nonzero;         // the _nz form: bit 18 of the opcode token (4.2)
+  uint16_t token_opcode;  // D3D10_SB_OPCODE_TYPE value (spec 4.5)
+  bool test_nonzero;      // the _nz form: bit 18 of the opcode token (4.2)
   Family family;
   Rmw rmw;
-  uint8_t memories;          // MemoryBit set; 0 when no memory is touched
+  uint8_t memories;  // MemoryBit set; 0 when no memory is touched
   Suffix suffix;
   std::array<OperandSpec, kMaxOperands> operands;
   absl::string_view spec_ref;
   BlockShape block = BlockShape::kNone;
-  BlockKind block_kind = BlockKind::kNone;  // of kOpen..kLabel; kContinue: kLoop
+  BlockKind block_kind =
+      BlockKind::kNone;  // of kOpen..kLabel; kContinue: kLoop
 
   // Derived, never stored, so the count and the list cannot disagree.
   constexpr int operand_count() const {
@@ -175,13 +275,20 @@ struct OperandKindRule {
   bool Accepts(RegFile f) const {
     switch (f) {
       case RegFile::kTemp:
-      case RegFile::kIndexableTemp: return temps;
-      case RegFile::kNull: return null;
-      case RegFile::kImmediate: return immediate;
-      case RegFile::kUav: return uav;
-      case RegFile::kTgsm: return tgsm;
-      case RegFile::kNumber: return false;
-      default: return sysval && IsSystemValue(f);
+      case RegFile::kIndexableTemp:
+        return temps;
+      case RegFile::kNull:
+        return null;
+      case RegFile::kImmediate:
+        return immediate;
+      case RegFile::kUav:
+        return uav;
+      case RegFile::kTgsm:
+        return tgsm;
+      case RegFile::kNumber:
+        return false;
+      default:
+        return sysval && IsSystemValue(f);
     }
   }
 };

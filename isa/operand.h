@@ -7,23 +7,24 @@
 #include <cstdint>
 #include <cstring>
 #include <optional>
+
 #include "absl/strings/string_view.h"
 
 namespace atomfuzz::isa {
 
 // Register files; the values are the TPF operand types (spec 4.4).
 enum class RegFile : uint8_t {
-  kTemp = 0,                      // r#
-  kIndexableTemp = 3,             // x#[]
-  kImmediate = 4,                 // l(...)
-  kNull = 13,                     // null
-  kUav = 30,                      // u#
-  kTgsm = 31,                     // g#
-  kThreadID = 32,                 // vThreadID
-  kThreadGroupID = 33,            // vThreadGroupID
-  kThreadIDInGroup = 34,          // vThreadIDInGroup
-  kThreadIDInGroupFlattened = 36, // vThreadIDInGroupFlattened
-  kNumber = 255,                  // a bare number in a declaration (no token)
+  kTemp = 0,                       // r#
+  kIndexableTemp = 3,              // x#[]
+  kImmediate = 4,                  // l(...)
+  kNull = 13,                      // null
+  kUav = 30,                       // u#
+  kTgsm = 31,                      // g#
+  kThreadID = 32,                  // vThreadID
+  kThreadGroupID = 33,             // vThreadGroupID
+  kThreadIDInGroup = 34,           // vThreadIDInGroup
+  kThreadIDInGroupFlattened = 36,  // vThreadIDInGroupFlattened
+  kNumber = 255,                   // a bare number in a declaration (no token)
 };
 
 // Whether the file is one of the four compute system values (spec 1.9).
@@ -43,8 +44,8 @@ enum class Selection : uint8_t { kNone, kMask, kSwizzle, kSelect1 };
 
 // A register read as a dynamic index: x0[r1.y + 2] (spec 4.4 relative index).
 struct RelativeIndex {
-  uint32_t temp = 0;       // r#
-  uint8_t component = 0;   // 0..3 = x..w
+  uint32_t temp = 0;      // r#
+  uint8_t component = 0;  // 0..3 = x..w
   bool operator==(const RelativeIndex&) const = default;
 };
 
@@ -53,8 +54,8 @@ struct RelativeIndex {
 struct Operand {
   RegFile file = RegFile::kNull;
   Selection selection = Selection::kNone;
-  uint8_t mask = 0;                        // bit 0 = x ... bit 3 = w
-  uint8_t value_count = 0;                 // immediates: 1 or 4
+  uint8_t mask = 0;                               // bit 0 = x ... bit 3 = w
+  uint8_t value_count = 0;                        // immediates: 1 or 4
   std::array<uint8_t, 4> swizzle = {0, 1, 2, 3};  // kSwizzle; [0] for kSelect1
   uint32_t index = 0;  // register number, or the number itself for kNumber
   // x#[N] in dcl_indexableTemp, and the immediate part of x#[r1.x + N].
@@ -65,8 +66,8 @@ struct Operand {
   // The leading fields, file through offset, are 16 bytes without padding:
   // compared as one block (SameRun compares every operand of every mutant).
   bool operator==(const Operand& o) const {
-    return std::memcmp(this, &o, kPlainPrefix) == 0 &&
-           relative == o.relative && values == o.values;
+    return std::memcmp(this, &o, kPlainPrefix) == 0 && relative == o.relative &&
+           values == o.values;
   }
   static constexpr size_t kPlainPrefix = 16;
 

@@ -93,17 +93,25 @@ std::optional<Operand> OperandReader::ReadRegister(OperandKind kind) {
   // r12, x3, u0, g1: one letter and a decimal number.
   const char letter = word[0];
   auto number = RegisterNumber(word);
-  const bool known = letter == 'r' || letter == 'x' || letter == 'u' ||
-                     letter == 'g';
+  const bool known =
+      letter == 'r' || letter == 'x' || letter == 'u' || letter == 'g';
   if (!known || !number) {
     return FailAt(col, rule.what, Quote(word));
   }
   op.index = *number;
   switch (letter) {
-    case 'r': op.file = RegFile::kTemp; break;
-    case 'x': op.file = RegFile::kIndexableTemp; break;
-    case 'u': op.file = RegFile::kUav; break;
-    default: op.file = RegFile::kTgsm; break;
+    case 'r':
+      op.file = RegFile::kTemp;
+      break;
+    case 'x':
+      op.file = RegFile::kIndexableTemp;
+      break;
+    case 'u':
+      op.file = RegFile::kUav;
+      break;
+    default:
+      op.file = RegFile::kTgsm;
+      break;
   }
   const bool is_temp =
       op.file == RegFile::kTemp || op.file == RegFile::kIndexableTemp;
@@ -164,8 +172,8 @@ bool OperandReader::ReadBracketIndex(Operand& op, bool allow_relative) {
       FailAt(ccol, "one component letter (x, y, z, w)", Quote(comp));
       return false;
     }
-    op.relative = RelativeIndex{*reg,
-                                static_cast<uint8_t>(ComponentFromLetter(comp[0]))};
+    op.relative =
+        RelativeIndex{*reg, static_cast<uint8_t>(ComponentFromLetter(comp[0]))};
     if (cur_.Consume(']')) return true;
     if (!cur_.Consume('+')) return Reject("'+' or ']'");
   }
@@ -219,7 +227,8 @@ bool OperandReader::ReadSwizzle(Operand& op) {
            letters.empty() ? cur_.Found() : Quote(letters));
     return false;
   }
-  op.selection = letters.size() == 1 ? Selection::kSelect1 : Selection::kSwizzle;
+  op.selection =
+      letters.size() == 1 ? Selection::kSelect1 : Selection::kSwizzle;
   op.swizzle = sw;
   return true;
 }

@@ -19,11 +19,11 @@ namespace atomfuzz::isa {
 
 enum class RunStatus : uint8_t {
   kOk,
-  kRejected,        // the executor refused the case (message says why)
+  kRejected,  // the executor refused the case (message says why)
   kCrashed,
   kTimedOut,
   kBudgetExceeded,  // an instruction budget ran out (endless loop)
-  kInvalidCode,     // a translator emitted invalid code (message: the validator's)
+  kInvalidCode,  // a translator emitted invalid code (message: the validator's)
 };
 // The last enumerator: decoders of outcomes from elsewhere check against it.
 inline constexpr RunStatus kLastRunStatus = RunStatus::kInvalidCode;
@@ -43,12 +43,13 @@ struct WordChoice {
 struct UavState {
   uint32_t slot = 0;
   std::vector<uint32_t> words;
-  std::vector<bool> defined;  // same length as words
+  std::vector<bool> defined;        // same length as words
   std::vector<WordChoice> choices;  // sorted by word; words not defined
   // The values word `w` may hold where it is one of a few, else nullptr.
   const std::vector<uint32_t>* ChoicesOf(uint32_t w) const {
-    auto it = std::lower_bound(choices.begin(), choices.end(), w,
-                               [](const WordChoice& c, uint32_t x) { return c.word < x; });
+    auto it = std::lower_bound(
+        choices.begin(), choices.end(), w,
+        [](const WordChoice& c, uint32_t x) { return c.word < x; });
     return it != choices.end() && it->word == w ? &it->values : nullptr;
   }
   std::optional<uint32_t> counter;
@@ -59,10 +60,10 @@ struct UavState {
 // How an atomic's address resolved (spec 1.3).
 enum class AddressClass : uint8_t {
   kInBounds,
-  kSkip,       // out of bounds: memory untouched, dst0 undefined
-  kUavPoison,  // misaligned, or structured offset past the stride
-  kTgsmPoison, // any g# access out of bounds or misaligned
-  kUndefined,  // the address itself was undefined (spec 6.0)
+  kSkip,        // out of bounds: memory untouched, dst0 undefined
+  kUavPoison,   // misaligned, or structured offset past the stride
+  kTgsmPoison,  // any g# access out of bounds or misaligned
+  kUndefined,   // the address itself was undefined (spec 6.0)
 };
 inline constexpr int kAddressClassCount = 5;
 absl::string_view AddressClassName(AddressClass c);
@@ -71,13 +72,13 @@ absl::string_view AddressClassName(AddressClass c);
 struct AtomicEvent {
   std::array<uint32_t, 3> group = {0, 0, 0};
   std::array<uint32_t, 3> thread = {0, 0, 0};  // vThreadIDInGroup
-  uint32_t instruction = 0;  // index into Program::instructions
-  uint32_t occurrence = 0;   // earlier executions of it by this thread
+  uint32_t instruction = 0;      // index into Program::instructions
+  uint32_t occurrence = 0;       // earlier executions of it by this thread
   RegFile file = RegFile::kUav;  // kUav or kTgsm
   uint32_t slot = 0;             // u# or g#
   uint32_t word = 0;             // resolved word index (kInBounds)
   AddressClass address = AddressClass::kInBounds;
-  uint32_t src0 = 0, src1 = 0;   // value (and cmp_exch's new value)
+  uint32_t src0 = 0, src1 = 0;  // value (and cmp_exch's new value)
   // The word's value before the atomic as the executor observed it: what
   // dst0 received for imm_atomic_*, alloc and consume (consume: the value
   // after). For atomic_* only an instrumented executor sees it (the oracle

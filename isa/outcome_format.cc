@@ -46,10 +46,12 @@ std::string OutcomeText(const Outcome& o, const Program& program, bool trace) {
     for (size_t i = 0; i < u.words.size(); i += kWordsPerLine) {
       absl::StrAppend(&out, absl::StrFormat("  %5d:", i));
       for (size_t k = i; k < u.words.size() && k < i + kWordsPerLine; ++k) {
-        const bool one_of = !u.defined[k] && u.ChoicesOf(static_cast<uint32_t>(k));
-        absl::StrAppend(&out, " ", u.defined[k] ? Hex(u.words[k])
-                                   : one_of     ? "{one of}"
-                                                : "????????");
+        const bool one_of =
+            !u.defined[k] && u.ChoicesOf(static_cast<uint32_t>(k));
+        absl::StrAppend(&out, " ",
+                        u.defined[k] ? Hex(u.words[k])
+                        : one_of     ? "{one of}"
+                                     : "????????");
       }
       out += "\n";
     }
@@ -69,8 +71,8 @@ std::string OutcomeText(const Outcome& o, const Program& program, bool trace) {
         e.instruction < program.instructions.size()
             ? program.instructions[e.instruction].info().mnemonic
             : "?";
-    absl::StrAppend(&out, "  group (", Xyz(e.group), ") thread (", Xyz(e.thread),
-                    ") #", e.instruction, " ", name, " ",
+    absl::StrAppend(&out, "  group (", Xyz(e.group), ") thread (",
+                    Xyz(e.thread), ") #", e.instruction, " ", name, " ",
                     e.file == RegFile::kUav ? "u" : "g", e.slot, "[", e.word,
                     "] ", AddressClassName(e.address), " src ", Hex(e.src0),
                     " ", Hex(e.src1), " -> ",
@@ -82,9 +84,9 @@ std::string OutcomeText(const Outcome& o, const Program& program, bool trace) {
 }
 
 std::string OutcomeJson(const Outcome& o, bool trace) {
-  std::string out = absl::StrCat("{\"status\": ", JsonString(RunStatusName(o.status)),
-                                 ", \"message\": ", JsonString(o.message),
-                                 ", \"uavs\": [");
+  std::string out =
+      absl::StrCat("{\"status\": ", JsonString(RunStatusName(o.status)),
+                   ", \"message\": ", JsonString(o.message), ", \"uavs\": [");
   for (size_t i = 0; i < o.uavs.size(); ++i) {
     const UavState& u = o.uavs[i];
     std::vector<std::string> words;
@@ -92,8 +94,10 @@ std::string OutcomeJson(const Outcome& o, bool trace) {
       const std::vector<uint32_t>* one_of =
           u.defined[k] ? nullptr : u.ChoicesOf(static_cast<uint32_t>(k));
       words.push_back(u.defined[k] ? absl::StrCat(u.words[k])
-                      : one_of     ? absl::StrCat("{\"one_of\": [", absl::StrJoin(*one_of, ", "), "]}")
-                                   : "null");
+                      : one_of
+                          ? absl::StrCat("{\"one_of\": [",
+                                         absl::StrJoin(*one_of, ", "), "]}")
+                          : "null");
     }
     absl::StrAppend(&out, i ? ", " : "", "{\"slot\": ", u.slot,
                     ", \"words\": [", absl::StrJoin(words, ", "), "]");
@@ -109,13 +113,15 @@ std::string OutcomeJson(const Outcome& o, bool trace) {
     for (size_t i = 0; i < o.trace.size(); ++i) {
       const AtomicEvent& e = o.trace[i];
       absl::StrAppend(
-          &out, i ? ", " : "", "{\"group\": [", Xyz(e.group), "], \"thread\": [",
-          Xyz(e.thread), "], \"instruction\": ", e.instruction,
+          &out, i ? ", " : "", "{\"group\": [", Xyz(e.group),
+          "], \"thread\": [", Xyz(e.thread),
+          "], \"instruction\": ", e.instruction,
           ", \"occurrence\": ", e.occurrence, ", \"memory\": \"",
           e.file == RegFile::kUav ? "u" : "g", e.slot, "\", \"word\": ", e.word,
           ", \"address\": ", JsonString(AddressClassName(e.address)),
-          ", \"src0\": ", e.src0, ", \"src1\": ", e.src1, ", \"returned\": ",
-          e.returned ? absl::StrCat(*e.returned) : "null", "}");
+          ", \"src0\": ", e.src0, ", \"src1\": ", e.src1,
+          ", \"returned\": ", e.returned ? absl::StrCat(*e.returned) : "null",
+          "}");
     }
     out += "]";
   }

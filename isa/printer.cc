@@ -34,12 +34,12 @@ void AppendMnemonic(std::string& out, const Instruction& inst) {
       return;
     case Suffix::kIndexable:
       if (!inst.indexable) break;
-      absl::StrAppend(
-          &out, row.mnemonic, "_indexable(", DimName(inst.indexable->dim),
-          inst.indexable->dim == Dim::kStructuredBuffer
-              ? absl::StrCat(", stride=", inst.indexable->stride)
-              : "",
-          ")", TypeList(inst.indexable->types));
+      absl::StrAppend(&out, row.mnemonic, "_indexable(",
+                      DimName(inst.indexable->dim),
+                      inst.indexable->dim == Dim::kStructuredBuffer
+                          ? absl::StrCat(", stride=", inst.indexable->stride)
+                          : "",
+                      ")", TypeList(inst.indexable->types));
       return;
     case Suffix::kGlobalFlags: {
       std::vector<absl::string_view> names;
@@ -60,14 +60,19 @@ void AppendMnemonic(std::string& out, const Instruction& inst) {
 void Indentation(Op op, int& before, int& after) {
   before = after = 0;
   switch (op) {
-    case Op::kIfZ: case Op::kIfNz: case Op::kLoop: case Op::kSwitch:
+    case Op::kIfZ:
+    case Op::kIfNz:
+    case Op::kLoop:
+    case Op::kSwitch:
       after = 1;
       break;
     case Op::kElse:
       before = -1;
       after = 1;
       break;
-    case Op::kEndIf: case Op::kEndLoop: case Op::kEndSwitch:
+    case Op::kEndIf:
+    case Op::kEndLoop:
+    case Op::kEndSwitch:
       before = -1;
       break;
     default:
@@ -163,7 +168,8 @@ std::string PrintInstruction(const Instruction& inst) {
 }
 
 std::string Print(const Program& program) {
-  std::string out = absl::StrCat("cs_", program.major, "_", program.minor, "\n");
+  std::string out =
+      absl::StrCat("cs_", program.major, "_", program.minor, "\n");
   // About 32 bytes a line: one allocation for most programs.
   out.reserve(out.size() + program.instructions.size() * 40);
   int depth = 0;

@@ -30,7 +30,12 @@ enum class Dim : uint8_t {
 
 // Return/declared component types; values are the TPF codes (spec 4.6).
 enum class ReturnType : uint8_t {
-  kUnorm = 1, kSnorm = 2, kSint = 3, kUint = 4, kFloat = 5, kMixed = 6,
+  kUnorm = 1,
+  kSnorm = 2,
+  kSint = 3,
+  kUint = 4,
+  kFloat = 5,
+  kMixed = 6,
 };
 
 // Sync flags (spec 2.2), stored as bits [14:11] of the opcode token >> 11.
@@ -73,11 +78,11 @@ struct Instruction {
   Op op = Op::kRet;
   OperandList operands;
   // Opcode-specific controls (spec 4.2 bits [23:11]), by name.
-  uint8_t sync_flags = 0;        // kSync
-  uint16_t global_flags = 0;     // kDclGlobalFlags
-  bool glc = false;              // dcl_uav_*
-  bool opc = false;              // dcl_uav_structured
-  Dim dim = Dim::kUnknown;       // dcl_uav_typed
+  uint8_t sync_flags = 0;     // kSync
+  uint16_t global_flags = 0;  // kDclGlobalFlags
+  bool glc = false;           // dcl_uav_*
+  bool opc = false;           // dcl_uav_structured
+  Dim dim = Dim::kUnknown;    // dcl_uav_typed
   std::array<ReturnType, 4> types = {ReturnType::kUint, ReturnType::kUint,
                                      ReturnType::kUint, ReturnType::kUint};
   std::optional<ResourceSuffix> indexable;  // ld_* on u#
@@ -86,10 +91,9 @@ struct Instruction {
 
   const OpcodeInfo& info() const { return Info(op); }
   bool operator==(const Instruction& o) const {
-    return op == o.op && operands == o.operands &&
-           sync_flags == o.sync_flags && global_flags == o.global_flags &&
-           glc == o.glc && opc == o.opc && dim == o.dim && types == o.types &&
-           indexable == o.indexable;
+    return op == o.op && operands == o.operands && sync_flags == o.sync_flags &&
+           global_flags == o.global_flags && glc == o.glc && opc == o.opc &&
+           dim == o.dim && types == o.types && indexable == o.indexable;
   }
 };
 

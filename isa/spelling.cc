@@ -16,7 +16,7 @@ std::optional<E> Lookup(const std::pair<E, absl::string_view> (&table)[N],
 
 template <typename E, size_t N>
 absl::string_view NameOf(const std::pair<E, absl::string_view> (&table)[N],
-                        E value) {
+                         E value) {
   for (const auto& [v, spelling] : table) {
     if (v == value) return spelling;
   }
@@ -123,11 +123,16 @@ char ComponentLetter(int c) { return "xyzw"[c & 3]; }
 
 int ComponentFromLetter(char c) {
   switch (c) {
-    case 'x': return 0;
-    case 'y': return 1;
-    case 'z': return 2;
-    case 'w': return 3;
-    default: return -1;
+    case 'x':
+      return 0;
+    case 'y':
+      return 1;
+    case 'z':
+      return 2;
+    case 'w':
+      return 3;
+    default:
+      return -1;
   }
 }
 

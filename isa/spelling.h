@@ -5,8 +5,8 @@
 
 #include <optional>
 #include <string>
-#include "absl/strings/string_view.h"
 
+#include "absl/strings/string_view.h"
 #include "isa/operand.h"
 #include "isa/program.h"
 
@@ -25,9 +25,9 @@ std::optional<ReturnType> ReturnTypeFromName(absl::string_view name);
 absl::string_view GlobalFlagName(GlobalFlag flag);
 std::optional<GlobalFlag> GlobalFlagFromName(absl::string_view name);
 inline constexpr GlobalFlag kAllGlobalFlags[] = {
-    kRefactoringAllowed,        kEnableDoublePrecisionFloatOps,
-    kForceEarlyDepthStencil,    kEnableRawAndStructuredBuffers,
-    kSkipOptimization,          kEnableMinimumPrecision,
+    kRefactoringAllowed,         kEnableDoublePrecisionFloatOps,
+    kForceEarlyDepthStencil,     kEnableRawAndStructuredBuffers,
+    kSkipOptimization,           kEnableMinimumPrecision,
     kEnable11_1DoubleExtensions, kEnable11_1ShaderExtensions,
 };
 

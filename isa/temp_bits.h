@@ -19,7 +19,8 @@ class TempBits {
   // see only real components.
   TempBits(size_t count, bool value)
       : words_((count + 63) / 64, value ? ~uint64_t{0} : 0) {
-    if (value && count % 64 != 0) words_.back() = (uint64_t{1} << (count % 64)) - 1;
+    if (value && count % 64 != 0)
+      words_.back() = (uint64_t{1} << (count % 64)) - 1;
   }
 
   bool Get(size_t k) const { return (words_[k / 64] >> (k % 64)) & 1; }

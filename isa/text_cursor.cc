@@ -16,8 +16,8 @@ bool IsIdentStart(char c) { return absl::ascii_isalpha(c) || c == '_'; }
 bool IsIdentChar(char c) { return absl::ascii_isalnum(c) || c == '_'; }
 
 void TextCursor::SkipSpace() {
-  while (pos_ < text_.size() && (text_[pos_] == ' ' || text_[pos_] == '\t' ||
-                                 text_[pos_] == '\r')) {
+  while (pos_ < text_.size() &&
+         (text_[pos_] == ' ' || text_[pos_] == '\t' || text_[pos_] == '\r')) {
     ++pos_;
   }
 }
@@ -60,8 +60,8 @@ absl::string_view TextCursor::ReadNumberText() {
   const size_t start = pos_;
   while (pos_ < text_.size()) {
     const char c = text_[pos_];
-    if (c == ' ' || c == '\t' || c == ',' || c == ')' || c == '(' ||
-        c == ']' || c == '[' || c == '}' || c == '{' || c == '\r') {
+    if (c == ' ' || c == '\t' || c == ',' || c == ')' || c == '(' || c == ']' ||
+        c == '[' || c == '}' || c == '{' || c == '\r') {
       break;
     }
     ++pos_;
@@ -73,8 +73,8 @@ absl::string_view TextCursor::Rest() {
   SkipSpace();
   absl::string_view rest = text_.substr(pos_);
   pos_ = text_.size();
-  while (!rest.empty() && (rest.back() == ' ' || rest.back() == '\t' ||
-                           rest.back() == '\r')) {
+  while (!rest.empty() &&
+         (rest.back() == ' ' || rest.back() == '\t' || rest.back() == '\r')) {
     rest.remove_suffix(1);
   }
   return rest;
@@ -86,8 +86,8 @@ std::string TextCursor::Found() {
   size_t end = start;
   if (IsIdentChar(text_[start]) || text_[start] == '-') {
     end = start + 1;
-    while (end < text_.size() &&
-           (IsIdentChar(text_[end]) || text_[end] == '.' || text_[end] == '#')) {
+    while (end < text_.size() && (IsIdentChar(text_[end]) ||
+                                  text_[end] == '.' || text_[end] == '#')) {
       ++end;
     }
   } else {
@@ -124,7 +124,8 @@ std::optional<uint32_t> ParseUnsigned(absl::string_view text) {
 
 namespace {
 
-std::optional<uint32_t> ParseSpecialFloat(absl::string_view body, bool negative) {
+std::optional<uint32_t> ParseSpecialFloat(absl::string_view body,
+                                          bool negative) {
   // fxc (MSVC printf): 1.#INF00, 1.#QNAN0, 1.#IND00, 1.#SNAN0 (spec 3.1). The
   // tag may be padded with digits, nothing else.
   static constexpr std::pair<absl::string_view, uint32_t> kTags[] = {
@@ -155,7 +156,8 @@ std::optional<uint32_t> ParseFloat(absl::string_view text) {
       seen_dot = true;
     } else if ((c == 'e' || c == 'E') && seen_digit && !seen_exp) {
       seen_exp = true;
-      if (i + 1 < text.size() && (text[i + 1] == '+' || text[i + 1] == '-')) ++i;
+      if (i + 1 < text.size() && (text[i + 1] == '+' || text[i + 1] == '-'))
+        ++i;
       if (i + 1 >= text.size()) return std::nullopt;
     } else {
       return std::nullopt;

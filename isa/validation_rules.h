@@ -5,19 +5,38 @@
 
 #include <iterator>
 #include <string>
-#include "absl/strings/string_view.h"
 
+#include "absl/strings/string_view.h"
 #include "isa/diagnostics.h"
 #include "isa/validator.h"
 
 namespace atomfuzz::isa {
 
 enum class RuleId {
-  kDeclBeforeUse, kDeclOrder, kDeclDuplicate, kTempsLimit, kThreadGroup,
-  kTgsmSize, kStride, kTypedFormat, kDst0SingleComponent, kCounterNeedsCounter,
-  kAllocAndConsume, kSyncInDivergentFlow, kSyncFlags, kDynamicUavIndex,
-  kControlFlow, kResourceBinding, kMemoryKind, kStoreMask, kOperandWidth,
-  kDispatch, kRegisterRange, kOpcNeedsCounter, kEndsWithRet, kCaseLiteral,
+  kDeclBeforeUse,
+  kDeclOrder,
+  kDeclDuplicate,
+  kTempsLimit,
+  kThreadGroup,
+  kTgsmSize,
+  kStride,
+  kTypedFormat,
+  kDst0SingleComponent,
+  kCounterNeedsCounter,
+  kAllocAndConsume,
+  kSyncInDivergentFlow,
+  kSyncFlags,
+  kDynamicUavIndex,
+  kControlFlow,
+  kResourceBinding,
+  kMemoryKind,
+  kStoreMask,
+  kOperandWidth,
+  kDispatch,
+  kRegisterRange,
+  kOpcNeedsCounter,
+  kEndsWithRet,
+  kCaseLiteral,
   kExpectation,
 };
 

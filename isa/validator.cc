@@ -12,7 +12,6 @@
 namespace atomfuzz::isa {
 namespace {
 
-
 // The memory kind `op` names (0: undeclared), and its declaration.
 uint8_t MemoryOf(const Declarations& d, const Operand& op,
                  const Instruction*& decl) {
@@ -21,9 +20,12 @@ uint8_t MemoryOf(const Declarations& d, const Operand& op,
     if (dcl == nullptr) return 0;
     decl = *dcl;
     switch ((*dcl)->op) {
-      case Op::kDclUavRaw: return kUavRaw;
-      case Op::kDclUavStructured: return kUavStructured;
-      default: return kUavTyped;
+      case Op::kDclUavRaw:
+        return kUavRaw;
+      case Op::kDclUavStructured:
+        return kUavStructured;
+      default:
+        return kUavTyped;
     }
   }
   if (op.file == RegFile::kTgsm) {
@@ -37,12 +39,18 @@ uint8_t MemoryOf(const Declarations& d, const Operand& op,
 
 std::string MemoryName(uint8_t m) {
   switch (m) {
-    case kUavRaw: return "a raw u#";
-    case kUavStructured: return "a structured u#";
-    case kUavTyped: return "a typed u#";
-    case kTgsmRaw: return "a raw g#";
-    case kTgsmStructured: return "a structured g#";
-    default: return "an undeclared register";
+    case kUavRaw:
+      return "a raw u#";
+    case kUavStructured:
+      return "a structured u#";
+    case kUavTyped:
+      return "a typed u#";
+    case kTgsmRaw:
+      return "a raw g#";
+    case kTgsmStructured:
+      return "a structured g#";
+    default:
+      return "an undeclared register";
   }
 }
 
@@ -69,10 +77,13 @@ class ProgramChecker {
     }
     if (counters) CheckCounterMix();  // it looks at alloc and consume only
     if (p_.instructions.empty() || p_.instructions.back().op != Op::kRet) {
-      const int line = p_.instructions.empty() ? 0 : p_.instructions.back().line;
-      Violation(sink_, RuleId::kEndsWithRet, line, "ret as the last instruction",
-                p_.instructions.empty() ? "no instructions"
-                                        : Quote(PrintInstruction(p_.instructions.back())));
+      const int line =
+          p_.instructions.empty() ? 0 : p_.instructions.back().line;
+      Violation(sink_, RuleId::kEndsWithRet, line,
+                "ret as the last instruction",
+                p_.instructions.empty()
+                    ? "no instructions"
+                    : Quote(PrintInstruction(p_.instructions.back())));
     }
     CheckControlFlow(p_, sink_);
   }
@@ -151,9 +162,8 @@ class ProgramChecker {
                       absl::StrCat("one dcl_input of ", RegFileName(o.file)),
                       "a second one");
           }
-          d_.inputs[o.file] = o.file == RegFile::kThreadIDInGroupFlattened
-                                  ? 0x1
-                                  : o.mask;
+          d_.inputs[o.file] =
+              o.file == RegFile::kThreadIDInGroupFlattened ? 0x1 : o.mask;
           break;
         }
         case Op::kDclThreadGroup:
@@ -165,7 +175,7 @@ class ProgramChecker {
     }
     if (d_.thread_group == nullptr) {
       // Where the declarations end, which is where it belongs.
-      const int line = first_code ? first_code->line
+      const int line = first_code                ? first_code->line
                        : p_.instructions.empty() ? 0
                                                  : p_.instructions.back().line;
       Violation(sink_, RuleId::kThreadGroup, line, "a dcl_thread_group",
@@ -252,10 +262,12 @@ class ProgramChecker {
         break;
       }
       case RegFile::kUav:
-        if (!d_.uavs.contains(o.index)) undeclared("a u# declared by dcl_uav_*");
+        if (!d_.uavs.contains(o.index))
+          undeclared("a u# declared by dcl_uav_*");
         break;
       case RegFile::kTgsm:
-        if (!d_.tgsm.contains(o.index)) undeclared("a g# declared by dcl_tgsm_*");
+        if (!d_.tgsm.contains(o.index))
+          undeclared("a g# declared by dcl_tgsm_*");
         break;
       default:
         if (IsSystemValue(o.file)) {
@@ -291,14 +303,14 @@ class ProgramChecker {
       }
     }
     if (i.op == Op::kSync) CheckSyncFlags(i);
-    if (i.op == Op::kCase &&
-        (i.operands[0].file != RegFile::kImmediate ||
-         i.operands[0].value_count != 1)) {
+    if (i.op == Op::kCase && (i.operands[0].file != RegFile::kImmediate ||
+                              i.operands[0].value_count != 1)) {
       Violation(sink_, RuleId::kCaseLiteral, i.line, "case l(N)",
                 Quote(PrintInstruction(i)));
     }
     const int t = layout.with_role(Role::kTarget);
-    if (row.memories != 0 && t >= 0) CheckMemoryAccess(i, i.operands[static_cast<size_t>(t)]);
+    if (row.memories != 0 && t >= 0)
+      CheckMemoryAccess(i, i.operands[static_cast<size_t>(t)]);
   }
 
   void CheckSyncFlags(const Instruction& i) {
@@ -329,10 +341,10 @@ class ProgramChecker {
     if (row.is_atomic() && mem == kUavTyped) {
       for (ReturnType t : dcl.types) {
         if (t != ReturnType::kUint && t != ReturnType::kSint) {
-          Violation(sink_, RuleId::kTypedFormat, i.line,
-                    "an atomic on a typed UAV declared uint or sint",
-                    absl::StrCat("u", target.index, " declared ",
-                                 ReturnTypeName(t)));
+          Violation(
+              sink_, RuleId::kTypedFormat, i.line,
+              "an atomic on a typed UAV declared uint or sint",
+              absl::StrCat("u", target.index, " declared ", ReturnTypeName(t)));
           break;
         }
       }
@@ -351,9 +363,9 @@ class ProgramChecker {
   void CheckStoreMask(const Instruction& i, uint8_t mem) {
     const uint8_t mask = i.operands[0].mask;
     const bool typed = mem == kUavTyped;
-    const bool ok = typed ? mask == 0xF
-                          : (mask == 0x1 || mask == 0x3 || mask == 0x7 ||
-                             mask == 0xF);
+    const bool ok =
+        typed ? mask == 0xF
+              : (mask == 0x1 || mask == 0x3 || mask == 0x7 || mask == 0xF);
     if (!ok) {
       Violation(sink_, RuleId::kStoreMask, i.line,
                 typed ? "the mask .xyzw" : "a mask .x, .xy, .xyz or .xyzw",

@@ -4,10 +4,10 @@
 #ifndef ATOMFUZZ_ISA_VALIDATOR_H_
 #define ATOMFUZZ_ISA_VALIDATOR_H_
 
-#include "absl/strings/string_view.h"
 #include <vector>
 
 #include "absl/status/status.h"
+#include "absl/strings/string_view.h"
 #include "isa/case_file.h"
 #include "isa/diagnostics.h"
 #include "isa/program.h"

@@ -34,7 +34,8 @@ const AccessLog::Interval* AccessLog::Word::Find(uint32_t group,
   return nullptr;
 }
 
-AccessLog::Interval& AccessLog::Word::FindOrAdd(uint32_t group, uint32_t interval) {
+AccessLog::Interval& AccessLog::Word::FindOrAdd(uint32_t group,
+                                                uint32_t interval) {
   for (Interval& i : intervals) {
     if (i.group == group && i.interval == interval) return i;
   }
@@ -76,7 +77,8 @@ bool AccessLog::OnlyGroupWrites(const MemoryId& m, uint32_t word,
 }
 
 // Inlined into Ask and LearnFrom, its two callers: one call per question.
-ABSL_ATTRIBUTE_ALWAYS_INLINE inline uint8_t AccessLog::Answer(const Query& q) const {
+ABSL_ATTRIBUTE_ALWAYS_INLINE inline uint8_t AccessLog::Answer(
+    const Query& q) const {
   // A first pass asks an empty log: the answers of a word never seen,
   // without hashing the key.
   if (words_.empty()) return q.kinds == 0 ? 1 : 0;
@@ -85,14 +87,16 @@ ABSL_ATTRIBUTE_ALWAYS_INLINE inline uint8_t AccessLog::Answer(const Query& q) co
   if (q.kinds == 0) {  // OnlyGroupWrites
     if (n == DenseIndex::kAbsent) return 1;
     for (Access kind : {Access::kStore, Access::kAtomic}) {
-      if (words_[n].groups[static_cast<size_t>(kind)].HasOtherThan(q.a.group)) return 0;
+      if (words_[n].groups[static_cast<size_t>(kind)].HasOtherThan(q.a.group))
+        return 0;
     }
     return 1;
   }
   if (n == DenseIndex::kAbsent) return 0;
   const Word& w = words_[n];
   const Interval* same = w.Find(q.a.group, q.a.interval);
-  uint8_t answer = (q.kinds & kStoreRace) && StoresRace(w, IsTgsm(q.key)) ? kStoreRace : 0;
+  uint8_t answer =
+      (q.kinds & kStoreRace) && StoresRace(w, IsTgsm(q.key)) ? kStoreRace : 0;
   for (size_t k = 0; k < kKinds; ++k) {
     if (!(q.kinds & (1u << k))) continue;
     // Other groups race on u# (no inter-group sync, spec 2.2); within the
@@ -105,12 +109,16 @@ ABSL_ATTRIBUTE_ALWAYS_INLINE inline uint8_t AccessLog::Answer(const Query& q) co
   return q.any ? answer != 0 : answer;
 }
 
-uint8_t AccessLog::Ask(const Query& q) const { return Remember(q).answer = Answer(q); }
+uint8_t AccessLog::Ask(const Query& q) const {
+  return Remember(q).answer = Answer(q);
+}
 
-bool AccessLog::RecordedWrites(uint64_t key, std::vector<WriteRecord>& out) const {
+bool AccessLog::RecordedWrites(uint64_t key,
+                               std::vector<WriteRecord>& out) const {
   out.clear();
   if (asked_keys_.size() <= kAskedKeys &&
-      std::find(asked_keys_.begin(), asked_keys_.end(), key) == asked_keys_.end()) {
+      std::find(asked_keys_.begin(), asked_keys_.end(), key) ==
+          asked_keys_.end()) {
     asked_keys_.push_back(key);
   }
   if (writes_overflow_) return false;
@@ -119,12 +127,16 @@ bool AccessLog::RecordedWrites(uint64_t key, std::vector<WriteRecord>& out) cons
     writes_by_key_.resize(writes_.size());
     for (uint32_t i = 0; i < writes_.size(); ++i) writes_by_key_[i] = i;
     // By key, then in the pass's order (the index): a plain sort, no buffer.
-    std::sort(writes_by_key_.begin(), writes_by_key_.end(), [&](uint32_t a, uint32_t b) {
-      return writes_[a].key != writes_[b].key ? writes_[a].key < writes_[b].key : a < b;
-    });
+    std::sort(writes_by_key_.begin(), writes_by_key_.end(),
+              [&](uint32_t a, uint32_t b) {
+                return writes_[a].key != writes_[b].key
+                           ? writes_[a].key < writes_[b].key
+                           : a < b;
+              });
   }
-  auto it = std::lower_bound(writes_by_key_.begin(), writes_by_key_.end(), key,
-                             [&](uint32_t i, uint64_t k) { return writes_[i].key < k; });
+  auto it = std::lower_bound(
+      writes_by_key_.begin(), writes_by_key_.end(), key,
+      [&](uint32_t i, uint64_t k) { return writes_[i].key < k; });
   for (; it != writes_by_key_.end() && writes_[*it].key == key; ++it) {
     out.push_back(writes_[*it].write);
   }
@@ -201,10 +213,12 @@ bool AccessLog::Merge(const AccessLog& other) {
     const auto [n, added] = index_.Add(other.index_.key(t));
     if (added) words_.emplace_back();
     Word& mine = words_[n];
-    for (size_t k = 0; k < kKinds; ++k) changed |= mine.groups[k].Add(theirs.groups[k]);
+    for (size_t k = 0; k < kKinds; ++k)
+      changed |= mine.groups[k].Add(theirs.groups[k]);
     for (const Interval& i : theirs.intervals) {
       Interval& m = mine.FindOrAdd(i.group, i.interval);
-      for (size_t k = 0; k < kKinds; ++k) changed |= m.threads[k].Add(i.threads[k]);
+      for (size_t k = 0; k < kKinds; ++k)
+        changed |= m.threads[k].Add(i.threads[k]);
     }
   }
   return changed;

@@ -57,16 +57,18 @@ inline bool Concurrent(const Accessor& a, const Accessor& b, bool tgsm) {
 // what such a read may see (racing_read.h).
 struct WriteRecord {
   Accessor by;
-  uint32_t seq = 0;  // the writer's memory accesses before this one
+  uint32_t seq = 0;    // the writer's memory accesses before this one
   bool store = false;  // else an atomic of `rmw`
   isa::Rmw rmw = isa::Rmw::kNone;
-  Value a, b;        // a store's value; an atomic's src0 and src1
+  Value a, b;  // a store's value; an atomic's src0 and src1
   bool operator==(const WriteRecord&) const = default;
 };
 
 class AccessLog {
  public:
-  static constexpr uint8_t Bit(Access k) { return uint8_t{1} << static_cast<int>(k); }
+  static constexpr uint8_t Bit(Access k) {
+    return uint8_t{1} << static_cast<int>(k);
+  }
   // Asked with the kinds of ConcurrentKinds, answered where two threads'
   // stores to the word race with each other (whoever they are).
   static constexpr uint8_t kStoreRace = uint8_t{1} << 3;
@@ -77,7 +79,8 @@ class AccessLog {
   // this log first saw them, so a number names one word for as long as the
   // log lives (the replay finds a word's open history by it), if
   // NumberedAlone(m): g# slots past 126 share their words' numbers (WordKey).
-  uint32_t Record(const MemoryId& m, uint32_t word, Access kind, const Accessor& a) {
+  uint32_t Record(const MemoryId& m, uint32_t word, Access kind,
+                  const Accessor& a) {
     return Record(WordKey(m, word), kind, a);
   }
   // (memory, word) in one integer, computed once per access: Record and
@@ -92,7 +95,9 @@ class AccessLog {
     return (memory << 32) | word;
   }
   uint32_t Record(uint64_t key, Access kind, const Accessor& a);
-  static bool NumberedAlone(const MemoryId& m) { return m.slot <= kLastKeySlot; }
+  static bool NumberedAlone(const MemoryId& m) {
+    return m.slot <= kLastKeySlot;
+  }
   // `m` for TGSM stands for all g# of m.group (TGSM-POISON).
   void RecordPoison(const MemoryId& m, const Accessor& a);
 
@@ -103,7 +108,8 @@ class AccessLog {
                           const Accessor& a) const {
     return ConcurrentKinds(WordKey(m, word), kinds, a);
   }
-  uint8_t ConcurrentKinds(uint64_t key, uint8_t kinds, const Accessor& a) const {
+  uint8_t ConcurrentKinds(uint64_t key, uint8_t kinds,
+                          const Accessor& a) const {
     return Ask({key, a, kinds, 0});
   }
   // Whether any of `kinds` is concurrent, for a caller that needs no more:
@@ -140,7 +146,8 @@ class AccessLog {
   // Whether any thread poisons the memory of the word key `word_key`, at
   // any time: a racing read's values (racing_read.h) do not follow poison.
   bool PoisonedEver(uint64_t word_key) const {
-    return Ask({PoisonKeyOf(word_key), Accessor{0, 0, 0}, kPoisonedEver, 0}) != 0;
+    return Ask({PoisonKeyOf(word_key), Accessor{0, 0, 0}, kPoisonedEver, 0}) !=
+           0;
   }
   // Whether only `group` stores to or atomically modifies the word.
   bool OnlyGroupWrites(const MemoryId& m, uint32_t word, uint32_t group) const;
@@ -200,9 +207,11 @@ class AccessLog {
  private:
   struct Two {  // the first two distinct values seen
     uint32_t a = UINT32_MAX, b = UINT32_MAX;
-    bool Add(uint32_t v);                    // true if it changed
-    bool Add(const Two& o);                  // both of o's; true if changed
-    bool HasOtherThan(uint32_t v) const { return (a != UINT32_MAX && a != v) || (b != UINT32_MAX && b != v); }
+    bool Add(uint32_t v);    // true if it changed
+    bool Add(const Two& o);  // both of o's; true if changed
+    bool HasOtherThan(uint32_t v) const {
+      return (a != UINT32_MAX && a != v) || (b != UINT32_MAX && b != v);
+    }
   };
   static constexpr int kKinds = 3;
   // The distinct threads of one barrier interval of one group, per kind.
@@ -224,10 +233,10 @@ class AccessLog {
   // The queries asked of this log and their answers, for LearnFrom.
   struct Query {
     uint64_t key;
-    Accessor a;           // a.group is the group of OnlyGroupWrites
-    uint8_t kinds;        // asked (0: OnlyGroupWrites)
+    Accessor a;     // a.group is the group of OnlyGroupWrites
+    uint8_t kinds;  // asked (0: OnlyGroupWrites)
     uint8_t answer;
-    bool any = false;     // ConcurrentAny: the answer is 0 or 1
+    bool any = false;  // ConcurrentAny: the answer is 0 or 1
   };
   uint8_t Answer(const Query& q) const;
   // ConcurrentPoison's question when it is not the last one asked.
@@ -274,8 +283,8 @@ class AccessLog {
   static MemoryId PoisonKey(const MemoryId& m) {
     return m.tgsm ? MemoryId{true, m.group, UINT32_MAX} : m;
   }
-  // WordKey(PoisonKey(m), kPoisonWord) from any WordKey(m, word): a TGSM poison's
-  // slot is 127 (all of the group's g#), a UAV's its own.
+  // WordKey(PoisonKey(m), kPoisonWord) from any WordKey(m, word): a TGSM
+  // poison's slot is 127 (all of the group's g#), a UAV's its own.
   static uint64_t PoisonKeyOf(uint64_t word_key) {
     const uint64_t tgsm_slot = IsTgsm(word_key) ? uint64_t{127} << 32 : 0;
     return (word_key & ~uint64_t{UINT32_MAX}) | tgsm_slot | kPoisonWord;

@@ -24,7 +24,8 @@ Resolved ResolveAtomic(const Layout& l, const std::array<uint32_t, 3>& a) {
   const AddressClass poison =
       l.tgsm ? AddressClass::kTgsmPoison : AddressClass::kUavPoison;
   // Spec 1.3: every g# out-of-bounds access poisons all TGSM of the group.
-  const AddressClass oob = l.tgsm ? AddressClass::kTgsmPoison : AddressClass::kSkip;
+  const AddressClass oob =
+      l.tgsm ? AddressClass::kTgsmPoison : AddressClass::kSkip;
   switch (l.kind) {
     case Layout::Kind::kRaw: {
       if (a[0] % 4 != 0) return {poison, 0};  // spec 1.2 alignment, E-13
@@ -35,7 +36,8 @@ Resolved ResolveAtomic(const Layout& l, const std::array<uint32_t, 3>& a) {
       const uint32_t index = a[0], offset = a[1];
       // Spec 1.3: the offset causing the overflow poisons even when the
       // linear address would land inside the next structure (E-14, E-16).
-      if (offset % 4 != 0 || uint64_t{offset} + 4 > l.stride) return {poison, 0};
+      if (offset % 4 != 0 || uint64_t{offset} + 4 > l.stride)
+        return {poison, 0};
       if (index >= l.elements) return {oob, 0};  // E-14, E-17 (no 32-bit wrap)
       const uint64_t word = uint64_t{index} * (l.stride / 4) + offset / 4;
       return {AddressClass::kInBounds, static_cast<uint32_t>(word)};
@@ -54,7 +56,8 @@ WordRange ResolveRange(const Layout& l, uint32_t index, uint32_t offset,
   uint64_t base = offset;
   uint64_t limit = l.words * 4;  // bytes of the whole memory
   if (l.kind == Layout::Kind::kStructured) {
-    r.offset_overflow = uint64_t{offset} + 4ull * static_cast<uint64_t>(count) > l.stride;
+    r.offset_overflow =
+        uint64_t{offset} + 4ull * static_cast<uint64_t>(count) > l.stride;
     r.index_oob = index >= l.elements;
     base = uint64_t{index} * l.stride + offset;
     if (r.index_oob) limit = 0;

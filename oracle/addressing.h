@@ -17,19 +17,22 @@ struct Layout {
   enum class Kind : uint8_t { kRaw, kStructured, kTyped };
   Kind kind = Kind::kRaw;
   bool tgsm = false;
-  uint64_t words = 0;                    // total words
-  uint32_t stride = 0;                   // structured: bytes per structure
-  uint32_t elements = 0;                 // structured: structures
-  isa::Dim dim = isa::Dim::kBuffer;      // typed
+  uint64_t words = 0;                        // total words
+  uint32_t stride = 0;                       // structured: bytes per structure
+  uint32_t elements = 0;                     // structured: structures
+  isa::Dim dim = isa::Dim::kBuffer;          // typed
   std::array<uint32_t, 3> size = {1, 1, 1};  // typed extents
 
   // Address components an atomic takes (spec 1.2 table). Inline: asked at
   // every memory step.
   int AddressWidth() const {
     switch (kind) {
-      case Kind::kRaw: return 1;
-      case Kind::kStructured: return 2;
-      case Kind::kTyped: return isa::TypedAddressWidth(dim);
+      case Kind::kRaw:
+        return 1;
+      case Kind::kStructured:
+        return 2;
+      case Kind::kTyped:
+        return isa::TypedAddressWidth(dim);
     }
     return 1;
   }
@@ -47,10 +50,10 @@ Resolved ResolveAtomic(const Layout& l, const std::array<uint32_t, 3>& a);
 // A raw/structured load or store of `count` consecutive words starting at
 // byte `offset` (inside structure `index` for structured memory).
 struct WordRange {
-  bool misaligned = false;      // offset % 4 != 0 (spec 1.2)
-  bool offset_overflow = false; // structured: the words pass the stride
-  bool index_oob = false;       // structured: index >= elements
-  uint64_t first_word = 0;      // of the linear memory, when aligned
+  bool misaligned = false;       // offset % 4 != 0 (spec 1.2)
+  bool offset_overflow = false;  // structured: the words pass the stride
+  bool index_oob = false;        // structured: index >= elements
+  uint64_t first_word = 0;       // of the linear memory, when aligned
   // For each of the `count` words: inside the memory?
   std::array<bool, 4> in_bounds = {false, false, false, false};
 };

@@ -19,7 +19,9 @@ namespace atomfuzz::oracle {
 namespace alu_internal {
 
 inline int32_t S(uint32_t v) { return static_cast<int32_t>(v); }
-inline uint32_t Bool(bool b) { return b ? 0xFFFFFFFFu : 0u; }  // D3D's true is ~0
+inline uint32_t Bool(bool b) {
+  return b ? 0xFFFFFFFFu : 0u;
+}  // D3D's true is ~0
 
 // Only the low 5 bits of a shift or bit-field operand count (FS 22.x ishl,
 // ubfe, bfi).
@@ -31,7 +33,8 @@ inline uint32_t Ubfe(uint32_t width, uint32_t offset, uint32_t v) {
   return v >> offset;
 }
 
-inline uint32_t Bfi(uint32_t width, uint32_t offset, uint32_t insert, uint32_t base) {
+inline uint32_t Bfi(uint32_t width, uint32_t offset, uint32_t insert,
+                    uint32_t base) {
   width &= 31;
   offset &= 31;
   const uint32_t mask = static_cast<uint32_t>(((1ull << width) - 1) << offset);
@@ -39,13 +42,17 @@ inline uint32_t Bfi(uint32_t width, uint32_t offset, uint32_t insert, uint32_t b
 }
 
 // The operation on defined bits.
-ABSL_ATTRIBUTE_ALWAYS_INLINE inline uint32_t Compute(isa::Op op, uint32_t a, uint32_t b,
-                                                     uint32_t c, uint32_t d, uint32_t* hi) {
+ABSL_ATTRIBUTE_ALWAYS_INLINE inline uint32_t Compute(isa::Op op, uint32_t a,
+                                                     uint32_t b, uint32_t c,
+                                                     uint32_t d, uint32_t* hi) {
   using isa::Op;
   switch (op) {
-    case Op::kMov: return a;
-    case Op::kIAdd: return a + b;
-    case Op::kINeg: return 0u - a;
+    case Op::kMov:
+      return a;
+    case Op::kIAdd:
+      return a + b;
+    case Op::kINeg:
+      return 0u - a;
     case Op::kIMul: {
       const int64_t p = int64_t{S(a)} * int64_t{S(b)};
       *hi = static_cast<uint32_t>(static_cast<uint64_t>(p) >> 32);
@@ -57,28 +64,50 @@ ABSL_ATTRIBUTE_ALWAYS_INLINE inline uint32_t Compute(isa::Op op, uint32_t a, uin
       return static_cast<uint32_t>(p);
     }
     case Op::kIMad:
-    case Op::kUMad: return a * b + c;  // low 32 bits are sign-agnostic
-    case Op::kIShl: return a << (b & 31);
-    case Op::kIShr: return static_cast<uint32_t>(S(a) >> (b & 31));
-    case Op::kUShr: return a >> (b & 31);
-    case Op::kAnd: return a & b;
-    case Op::kOr: return a | b;
-    case Op::kXor: return a ^ b;
-    case Op::kNot: return ~a;
-    case Op::kIEq: return Bool(a == b);
-    case Op::kINe: return Bool(a != b);
-    case Op::kILt: return Bool(S(a) < S(b));
-    case Op::kIGe: return Bool(S(a) >= S(b));
-    case Op::kULt: return Bool(a < b);
-    case Op::kUGe: return Bool(a >= b);
-    case Op::kIMax: return S(a) > S(b) ? a : b;
-    case Op::kIMin: return S(a) < S(b) ? a : b;
-    case Op::kUMax: return a > b ? a : b;
-    case Op::kUMin: return a < b ? a : b;
-    case Op::kBfi: return Bfi(a, b, c, d);
-    case Op::kUbfe: return Ubfe(a, b, c);
-    case Op::kCountBits: return static_cast<uint32_t>(std::popcount(a));
-    default: return 0;
+    case Op::kUMad:
+      return a * b + c;  // low 32 bits are sign-agnostic
+    case Op::kIShl:
+      return a << (b & 31);
+    case Op::kIShr:
+      return static_cast<uint32_t>(S(a) >> (b & 31));
+    case Op::kUShr:
+      return a >> (b & 31);
+    case Op::kAnd:
+      return a & b;
+    case Op::kOr:
+      return a | b;
+    case Op::kXor:
+      return a ^ b;
+    case Op::kNot:
+      return ~a;
+    case Op::kIEq:
+      return Bool(a == b);
+    case Op::kINe:
+      return Bool(a != b);
+    case Op::kILt:
+      return Bool(S(a) < S(b));
+    case Op::kIGe:
+      return Bool(S(a) >= S(b));
+    case Op::kULt:
+      return Bool(a < b);
+    case Op::kUGe:
+      return Bool(a >= b);
+    case Op::kIMax:
+      return S(a) > S(b) ? a : b;
+    case Op::kIMin:
+      return S(a) < S(b) ? a : b;
+    case Op::kUMax:
+      return a > b ? a : b;
+    case Op::kUMin:
+      return a < b ? a : b;
+    case Op::kBfi:
+      return Bfi(a, b, c, d);
+    case Op::kUbfe:
+      return Ubfe(a, b, c);
+    case Op::kCountBits:
+      return static_cast<uint32_t>(std::popcount(a));
+    default:
+      return 0;
   }
 }
 
@@ -100,8 +129,8 @@ inline Value AbsentSource(size_t k, int counted) {
 // with defined values (FlatAlu, Execution::ExecAluLanes), so that the test
 // is the same for every op. imul/umul return the high half in `hi` and the
 // low half as the result; other ops leave `hi` alone.
-ABSL_ATTRIBUTE_ALWAYS_INLINE inline Value EvalAlu(isa::Op op, const std::array<Value, 4>& src,
-                                                  Value* hi) {
+ABSL_ATTRIBUTE_ALWAYS_INLINE inline Value EvalAlu(
+    isa::Op op, const std::array<Value, 4>& src, Value* hi) {
   if (op == isa::Op::kMovc) {
     // The condition picks a source; only the picked one needs to be defined.
     if (!src[0].defined) return Value::Undefined();
@@ -110,8 +139,8 @@ ABSL_ATTRIBUTE_ALWAYS_INLINE inline Value EvalAlu(isa::Op op, const std::array<V
   bool defined = true;
   for (const Value& s : src) defined &= s.defined;
   uint32_t high = 0;
-  const uint32_t r = alu_internal::Compute(op, src[0].bits, src[1].bits, src[2].bits,
-                                           src[3].bits, &high);
+  const uint32_t r = alu_internal::Compute(op, src[0].bits, src[1].bits,
+                                           src[2].bits, src[3].bits, &high);
   if (hi != nullptr) *hi = {high, defined};
   return {r, defined};
 }

@@ -35,7 +35,8 @@ absl::Status BuildControlMap(const isa::Program& program, ControlMap& map) {
           map.target[i] = pairs.close[i];
         }
         if (row.block_kind == isa::BlockKind::kSwitch) {
-          if (map.next_case.empty()) map.next_case.assign(code.size(), ControlMap::kNoCase);
+          if (map.next_case.empty())
+            map.next_case.assign(code.size(), ControlMap::kNoCase);
           map.next_case[i] = next_label(i);
         }
         break;
@@ -51,7 +52,8 @@ absl::Status BuildControlMap(const isa::Program& program, ControlMap& map) {
         map.target[i] = pairs.opener[i];
         break;
       case BlockShape::kClose:
-        if (row.block_kind == isa::BlockKind::kLoop) map.target[i] = pairs.opener[i];
+        if (row.block_kind == isa::BlockKind::kLoop)
+          map.target[i] = pairs.opener[i];
         break;
       case BlockShape::kNone:
         break;

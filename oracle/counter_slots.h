@@ -46,8 +46,8 @@ class CounterSlots {
   // A structured store by instruction `pc` to u`uav` of `values` (its
   // first `count` components, those in `mask`) at byte `offset` of the
   // struct `index`, an alloc's return (IsAllocReturn).
-  void Stored(uint32_t uav, uint32_t pc, const Value& index, uint32_t offset, uint8_t mask,
-              int count, const std::array<Value, 4>& values);
+  void Stored(uint32_t uav, uint32_t pc, const Value& index, uint32_t offset,
+              uint8_t mask, int count, const std::array<Value, 4>& values);
   // Any other write to u`uav` (a store, an atomic, a poisoning): a struct
   // may then hold what no alloc's store left there.
   void OtherWrite(uint32_t uav) {
@@ -56,9 +56,9 @@ class CounterSlots {
 
   // Findings where no assignment of the stores to the structs leaves the
   // words the target returned (`seen`); `uavs` and `sets` are the pass's.
-  void Check(const isa::Program& program, absl::Span<const std::optional<Uav>> uavs,
-             const ValueSets& sets, const isa::Outcome& seen,
-             std::vector<Finding>& findings) const;
+  void Check(const isa::Program& program,
+             absl::Span<const std::optional<Uav>> uavs, const ValueSets& sets,
+             const isa::Outcome& seen, std::vector<Finding>& findings) const;
 
  private:
   struct Counter {

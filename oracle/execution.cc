@@ -113,15 +113,28 @@ ABSL_ATTRIBUTE_ALWAYS_INLINE inline absl::Status Execution::Execute(
     Thread& t, const isa::Instruction& inst, const Decoded& d) {
   const uint32_t index = t.pc;
   switch (d.family) {
-    case isa::Family::kDecl: ++t.pc; break;
-    case isa::Family::kAlu: ExecAlu(t, inst, d); ++t.pc; break;
-    case isa::Family::kControl: ExecControl(t, inst); break;
+    case isa::Family::kDecl:
+      ++t.pc;
+      break;
+    case isa::Family::kAlu:
+      ExecAlu(t, inst, d);
+      ++t.pc;
+      break;
+    case isa::Family::kControl:
+      ExecControl(t, inst);
+      break;
     case isa::Family::kSync:
       ++t.pc;
       if (inst.sync_flags & isa::kSyncThreads) t.waiting = true;
       break;
-    case isa::Family::kLoad: ExecLoad(t, inst); ++t.pc; break;
-    case isa::Family::kStore: ExecStore(t, inst); ++t.pc; break;
+    case isa::Family::kLoad:
+      ExecLoad(t, inst);
+      ++t.pc;
+      break;
+    case isa::Family::kStore:
+      ExecStore(t, inst);
+      ++t.pc;
+      break;
     // Only atomics count against the trace cap, so only they are checked.
     case isa::Family::kAtomic:
     case isa::Family::kImmAtomic:
@@ -148,7 +161,8 @@ absl::Status Execution::Step(Thread& t) {
       ++total_steps_ > options_.max_total_steps) {
     return OverBudget();
   }
-  const absl::Status s = Execute(t, program_.instructions[t.pc], decoded_[t.pc]);
+  const absl::Status s =
+      Execute(t, program_.instructions[t.pc], decoded_[t.pc]);
   if (!s.ok()) return s;
   if (t.pc >= size) t.done = true;
   return absl::OkStatus();
@@ -268,7 +282,8 @@ Value Execution::ReadOther(const Thread& t, const Operand& op, int lane) const {
   }
 }
 
-std::optional<uint64_t> Execution::ElementOf(const Thread& t, const Operand& op) {
+std::optional<uint64_t> Execution::ElementOf(const Thread& t,
+                                             const Operand& op) {
   uint64_t element = op.offset;
   if (!op.relative) return element;
   const size_t r = size_t{op.relative->temp} * 4 + op.relative->component;
@@ -276,9 +291,11 @@ std::optional<uint64_t> Execution::ElementOf(const Thread& t, const Operand& op)
   return element + t.regs[r].bits;
 }
 
-void Execution::WriteOther(Thread& t, const Operand& dst, int component, Value v) {
+void Execution::WriteOther(Thread& t, const Operand& dst, int component,
+                           Value v) {
   const size_t c = static_cast<size_t>(component & 3);
-  if (dst.file != RegFile::kIndexableTemp || dst.index >= t.xregs.size()) return;
+  if (dst.file != RegFile::kIndexableTemp || dst.index >= t.xregs.size())
+    return;
   auto& x = t.xregs[dst.index];
   const std::optional<uint64_t> element = ElementOf(t, dst);
   const uint64_t k = element ? *element * 4 + c : 0;
@@ -302,13 +319,16 @@ bool Execution::Condition(const Thread& t, const Operand& op) {
   }
   uint32_t one;
   const absl::Span<const uint32_t> e = sets_.Elements(v, one);
-  const bool any_true = std::any_of(e.begin(), e.end(), [](uint32_t c) { return c != 0; });
-  const bool any_false = std::any_of(e.begin(), e.end(), [](uint32_t c) { return c == 0; });
+  const bool any_true =
+      std::any_of(e.begin(), e.end(), [](uint32_t c) { return c != 0; });
+  const bool any_false =
+      std::any_of(e.begin(), e.end(), [](uint32_t c) { return c == 0; });
   if (e.empty() || (any_true && any_false)) chaos_ = true;
   return any_true;
 }
 
-void Execution::ExecAlu(Thread& t, const isa::Instruction& inst, const Decoded& d) {
+void Execution::ExecAlu(Thread& t, const isa::Instruction& inst,
+                        const Decoded& d) {
   // One lane with no x#, as most instructions: the operands resolved by
   // Decode.
   // Unchecked: FlatAlu::Of kept the indices within the thread's values.
@@ -316,7 +336,8 @@ void Execution::ExecAlu(Thread& t, const isa::Instruction& inst, const Decoded& 
   ExecAluLanes(t, inst, d);
 }
 
-void Execution::ExecAluLanes(Thread& t, const isa::Instruction& inst, const Decoded& d) {
+void Execution::ExecAluLanes(Thread& t, const isa::Instruction& inst,
+                             const Decoded& d) {
   const size_t sources = d.alu_sources;
   const bool two_dst = isa::Layout(inst.op).destinations() == 2;
   const Operand* src_ops = inst.operands.data() + (two_dst ? 2 : 1);
@@ -330,10 +351,12 @@ void Execution::ExecAluLanes(Thread& t, const isa::Instruction& inst, const Deco
     const int c = std::countr_zero(m);
     std::array<Value, 4> src;
     for (size_t k = 0; k < 4; ++k) {
-      src[k] = k < d.alu_counted && k < sources ? Read(t, src_ops[k], c)
-                                                : AbsentSource(k, d.alu_counted);
+      src[k] = k < d.alu_counted && k < sources
+                   ? Read(t, src_ops[k], c)
+                   : AbsentSource(k, d.alu_counted);
     }
-    result[static_cast<size_t>(c)] = sets_.EvalAlu(inst.op, src, &high[static_cast<size_t>(c)]);
+    result[static_cast<size_t>(c)] =
+        sets_.EvalAlu(inst.op, src, &high[static_cast<size_t>(c)]);
   }
   // Where both destinations name one register component, the spec does not
   // say which half stays (docs/semantics.md, "Two destinations"): it is
@@ -353,7 +376,8 @@ void Execution::ExecAluLanes(Thread& t, const isa::Instruction& inst, const Deco
   }
 }
 
-bool Execution::SameRegister(const Thread& t, const Operand& a, const Operand& b) const {
+bool Execution::SameRegister(const Thread& t, const Operand& a,
+                             const Operand& b) const {
   if (a.file != b.file || a.index != b.index) return false;
   if (a.file != RegFile::kIndexableTemp) return true;
   // x#[element]: an unknown element may be any, so it may be the same.
@@ -365,19 +389,31 @@ void Execution::ExecControl(Thread& t, const isa::Instruction& inst) {
   const uint32_t here = t.pc;
   const uint32_t target = map_.target[here];
   switch (inst.op) {
-    case Op::kIfZ: case Op::kIfNz: {
+    case Op::kIfZ:
+    case Op::kIfNz: {
       const bool nonzero = Condition(t, inst.operands[0]);
       const bool taken = (inst.op == Op::kIfNz) == nonzero;
       t.pc = taken ? here + 1 : target;
       return;
     }
-    case Op::kElse: t.pc = target; return;        // end of the true branch
-    case Op::kEndLoop: t.pc = target + 1; return;  // back to the body
-    case Op::kBreak: t.pc = target + 1; return;
-    case Op::kContinue: t.pc = target + 1; return;
-    case Op::kBreakcZ: case Op::kBreakcNz:
-    case Op::kContinuecZ: case Op::kContinuecNz:
-    case Op::kRetcZ: case Op::kRetcNz: {
+    case Op::kElse:
+      t.pc = target;
+      return;  // end of the true branch
+    case Op::kEndLoop:
+      t.pc = target + 1;
+      return;  // back to the body
+    case Op::kBreak:
+      t.pc = target + 1;
+      return;
+    case Op::kContinue:
+      t.pc = target + 1;
+      return;
+    case Op::kBreakcZ:
+    case Op::kBreakcNz:
+    case Op::kContinuecZ:
+    case Op::kContinuecNz:
+    case Op::kRetcZ:
+    case Op::kRetcNz: {
       const bool nonzero = Condition(t, inst.operands[0]);
       const bool taken = inst.info().test_nonzero == nonzero;
       if (!taken) {
@@ -410,8 +446,9 @@ void Execution::ExecControl(Thread& t, const isa::Instruction& inst) {
         uint32_t one;
         const absl::Span<const uint32_t> e = sets_.Elements(v, one);
         const uint32_t first = e.empty() ? target : label_of(e[0]);
-        if (e.empty() || std::any_of(e.begin() + 1, e.end(),
-                                     [&](uint32_t x) { return label_of(x) != first; })) {
+        if (e.empty() || std::any_of(e.begin() + 1, e.end(), [&](uint32_t x) {
+              return label_of(x) != first;
+            })) {
           chaos_ = true;
         } else {
           t.pc = first + 1;
@@ -421,7 +458,9 @@ void Execution::ExecControl(Thread& t, const isa::Instruction& inst) {
       t.pc = chosen + 1;
       return;
     }
-    case Op::kRet: t.done = true; return;
+    case Op::kRet:
+      t.done = true;
+      return;
     default:  // endif, loop, case, default, endswitch: nothing to do
       t.pc = here + 1;
       return;

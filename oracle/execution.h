@@ -31,25 +31,27 @@
 namespace atomfuzz::oracle {
 
 // The outcome message of a run whose control flow read an undefined value.
-inline constexpr char kChaosMessage[] = "control flow depended on an undefined value";
+inline constexpr char kChaosMessage[] =
+    "control flow depended on an undefined value";
 
 struct Thread {
-  uint32_t id = 0;     // global index
-  uint32_t group = 0;  // linear group index
+  uint32_t id = 0;                          // global index
+  uint32_t group = 0;                       // linear group index
   std::array<uint32_t, 3> tid = {0, 0, 0};  // vThreadIDInGroup
   std::array<uint32_t, 3> gid = {0, 0, 0};  // vThreadGroupID
   uint32_t pc = 0;
   bool done = false;
   bool waiting = false;  // at a sync_*_t
   uint64_t steps = 0;
-  uint32_t accesses = 0;  // memory words read or written so far (WriteRecord::seq)
+  uint32_t accesses =
+      0;  // memory words read or written so far (WriteRecord::seq)
   // r# (4 per register) and atomic occurrences, in Execution's pools: one
   // allocation per pass instead of several per thread.
   absl::Span<Value> regs;
   // The system values (SystemValueSlot), then regs: what FlatAlu indexes.
   absl::Span<Value> values;
-  std::vector<std::vector<Value>> xregs;   // x#: 4 per element
-  absl::Span<uint32_t> occurrences;        // per atomic ordinal
+  std::vector<std::vector<Value>> xregs;  // x#: 4 per element
+  absl::Span<uint32_t> occurrences;       // per atomic ordinal
 };
 
 // A write that no later write to its word is ordered after yet
@@ -68,8 +70,8 @@ struct Uav {
 
 struct Group {
   std::vector<std::vector<Value>> tgsm;  // per g# slot (empty if undeclared)
-  uint32_t tgsm_interval = 0;  // barriers with _t and _g passed
-  uint32_t uav_interval = 0;   // barriers with _t and a UAV fence passed
+  uint32_t tgsm_interval = 0;            // barriers with _t and _g passed
+  uint32_t uav_interval = 0;  // barriers with _t and a UAV fence passed
   uint32_t first_thread = 0, thread_count = 0;
 };
 
@@ -100,9 +102,10 @@ class Execution {
   // With `replay`, atomics take their returns from it (the judge).
   // `decoded` is Decode(c.shader). With `storage`, the pass works in its
   // vectors and gives them back when it is destroyed.
-  Execution(const isa::Case& c, const ControlMap& map, const DecodedProgram& decoded,
-            const InterpretOptions& options, const AccessLog& known,
-            Replay* replay = nullptr, ExecutionStorage* storage = nullptr);
+  Execution(const isa::Case& c, const ControlMap& map,
+            const DecodedProgram& decoded, const InterpretOptions& options,
+            const AccessLog& known, Replay* replay = nullptr,
+            ExecutionStorage* storage = nullptr);
   ~Execution();
   Execution(const Execution&) = delete;
   Execution& operator=(const Execution&) = delete;
@@ -114,7 +117,8 @@ class Execution {
   // for a caller that needs no outcome built (the judge). After Run.
   isa::RunStatus status() const { return outcome_.status; }
   absl::string_view message() const {
-    return chaos_ ? absl::string_view(kChaosMessage) : absl::string_view(outcome_.message);
+    return chaos_ ? absl::string_view(kChaosMessage)
+                  : absl::string_view(outcome_.message);
   }
   absl::Span<const std::optional<Uav>> uavs() const { return uavs_; }
   // The sets of values the UAVs' words and the registers may name.
@@ -145,7 +149,8 @@ class Execution {
   absl::Status RunThread(Thread& t);
   // The instruction at t.pc (`inst`, decoded as `d`), dispatched on its
   // family; what Step and RunThread share.
-  absl::Status Execute(Thread& t, const isa::Instruction& inst, const Decoded& d);
+  absl::Status Execute(Thread& t, const isa::Instruction& inst,
+                       const Decoded& d);
   // The canonical schedule's shortcut past the program's leading
   // declarations; see its definition.
   absl::Status SkipLeadingDecls(Thread& t);
@@ -157,21 +162,24 @@ class Execution {
   // Temps and immediates are most reads and writes: those paths are here,
   // to inline into the instruction loops; the other files in ReadOther and
   // WriteOther.
-  ABSL_ATTRIBUTE_ALWAYS_INLINE Value Read(const Thread& t, const isa::Operand& op,
-                                         int lane) const {
+  ABSL_ATTRIBUTE_ALWAYS_INLINE Value Read(const Thread& t,
+                                          const isa::Operand& op,
+                                          int lane) const {
     if (op.file == isa::RegFile::kTemp) {
       const size_t k = size_t{op.index} * 4 + op.Component(lane);
       return k < t.regs.size() ? t.regs[k] : Value{};
     }
     if (op.file == isa::RegFile::kImmediate) {
-      return Value::Of(op.values[op.value_count == 1 ? 0 : static_cast<size_t>(lane & 3)]);
+      return Value::Of(
+          op.values[op.value_count == 1 ? 0 : static_cast<size_t>(lane & 3)]);
     }
     return ReadOther(t, op, lane);
   }
   ABSL_ATTRIBUTE_ALWAYS_INLINE void Write(Thread& t, const isa::Operand& dst,
                                           int component, Value v) {
     if (dst.file == isa::RegFile::kTemp) {
-      const size_t k = size_t{dst.index} * 4 + static_cast<size_t>(component & 3);
+      const size_t k =
+          size_t{dst.index} * 4 + static_cast<size_t>(component & 3);
       if (k < t.regs.size()) t.regs[k] = v;
       return;
     }
@@ -180,18 +188,21 @@ class Execution {
   Value ReadOther(const Thread& t, const isa::Operand& op, int lane) const;
   // The element an x# operand names now (its offset plus its register
   // index), or nullopt where that register is undefined.
-  static std::optional<uint64_t> ElementOf(const Thread& t, const isa::Operand& op);
+  static std::optional<uint64_t> ElementOf(const Thread& t,
+                                           const isa::Operand& op);
   void WriteOther(Thread& t, const isa::Operand& dst, int component, Value v);
   bool Condition(const Thread& t, const isa::Operand& op);
   void ExecAlu(Thread& t, const isa::Instruction& inst, const Decoded& d);
   // ExecAlu's general case (several lanes, or two destinations), out of
   // line: its staging would weigh on the common case's registers.
-  ABSL_ATTRIBUTE_NOINLINE void ExecAluLanes(Thread& t, const isa::Instruction& inst,
+  ABSL_ATTRIBUTE_NOINLINE void ExecAluLanes(Thread& t,
+                                            const isa::Instruction& inst,
                                             const Decoded& d);
   void ExecControl(Thread& t, const isa::Instruction& inst);
   // Whether two register destinations may name the same register (r#, or
   // an x# element) in this thread now.
-  bool SameRegister(const Thread& t, const isa::Operand& a, const isa::Operand& b) const;
+  bool SameRegister(const Thread& t, const isa::Operand& a,
+                    const isa::Operand& b) const;
 
   // memory_ops.cc: loads, stores, atomics, with races and poison.
   void ExecLoad(Thread& t, const isa::Instruction& inst);
@@ -206,26 +217,27 @@ class Execution {
   // What a read of the word by `a` (its `seq`th access) may see while other
   // threads write it (racing_read.h), from the last pass's record of its
   // writes: undefined where there is none, or poison may be involved.
-  Value RacingReadOf(const MemoryId& id, uint32_t word, uint64_t key, const Accessor& a,
-                     uint32_t seq);
+  Value RacingReadOf(const MemoryId& id, uint32_t word, uint64_t key,
+                     const Accessor& a, uint32_t seq);
   // Whether writes to `id` are kept for the next pass's racing reads: a
   // memory no instruction loads from has none, and a shared key names no
   // one word. Asked before a record is built (most writes keep none).
   bool Recorded(const MemoryId& id) const {
-    return program_info_.Loaded(id.tgsm, id.slot) && AccessLog::NumberedAlone(id);
+    return program_info_.Loaded(id.tgsm, id.slot) &&
+           AccessLog::NumberedAlone(id);
   }
   // What an alloc or consume without a trace returned, from the last
   // pass's record of the counter's ops: one of a few, or undefined.
-  Value CounterReturns(const MemoryId& id, uint64_t key, const Accessor& a, uint32_t seq,
-                       isa::Rmw rmw);
+  Value CounterReturns(const MemoryId& id, uint64_t key, const Accessor& a,
+                       uint32_t seq, isa::Rmw rmw);
   // Keeps a write (sets as undefined: their ids are this pass's).
   ABSL_ATTRIBUTE_NOINLINE void KeepWrite(uint64_t key, const WriteRecord& w);
   void StoreWord(Thread& t, const isa::Operand& target, uint32_t word, Value v);
   // A store of `v` that lands on the word or on another of a few (its
   // address is a set): the word keeps its value or takes `v`. `lands`:
   // this run's address is this word (what the oracle as a target reports).
-  void MaybeStoreWord(Thread& t, const isa::Operand& target, uint32_t word, Value v,
-                      bool lands);
+  void MaybeStoreWord(Thread& t, const isa::Operand& target, uint32_t word,
+                      Value v, bool lands);
   // The word's value after a store of `v` by `a` that other threads'
   // stores race with (and no atomic or poisoning): one of their values.
   Value AfterRacingStore(uint64_t key, const Accessor& a, Value v);
@@ -257,15 +269,16 @@ class Execution {
   AccessLog log_;
   isa::Prng prng_;
 
-  uint32_t temps_ = 0;                      // the last dcl_temps' count
-  std::vector<uint32_t> xsizes_;            // x# -> elements (0 = undeclared)
-  absl::Span<const Decoded> decoded_;       // by instruction index
+  uint32_t temps_ = 0;                       // the last dcl_temps' count
+  std::vector<uint32_t> xsizes_;             // x# -> elements (0 = undeclared)
+  absl::Span<const Decoded> decoded_;        // by instruction index
   absl::Span<const uint32_t> declarations_;  // DecodedProgram::declarations
-  uint32_t leading_decls_ = 0;  // declarations before the first other instruction
+  uint32_t leading_decls_ =
+      0;  // declarations before the first other instruction
   uint32_t atomic_count_ = 0;
   const DecodedProgram& program_info_;  // which memories are loaded
   std::array<uint32_t, 3> group_size_ = {1, 1, 1};
-  std::vector<std::optional<Uav>> uavs_;    // by slot
+  std::vector<std::optional<Uav>> uavs_;             // by slot
   std::vector<std::optional<Layout>> tgsm_layouts_;  // by g# slot
   std::vector<Group> groups_;
   std::vector<Thread> threads_;

@@ -1,12 +1,11 @@
 // Execution: building a pass from its case (memories, groups, threads and
 // their registers, in storage kept from earlier passes), and handing over
 // its outcome.
-#include "oracle/execution.h"
-
 #include <algorithm>
 #include <cstring>
 
 #include "absl/strings/str_cat.h"
+#include "oracle/execution.h"
 
 namespace atomfuzz::oracle {
 
@@ -95,16 +94,21 @@ absl::Status Execution::Setup() {
       case Op::kDclThreadGroup:
         group_size_ = {ops[0].index, ops[1].index, ops[2].index};
         break;
-      case Op::kDclUavRaw: case Op::kDclUavStructured: case Op::kDclUavTyped: {
+      case Op::kDclUavRaw:
+      case Op::kDclUavStructured:
+      case Op::kDclUavTyped: {
         const uint32_t slot = ops[0].index;
         const isa::Resource* r = case_.FindResource(slot);
         if (r == nullptr || slot > isa::kMaxUavSlot) {
-          return absl::InvalidArgumentError(absl::StrCat("u", slot, " is not bound"));
+          return absl::InvalidArgumentError(
+              absl::StrCat("u", slot, " is not bound"));
         }
         Uav u;
         u.layout.words = r->init.size();
         switch (r->kind) {
-          case isa::ResourceKind::kRaw: u.layout.kind = Layout::Kind::kRaw; break;
+          case isa::ResourceKind::kRaw:
+            u.layout.kind = Layout::Kind::kRaw;
+            break;
           case isa::ResourceKind::kStructured:
             u.layout.kind = Layout::Kind::kStructured;
             u.layout.stride = r->stride;
@@ -121,8 +125,8 @@ absl::Status Execution::Setup() {
                             ? Op::kDclUavStructured
                             : Op::kDclUavTyped;
         if (want != inst.op) {
-          return absl::InvalidArgumentError(
-              absl::StrCat("u", slot, " is bound to a resource of another kind"));
+          return absl::InvalidArgumentError(absl::StrCat(
+              "u", slot, " is bound to a resource of another kind"));
         }
         u.format = r->format;
         if (!spare_words_.empty()) {
@@ -137,7 +141,8 @@ absl::Status Execution::Setup() {
         uavs_[slot] = std::move(u);
         break;
       }
-      case Op::kDclTgsmRaw: case Op::kDclTgsmStructured: {
+      case Op::kDclTgsmRaw:
+      case Op::kDclTgsmStructured: {
         const uint32_t slot = ops[0].index;
         if (slot >= 8192) return absl::InvalidArgumentError("g# beyond 8191");
         Layout l;
@@ -169,16 +174,19 @@ absl::Status Execution::Setup() {
   };
   const uint64_t per_group = capped(group_size_, 1024);
   const uint64_t group_count = capped(case_.groups, options_.max_threads);
-  const uint64_t threads = std::min(per_group * group_count, options_.max_threads + 1);
+  const uint64_t threads =
+      std::min(per_group * group_count, options_.max_threads + 1);
   uint64_t xvalues = 0;
   for (uint32_t s : xsizes_) xvalues += uint64_t{s} * 4;
   if (per_group == 0 || per_group > 1024 || threads > options_.max_threads ||
       group_count >= AccessLog::kMaxGroups ||
-      threads * (uint64_t{temps_} * 4 + xvalues) > options_.max_register_values) {
+      threads * (uint64_t{temps_} * 4 + xvalues) >
+          options_.max_register_values) {
     return absl::InvalidArgumentError(absl::StrCat(
         "case too large for the oracle: groups of ", group_size_[0], "x",
-        group_size_[1], "x", group_size_[2], " in a dispatch of ", case_.groups[0],
-        "x", case_.groups[1], "x", case_.groups[2], ", ", temps_, " temps"));
+        group_size_[1], "x", group_size_[2], " in a dispatch of ",
+        case_.groups[0], "x", case_.groups[1], "x", case_.groups[2], ", ",
+        temps_, " temps"));
   }
   // Resized, every field set below or (threads) by StartGroup: the vectors
   // may hold a last pass's groups and threads, whose g# and x# keep their
@@ -206,14 +214,16 @@ void Execution::StartGroup(uint32_t g) {
   group.tgsm.swap(spare_tgsm_);
   group.tgsm.assign(tgsm_layouts_.size(), {});
   for (size_t s = 0; s < tgsm_layouts_.size(); ++s) {
-    if (tgsm_layouts_[s]) group.tgsm[s].assign(tgsm_layouts_[s]->words, Value{});
+    if (tgsm_layouts_[s])
+      group.tgsm[s].assign(tgsm_layouts_[s]->words, Value{});
   }
   const bool canonical = options_.schedule.kind == Schedule::Kind::kCanonical;
   const std::array<uint32_t, 3> gid = {g % case_.groups[0],
                                        g / case_.groups[0] % case_.groups[1],
                                        g / case_.groups[0] / case_.groups[1]};
   // Spec 1.9: vThreadID = vThreadGroupID * group size + vThreadIDInGroup.
-  const std::array<uint32_t, 3> base = {gid[0] * group_size_[0], gid[1] * group_size_[1],
+  const std::array<uint32_t, 3> base = {gid[0] * group_size_[0],
+                                        gid[1] * group_size_[1],
                                         gid[2] * group_size_[2]};
   // vThreadIDInGroup counts x fastest: counted up here, thread by thread,
   // rather than divided out of k; its flattened form is k itself.
@@ -237,7 +247,8 @@ void Execution::StartGroup(uint32_t g) {
     // Temps start undefined. All bytes zero is Value{}: cleared as bytes,
     // in wide stores (a loop of Value{} stores its two fields one by one).
     static_assert(std::is_trivially_copyable_v<Value>);
-    std::memset(static_cast<void*>(t.regs.data()), 0, t.regs.size() * sizeof(Value));
+    std::memset(static_cast<void*>(t.regs.data()), 0,
+                t.regs.size() * sizeof(Value));
     Value* const sv = t.values.data();
     for (int c = 0; c < 3; ++c) {
       sv[SystemValueSlot(RegFile::kThreadID, c)] = Value::Of(base[c] + tid[c]);
@@ -256,7 +267,8 @@ void Execution::StartGroup(uint32_t g) {
     for (size_t x = 0; x < xsizes_.size(); ++x) {
       t.xregs[x].assign(size_t{xsizes_[x]} * 4, Value{});
     }
-    t.occurrences = absl::MakeSpan(occurrence_pool_).subspan(live * atomic_count_, atomic_count_);
+    t.occurrences = absl::MakeSpan(occurrence_pool_)
+                        .subspan(live * atomic_count_, atomic_count_);
     std::fill(t.occurrences.begin(), t.occurrences.end(), 0u);
   }
 }
@@ -275,11 +287,13 @@ isa::Outcome Execution::TakeOutcome() {
     for (const Value& v : u.words) {
       uint32_t one;
       const absl::Span<const uint32_t> values =
-          v.set && !all_undefined ? sets_.Elements(v, one) : absl::Span<const uint32_t>();
+          v.set && !all_undefined ? sets_.Elements(v, one)
+                                  : absl::Span<const uint32_t>();
       if (!values.empty()) {
         // One of a few; the word holds the one this run left.
-        s.choices.push_back({static_cast<uint32_t>(s.words.size()),
-                             std::vector<uint32_t>(values.begin(), values.end())});
+        s.choices.push_back(
+            {static_cast<uint32_t>(s.words.size()),
+             std::vector<uint32_t>(values.begin(), values.end())});
       }
       s.words.push_back(v.bits);
       s.defined.push_back(v.defined && !all_undefined);

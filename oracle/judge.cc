@@ -28,9 +28,9 @@ std::string OneOf(absl::Span<const uint32_t> values) {
 // Read from the pass's UAVs themselves (by slot, as an outcome lists them),
 // not from an outcome built of them: `words_defined` false (the race
 // analysis did not converge) leaves only sizes and counters to compare.
-void CompareMemory(absl::Span<const std::optional<Uav>> uavs, const ValueSets& sets,
-                   bool words_defined, const isa::Outcome& seen,
-                   std::vector<Finding>& findings) {
+void CompareMemory(absl::Span<const std::optional<Uav>> uavs,
+                   const ValueSets& sets, bool words_defined,
+                   const isa::Outcome& seen, std::vector<Finding>& findings) {
   for (uint32_t slot = 0; slot < uavs.size(); ++slot) {
     if (!uavs[slot]) continue;
     const Uav& want = *uavs[slot];
@@ -48,18 +48,21 @@ void CompareMemory(absl::Span<const std::optional<Uav>> uavs, const ValueSets& s
       if (v.defined ? got->words[w] == v.bits : !v.set) continue;
       uint32_t one;
       const absl::Span<const uint32_t> allowed = sets.Elements(v, one);
-      if (std::binary_search(allowed.begin(), allowed.end(), got->words[w])) continue;
-      findings.push_back({FindingKind::kWrongMemory, absl::StrCat("u", slot, "[", w, "]"),
-                          absl::StrCat("expected ", OneOf(allowed), ", got ",
-                                       Hex(got->words[w])),
-                          -1, false, static_cast<int>(slot), static_cast<int64_t>(w)});
+      if (std::binary_search(allowed.begin(), allowed.end(), got->words[w]))
+        continue;
+      findings.push_back(
+          {FindingKind::kWrongMemory, absl::StrCat("u", slot, "[", w, "]"),
+           absl::StrCat("expected ", OneOf(allowed), ", got ",
+                        Hex(got->words[w])),
+           -1, false, static_cast<int>(slot), static_cast<int64_t>(w)});
     }
     if (want.counter && want.counter->defined &&
         (!got->counter || *got->counter != want.counter->bits)) {
-      findings.push_back({FindingKind::kWrongCounter, absl::StrCat("u", slot, " counter"),
-                          absl::StrCat("expected ", Hex(want.counter->bits), ", got ",
-                                       got->counter ? Hex(*got->counter) : "none"),
-                          -1, false, static_cast<int>(slot)});
+      findings.push_back(
+          {FindingKind::kWrongCounter, absl::StrCat("u", slot, " counter"),
+           absl::StrCat("expected ", Hex(want.counter->bits), ", got ",
+                        got->counter ? Hex(*got->counter) : "none"),
+           -1, false, static_cast<int>(slot)});
     }
   }
 }
@@ -68,14 +71,16 @@ void CompareMemory(absl::Span<const std::optional<Uav>> uavs, const ValueSets& s
 
 std::string Verdict::Summary() const {
   switch (kind) {
-    case Kind::kAllowed: return "allowed";
+    case Kind::kAllowed:
+      return "allowed";
     case Kind::kUnknown:
       return absl::StrCat("unknown: ", unknown.empty() ? "" : unknown.front());
     case Kind::kDivergence: {
       const Finding& f = findings.front();
-      std::string s =
-          absl::StrCat("divergence: ", FindingKindName(f.kind), " at ", f.where, ": ", f.why);
-      if (findings.size() > 1) absl::StrAppend(&s, " (and ", findings.size() - 1, " more)");
+      std::string s = absl::StrCat("divergence: ", FindingKindName(f.kind),
+                                   " at ", f.where, ": ", f.why);
+      if (findings.size() > 1)
+        absl::StrAppend(&s, " (and ", findings.size() - 1, " more)");
       return s;
     }
   }
@@ -95,7 +100,8 @@ struct Room {
 
 }  // namespace judge_internal
 
-JudgingScratch::JudgingScratch() : room_(std::make_unique<judge_internal::Room>()) {}
+JudgingScratch::JudgingScratch()
+    : room_(std::make_unique<judge_internal::Room>()) {}
 JudgingScratch::~JudgingScratch() = default;
 JudgingScratch::JudgingScratch(JudgingScratch&&) noexcept = default;
 JudgingScratch& JudgingScratch::operator=(JudgingScratch&&) noexcept = default;
@@ -106,19 +112,22 @@ using judge_internal::Room;
 
 // The passes over a case with a trace, into `v`.
 absl::Status Passes(const isa::Case& c, const isa::Outcome& observed,
-                    const JudgeOptions& options, Room& room, Replay& replay, Verdict& v);
+                    const JudgeOptions& options, Room& room, Replay& replay,
+                    Verdict& v);
 
 // Both Judge()s (one body, not one calling the other: profiles toggle on
 // entering either).
-absl::StatusOr<Verdict> JudgeIn(const isa::Case& c, const isa::Outcome& observed,
+absl::StatusOr<Verdict> JudgeIn(const isa::Case& c,
+                                const isa::Outcome& observed,
                                 const JudgeOptions& options, Room& room) {
   Verdict v;
   if (observed.status != isa::RunStatus::kOk) {
     // Only an endless loop excuses a run that did not finish.
     auto spec = Interpret(c, options.interpret);
     if (!spec.ok()) return spec.status();
-    const bool unfinished = observed.status == isa::RunStatus::kBudgetExceeded ||
-                            observed.status == isa::RunStatus::kTimedOut;
+    const bool unfinished =
+        observed.status == isa::RunStatus::kBudgetExceeded ||
+        observed.status == isa::RunStatus::kTimedOut;
     if (unfinished && spec->status == isa::RunStatus::kBudgetExceeded) {
       v.notes.push_back("the program does not terminate; nothing to compare");
       return v;
@@ -134,9 +143,9 @@ absl::StatusOr<Verdict> JudgeIn(const isa::Case& c, const isa::Outcome& observed
       // thread: a wave that runs its lanes' paths in turn can run out first.
       // Its run is unfinished, not wrong.
       v.kind = Verdict::Kind::kUnknown;
-      v.unknown.push_back(absl::StrCat(
-          "the target ran out of its instruction budget (", observed.message,
-          ") on a run the spec finishes"));
+      v.unknown.push_back(
+          absl::StrCat("the target ran out of its instruction budget (",
+                       observed.message, ") on a run the spec finishes"));
       return v;
     }
     v.kind = Verdict::Kind::kDivergence;
@@ -147,13 +156,15 @@ absl::StatusOr<Verdict> JudgeIn(const isa::Case& c, const isa::Outcome& observed
   }
   if (absl::Status s = BuildControlMap(c.shader, room.map); !s.ok()) return s;
   if (!observed.has_trace) {
-    v.notes.push_back("no trace: returned values and order-dependent words not judged");
+    v.notes.push_back(
+        "no trace: returned values and order-dependent words not judged");
   }
   Decode(c.shader, room.decoded);
   room.known.Clear();
-  Replay replay = room.spent ? Replay(observed, c.shader, options.search_budget,
-                                      std::move(*room.spent))
-                             : Replay(observed, c.shader, options.search_budget);
+  Replay replay = room.spent
+                      ? Replay(observed, c.shader, options.search_budget,
+                               std::move(*room.spent))
+                      : Replay(observed, c.shader, options.search_budget);
   absl::Status s = Passes(c, observed, options, room, replay, v);
   room.spent.emplace(std::move(replay));
   if (!s.ok()) return s;
@@ -161,13 +172,14 @@ absl::StatusOr<Verdict> JudgeIn(const isa::Case& c, const isa::Outcome& observed
 }
 
 absl::Status Passes(const isa::Case& c, const isa::Outcome& observed,
-                    const JudgeOptions& options, Room& room, Replay& replay, Verdict& v) {
+                    const JudgeOptions& options, Room& room, Replay& replay,
+                    Verdict& v) {
   // Same fixpoint as Interpret(): rerun until no new race or poison appears.
   constexpr int kMaxPasses = 8;
   for (int pass = 0; pass < kMaxPasses; ++pass) {
     if (pass > 0) replay.Restart();
-    Execution e(c, room.map, room.decoded, options.interpret, room.known, &replay,
-                &room.execution);
+    Execution e(c, room.map, room.decoded, options.interpret, room.known,
+                &replay, &room.execution);
     if (absl::Status s = e.Run(); !s.ok()) return s;
     const bool learned = e.LearnInto(room.known);
     if (learned && pass + 1 < kMaxPasses) continue;
@@ -176,19 +188,24 @@ absl::Status Passes(const isa::Case& c, const isa::Outcome& observed,
       // Which atomics run, how often, is itself undefined: any trace and
       // any memory are allowed (spec 6.0), and so is a replay that does
       // not end (a loop on an undefined condition).
-      v.notes.push_back("nothing judged: control flow depended on an undefined value");
+      v.notes.push_back(
+          "nothing judged: control flow depended on an undefined value");
       return absl::OkStatus();
     }
     if (e.status() != isa::RunStatus::kOk) {
       v.kind = Verdict::Kind::kUnknown;
-      v.unknown.push_back(absl::StrCat("replaying the observed returns: ", e.message()));
+      v.unknown.push_back(
+          absl::StrCat("replaying the observed returns: ", e.message()));
       return absl::OkStatus();
     }
-    if (learned) v.notes.push_back("race analysis did not converge; memory not judged");
+    if (learned)
+      v.notes.push_back("race analysis did not converge; memory not judged");
     if (!e.message().empty()) v.notes.push_back(std::string(e.message()));
     v.findings = replay.TakeFindings();
     CompareMemory(e.uavs(), e.sets(), !learned, observed, v.findings);
-    if (!learned) e.counter_slots().Check(c.shader, e.uavs(), e.sets(), observed, v.findings);
+    if (!learned)
+      e.counter_slots().Check(c.shader, e.uavs(), e.sets(), observed,
+                              v.findings);
     v.unknown = replay.TakeUnknowns();
     replay.TakeUnjudged(v.notes);
     break;
@@ -210,7 +227,8 @@ absl::StatusOr<Verdict> Judge(const isa::Case& c, const isa::Outcome& observed,
 }
 
 absl::StatusOr<Verdict> Judge(const isa::Case& c, const isa::Outcome& observed,
-                              const JudgeOptions& options, JudgingScratch& scratch) {
+                              const JudgeOptions& options,
+                              JudgingScratch& scratch) {
   return JudgeIn(c, observed, options, *scratch.room_);
 }
 

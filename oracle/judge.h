@@ -25,17 +25,17 @@
 namespace atomfuzz::oracle {
 
 struct JudgeOptions {
-  InterpretOptions interpret;            // budgets (the schedule is unused)
-  uint64_t search_budget = 1u << 20;     // per word, serialization search steps
+  InterpretOptions interpret;         // budgets (the schedule is unused)
+  uint64_t search_budget = 1u << 20;  // per word, serialization search steps
 };
 
 struct Verdict {
   enum class Kind : uint8_t { kAllowed, kDivergence, kUnknown };
   Kind kind = Kind::kAllowed;
-  std::vector<Finding> findings;    // kDivergence: the first is the headline
-  std::vector<std::string> unknown; // searches that ran out of budget
-  std::vector<std::string> notes;   // what could not be judged, and why
-                                    // (per word where it can say)
+  std::vector<Finding> findings;     // kDivergence: the first is the headline
+  std::vector<std::string> unknown;  // searches that ran out of budget
+  std::vector<std::string> notes;    // what could not be judged, and why
+                                     // (per word where it can say)
   // "allowed", "unknown: ...", or "divergence: <kind> at <where>: <why>".
   std::string Summary() const;
 };
@@ -68,7 +68,8 @@ absl::StatusOr<Verdict> Judge(const isa::Case& c, const isa::Outcome& observed,
 // The same verdict, in `scratch`'s room: for a caller that judges many
 // cases (a campaign worker keeps one scratch for its whole run).
 absl::StatusOr<Verdict> Judge(const isa::Case& c, const isa::Outcome& observed,
-                              const JudgeOptions& options, JudgingScratch& scratch);
+                              const JudgeOptions& options,
+                              JudgingScratch& scratch);
 
 }  // namespace atomfuzz::oracle
 

@@ -40,8 +40,8 @@ class OperandsByRole {
 
 // The trace event of an atomic: who ran it, which one, on which memory
 // (the caller adds where it landed and what it saw).
-isa::AtomicEvent EventOf(const Thread& t, uint32_t instruction, uint32_t occurrence,
-                         RegFile file, uint32_t slot) {
+isa::AtomicEvent EventOf(const Thread& t, uint32_t instruction,
+                         uint32_t occurrence, RegFile file, uint32_t slot) {
   isa::AtomicEvent e;
   e.group = t.gid;
   e.thread = t.tid;
@@ -57,14 +57,16 @@ isa::AtomicEvent EventOf(const Thread& t, uint32_t instruction, uint32_t occurre
 int HighestRead(const Operand& dst, const Operand& mem) {
   int highest = 0;
   for (int c = 0; c < 4; ++c) {
-    if (dst.mask & (1u << c)) highest = std::max<int>(highest, mem.Component(c));
+    if (dst.mask & (1u << c))
+      highest = std::max<int>(highest, mem.Component(c));
   }
   return highest;
 }
 
 }  // namespace
 
-const Layout* Execution::LayoutOf(const Thread& t, const Operand& target) const {
+const Layout* Execution::LayoutOf(const Thread& t,
+                                  const Operand& target) const {
   if (target.file == RegFile::kUav) {
     return target.index < uavs_.size() && uavs_[target.index]
                ? &uavs_[target.index]->layout
@@ -115,24 +117,27 @@ Value Execution::RacingReadOf(const MemoryId& id, uint32_t word, uint64_t key,
   Value initial{};  // g# starts undefined (spec 1.8)
   if (!id.tgsm) {
     const isa::Resource* r = case_.FindResource(id.slot);
-    if (r != nullptr && word < r->init.size()) initial = Value::Of(r->init[word]);
+    if (r != nullptr && word < r->init.size())
+      initial = Value::Of(r->init[word]);
   }
   return RacingRead(racing_writes_, a, seq, id.tgsm, initial, sets_);
 }
 
-Value Execution::CounterReturns(const MemoryId& id, uint64_t key, const Accessor& a,
-                                uint32_t seq, isa::Rmw rmw) {
+Value Execution::CounterReturns(const MemoryId& id, uint64_t key,
+                                const Accessor& a, uint32_t seq, isa::Rmw rmw) {
   const isa::Resource* r = case_.FindResource(id.slot);
   if (r == nullptr || !r->counter || !AccessLog::NumberedAlone(id) ||
       !known_.RecordedWrites(key, racing_writes_)) {
     return Value{};
   }
-  const Value before = AtomicSees(racing_writes_, a, seq, Value::Of(*r->counter), sets_);
+  const Value before =
+      AtomicSees(racing_writes_, a, seq, Value::Of(*r->counter), sets_);
   uint32_t one;
   const absl::Span<const uint32_t> seen = sets_.Elements(before, one);
   std::vector<uint32_t> returns(seen.begin(), seen.end());
   if (returns.empty()) return Value{};
-  for (uint32_t& v : returns) v = rmw == isa::Rmw::kConsume ? Consume(v).returned : Alloc(v).returned;
+  for (uint32_t& v : returns)
+    v = rmw == isa::Rmw::kConsume ? Consume(v).returned : Alloc(v).returned;
   return sets_.Of(returns, returns.front());
 }
 
@@ -168,8 +173,10 @@ void Execution::StoreWord(Thread& t, const Operand& target, uint32_t word,
     site.group = t.group;
     site.interval = a.interval;
     const bool stores_race =
-        racing_atomic && known_.ConcurrentKinds(key, AccessLog::kStoreRace, a) != 0;
-    replay_->BeforeStore(id, word, number, &cell, site, v, racing_atomic, stores_race);
+        racing_atomic &&
+        known_.ConcurrentKinds(key, AccessLog::kStoreRace, a) != 0;
+    replay_->BeforeStore(id, word, number, &cell, site, v, racing_atomic,
+                         stores_race);
   }
   // A store racing with an atomic on g# is undefined (spec 2.1 TGSM
   // limitation, E-27), and on u# order-dependent: beyond what the oracle
@@ -190,7 +197,9 @@ void Execution::DropOrderedBefore(uint64_t key, const Accessor& a,
                                   absl::InlinedVector<LastWrite, 2>& last) {
   const bool tgsm = key >> 63;
   last.erase(std::remove_if(last.begin(), last.end(),
-                            [&](const LastWrite& w) { return !Concurrent(w.by, a, tgsm); }),
+                            [&](const LastWrite& w) {
+                              return !Concurrent(w.by, a, tgsm);
+                            }),
              last.end());
 }
 
@@ -286,8 +295,8 @@ void Execution::ExecLoad(Thread& t, const isa::Instruction& inst) {
     const WordRange r = ResolveRange(*layout, index.bits, offset.bits, count);
     // Spec 1.7: misaligned reads and offsets past the structure are
     // undefined; other out-of-bounds u# words read 0 and g# words undefined.
-    const bool all_undefined = !index.defined || !offset.defined ||
-                               r.misaligned || r.offset_overflow;
+    const bool all_undefined =
+        !index.defined || !offset.defined || r.misaligned || r.offset_overflow;
     for (int c = 0; c < count && !all_undefined; ++c) {
       const size_t k = static_cast<size_t>(c);
       if (r.in_bounds[k]) {
@@ -323,9 +332,12 @@ void Execution::ExecStore(Thread& t, const isa::Instruction& inst) {
       // could land anywhere (spec 6.0).
       std::array<Value, 3> parts{};
       const int width = layout->AddressWidth();
-      for (int k = 0; k < width; ++k) parts[static_cast<size_t>(k)] = Read(t, addr, k);
-      const auto address = absl::MakeConstSpan(parts.data(), static_cast<size_t>(width));
-      if (sets_.Combinations(address, ValueSets::kMaxValues) == 0) return Poison(t, mem);
+      for (int k = 0; k < width; ++k)
+        parts[static_cast<size_t>(k)] = Read(t, addr, k);
+      const auto address =
+          absl::MakeConstSpan(parts.data(), static_cast<size_t>(width));
+      if (sets_.Combinations(address, ValueSets::kMaxValues) == 0)
+        return Poison(t, mem);
       absl::InlinedVector<uint32_t, 8> words;
       sets_.ForEachCombination(address, [&](const std::array<uint32_t, 4>& a) {
         const Resolved r = ResolveTyped(*layout, {a[0], a[1], a[2]});
@@ -335,12 +347,14 @@ void Execution::ExecStore(Thread& t, const isa::Instruction& inst) {
       counter_slots_.OtherWrite(mem.index);
       const Resolved here = ResolveTyped(*layout, coords);  // this run's texel
       for (uint32_t w : words) {
-        MaybeStoreWord(t, mem, w, v, here.cls == AddressClass::kInBounds && here.word == w);
+        MaybeStoreWord(t, mem, w, v,
+                       here.cls == AddressClass::kInBounds && here.word == w);
       }
       return;
     }
     const Resolved r = ResolveTyped(*layout, coords);
-    if (r.cls == AddressClass::kInBounds) StoreWord(t, mem, r.word, Read(t, src, 0));
+    if (r.cls == AddressClass::kInBounds)
+      StoreWord(t, mem, r.word, Read(t, src, 0));
     return;  // out of bounds: nothing written (spec 1.7)
   }
   const bool structured = inst.op == Op::kStoreStructured;
@@ -349,14 +363,17 @@ void Execution::ExecStore(Thread& t, const isa::Instruction& inst) {
   const Value offset = Read(t, operand[Role::kByteOffset], 0);
   const int count = std::bit_width(static_cast<unsigned>(mem.mask));
   std::array<Value, 4> values{};
-  for (int c = 0; c < count; ++c) values[static_cast<size_t>(c)] = Read(t, src, c);
+  for (int c = 0; c < count; ++c)
+    values[static_cast<size_t>(c)] = Read(t, src, c);
   if (!index.defined || !offset.defined) {
     // An address that is one of a few: the store goes to one of them, so
     // each of their words may keep its value, where none of them poisons.
     const std::array<Value, 2> parts = {index, offset};
-    if (sets_.Combinations(parts, ValueSets::kMaxValues) == 0) return Poison(t, mem);
+    if (sets_.Combinations(parts, ValueSets::kMaxValues) == 0)
+      return Poison(t, mem);
     bool poisons = false;
-    absl::InlinedVector<std::pair<uint32_t, int>, 16> words;  // (word, component)
+    absl::InlinedVector<std::pair<uint32_t, int>, 16>
+        words;  // (word, component)
     sets_.ForEachCombination(parts, [&](const std::array<uint32_t, 4>& a) {
       const WordRange r = ResolveRange(*layout, a[0], a[1], count);
       if (r.misaligned || r.offset_overflow) poisons = true;
@@ -369,15 +386,19 @@ void Execution::ExecStore(Thread& t, const isa::Instruction& inst) {
       }
     });
     if (poisons) return Poison(t, mem);
-    if (uav && structured && offset.defined && counter_slots_.IsAllocReturn(index)) {
-      counter_slots_.Stored(mem.index, t.pc, index, offset.bits, mem.mask, count, values);
+    if (uav && structured && offset.defined &&
+        counter_slots_.IsAllocReturn(index)) {
+      counter_slots_.Stored(mem.index, t.pc, index, offset.bits, mem.mask,
+                            count, values);
     } else if (uav) {
       counter_slots_.OtherWrite(mem.index);
     }
-    const WordRange here = ResolveRange(*layout, index.bits, offset.bits, count);  // this run's
+    const WordRange here =
+        ResolveRange(*layout, index.bits, offset.bits, count);  // this run's
     for (const auto& [w, c] : words) {
       const size_t k = static_cast<size_t>(c);
-      MaybeStoreWord(t, mem, w, values[k], here.in_bounds[k] && here.first_word + k == w);
+      MaybeStoreWord(t, mem, w, values[k],
+                     here.in_bounds[k] && here.first_word + k == w);
     }
     return;
   }
@@ -395,8 +416,8 @@ void Execution::ExecStore(Thread& t, const isa::Instruction& inst) {
   }
 }
 
-void Execution::MaybeStoreWord(Thread& t, const Operand& target, uint32_t word, Value v,
-                               bool lands) {
+void Execution::MaybeStoreWord(Thread& t, const Operand& target, uint32_t word,
+                               Value v, bool lands) {
   const MemoryId id = IdOf(t, target);
   const Accessor a = AccessorOf(t, id.tgsm);
   const uint64_t key = AccessLog::WordKey(id, word);
@@ -404,13 +425,14 @@ void Execution::MaybeStoreWord(Thread& t, const Operand& target, uint32_t word, 
   const uint32_t number = log_.Record(key, Access::kStore, a);
   const uint8_t racing = known_.ConcurrentKinds(key, kWrites, a);
   // Whether it lands here is not known: a racing read sees anything.
-  if (Recorded(id)) KeepWrite(key, {a, seq, true, isa::Rmw::kNone, Value{}, {}});
+  if (Recorded(id))
+    KeepWrite(key, {a, seq, true, isa::Rmw::kNone, Value{}, {}});
   // The word's atomics may or may not have this store among them.
   if (replay_) replay_->MaybeStore(id, word, number);
   Value& cell = (*WordsOf(t, target))[word];
   const uint32_t bits = lands ? v.bits : cell.bits;
-  const bool undefined =
-      (racing & AccessLog::Bit(Access::kAtomic)) || known_.ConcurrentPoison(key, a);
+  const bool undefined = (racing & AccessLog::Bit(Access::kAtomic)) ||
+                         known_.ConcurrentPoison(key, a);
   if (racing != 0) {
     // One of the word's last writes, if it lands: a later racing store
     // must not hide it. It drops none of the others (it may not land).
@@ -441,17 +463,19 @@ void Execution::ExecAtomic(Thread& t, uint32_t index,
   const AtomicSite site = SiteOf(t, index, mem.file == RegFile::kTgsm);
   const uint32_t occurrence = t.occurrences[decoded_[index].atomic_ordinal]++;
 
-  Resolved r;  // where it lands (the event's kInBounds, word 0 without memory)
+  Resolved r;   // where it lands (the event's kInBounds, word 0 without memory)
   Value old{};  // what dst0 receives: undefined unless the access happens
   if (layout != nullptr) {
     std::array<uint32_t, 3> coords{};
     const bool defined = ReadAddress(t, addr, *layout, coords);
-    r = defined ? ResolveAtomic(*layout, coords) : Resolved{AddressClass::kUndefined, 0};
+    r = defined ? ResolveAtomic(*layout, coords)
+                : Resolved{AddressClass::kUndefined, 0};
     switch (r.cls) {
       case AddressClass::kInBounds: {
         const MemoryId id = IdOf(t, mem);
         const Accessor a = AccessorOf(t, id.tgsm);
-        const uint64_t key = AccessLog::WordKey(id, r.word);  // once, for all three
+        const uint64_t key =
+            AccessLog::WordKey(id, r.word);  // once, for all three
         const uint32_t number = log_.Record(key, Access::kAtomic, a);
         Value& word = (*WordsOf(t, mem))[r.word];
         // The stores ordered before it are no longer last; one racing with
@@ -462,7 +486,8 @@ void Execution::ExecAtomic(Thread& t, uint32_t index,
         // that learns only of them from running again for nothing.
         const uint8_t ask =
             AccessLog::Bit(Access::kStore) |
-            (replay_ && !replay_->has_trace() ? AccessLog::Bit(Access::kAtomic) : 0);
+            (replay_ && !replay_->has_trace() ? AccessLog::Bit(Access::kAtomic)
+                                              : 0);
         const uint8_t racing = known_.ConcurrentKinds(key, ask, a);
         const uint32_t seq = t.accesses++;
         if (Recorded(id)) KeepWrite(key, {a, seq, false, row.rmw, src0, src1});
@@ -476,10 +501,12 @@ void Execution::ExecAtomic(Thread& t, uint32_t index,
           // (Without a trace there are no returns to fit an order to.)
           const bool clean =
               !poisoned &&
-              !(store_races && (id.tgsm || !replay_->has_trace() ||
-                                known_.ConcurrentKinds(key, AccessLog::kStoreRace, a) != 0));
-          old = replay_->Atomic(id, r.word, number, &word, site, row.rmw, src0, src1,
-                                clean, racing & AccessLog::Bit(Access::kAtomic));
+              !(store_races &&
+                (id.tgsm || !replay_->has_trace() ||
+                 known_.ConcurrentKinds(key, AccessLog::kStoreRace, a) != 0));
+          old = replay_->Atomic(id, r.word, number, &word, site, row.rmw, src0,
+                                src1, clean,
+                                racing & AccessLog::Bit(Access::kAtomic));
           if (store_races) {
             // Without a trace the return was the word as this pass left
             // it; a racing store may have come between.
@@ -535,11 +562,14 @@ void Execution::ExecCounter(Thread& t, uint32_t index,
   const uint32_t occurrence = t.occurrences[decoded_[index].atomic_ordinal]++;
   Value returned{};
   auto event = [&] {
-    isa::AtomicEvent e = EventOf(t, index, occurrence, RegFile::kUav, uav.index);
-    e.returned = returned.defined ? std::optional<uint32_t>(returned.bits) : std::nullopt;
+    isa::AtomicEvent e =
+        EventOf(t, index, occurrence, RegFile::kUav, uav.index);
+    e.returned = returned.defined ? std::optional<uint32_t>(returned.bits)
+                                  : std::nullopt;
     return e;
   };
-  if (uav.index < uavs_.size() && uavs_[uav.index] && uavs_[uav.index]->counter) {
+  if (uav.index < uavs_.size() && uavs_[uav.index] &&
+      uavs_[uav.index]->counter) {
     Value& counter = *uavs_[uav.index]->counter;
     // The counter is one more word, shared by every thread (spec 1.6).
     const MemoryId id{false, 0, uav.index};
@@ -549,26 +579,30 @@ void Execution::ExecCounter(Thread& t, uint32_t index,
     const uint32_t seq = t.accesses++;
     const isa::Rmw rmw = inst.info().rmw;
     // Kept for a judge without a trace (below): counters are few.
-    if (AccessLog::NumberedAlone(id)) KeepWrite(key, {a, seq, false, rmw, {}, {}});
+    if (AccessLog::NumberedAlone(id))
+      KeepWrite(key, {a, seq, false, rmw, {}, {}});
     if (replay_) {
       // As in ExecAtomic: only a judge without a trace asks.
       const bool others = !replay_->has_trace() &&
                           known_.Concurrent(id, UINT32_MAX, Access::kAtomic, a);
-      returned = replay_->Atomic(id, UINT32_MAX, number, &counter, site, rmw, Value{},
-                                 Value{}, true, others);
+      returned = replay_->Atomic(id, UINT32_MAX, number, &counter, site, rmw,
+                                 Value{}, Value{}, true, others);
       // Without a trace and with other threads' ops on the counter, what it
       // returned is one of a few: the counter as its own earlier ops and
       // any prefix of each other thread's leave it (spec 1.6, E-36).
-      if (!returned.defined && others) returned = CounterReturns(id, key, a, seq, rmw);
-      if (!replay_->has_trace()) counter_slots_.Counted(uav.index, rmw, returned);
+      if (!returned.defined && others)
+        returned = CounterReturns(id, key, a, seq, rmw);
+      if (!replay_->has_trace())
+        counter_slots_.Counted(uav.index, rmw, returned);
       for (int c = 0; c < 4; ++c) {
         if (dst0.mask & (1u << c)) Write(t, dst0, c, returned);
       }
       Trace(event);
       return;
     }
-    const CounterStep step = inst.op == Op::kImmAtomicAlloc ? Alloc(counter.bits)
-                                                            : Consume(counter.bits);
+    const CounterStep step = inst.op == Op::kImmAtomicAlloc
+                                 ? Alloc(counter.bits)
+                                 : Consume(counter.bits);
     returned = {step.returned, counter.defined};
     counter = {step.next, counter.defined};
   } else if (replay_) {

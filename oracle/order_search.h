@@ -49,8 +49,10 @@ class Search {
     chain_of_.resize(ops.size());
     group_of_.resize(ops.size());
     for (size_t i = 0; i < ops.size(); ++i) {
-      chain_of_[i] = chain_index_.emplace(ops[i].chain, chain_index_.size()).first->second;
-      group_of_[i] = group_index_.emplace(ops[i].group, group_index_.size()).first->second;
+      chain_of_[i] =
+          chain_index_.emplace(ops[i].chain, chain_index_.size()).first->second;
+      group_of_[i] =
+          group_index_.emplace(ops[i].group, group_index_.size()).first->second;
     }
     std::vector<size_t>& count = count_;
     count.assign(chain_index_.size() + 1, 0);
@@ -66,7 +68,8 @@ class Search {
     tail_ready_.assign(chains_, false);
     keyed_ = false;
     blind_ops_ = static_cast<size_t>(std::count_if(
-        ops_.begin(), ops_.end(), [](const SerialOp& o) { return !o.returned.has_value(); }));
+        ops_.begin(), ops_.end(),
+        [](const SerialOp& o) { return !o.returned.has_value(); }));
     NumberValues();
     for (size_t c = 0; c < chains_; ++c) AddHead(c);
     stack_.reserve(ops.size() + 1);
@@ -110,7 +113,9 @@ class Search {
     return z ^ (z >> 31);
   }
 
-  bool Done(size_t c) const { return chain_begin_[c] + pos_[c] >= chain_begin_[c + 1]; }
+  bool Done(size_t c) const {
+    return chain_begin_[c] + pos_[c] >= chain_begin_[c + 1];
+  }
   size_t Head(size_t c) const { return order_[chain_begin_[c] + pos_[c]]; }
 
   // Dense numbers for the values ops require (their known returns, before
@@ -121,7 +126,8 @@ class Search {
     value_ids_.clear();
     value_ids_.reserve(trail ? 2 * ops_.size() : ops_.size());
     auto id = [&](uint32_t value) {
-      return value_ids_.try_emplace(value, static_cast<uint32_t>(value_ids_.size()))
+      return value_ids_
+          .try_emplace(value, static_cast<uint32_t>(value_ids_.size()))
           .first->second;
     };
     required_.resize(ops_.size());
@@ -152,23 +158,27 @@ class Search {
   void CountIntervals(size_t groups) {
     // Per group its distinct intervals, ascending, as one slice of
     // interval_left_; lowest_[g] is the first slice entry with ops left.
-    std::vector<std::pair<uint32_t, uint32_t>>& keys = interval_keys_;  // (group, interval)
+    std::vector<std::pair<uint32_t, uint32_t>>& keys =
+        interval_keys_;  // (group, interval)
     keys.clear();
     keys.reserve(ops_.size());
-    for (size_t i = 0; i < ops_.size(); ++i) keys.emplace_back(group_of_[i], ops_[i].interval);
+    for (size_t i = 0; i < ops_.size(); ++i)
+      keys.emplace_back(group_of_[i], ops_[i].interval);
     std::sort(keys.begin(), keys.end());
     keys.erase(std::unique(keys.begin(), keys.end()), keys.end());
     interval_left_.assign(keys.size(), 0);
     lowest_.assign(groups, 0);
     group_end_.assign(groups, 0);
-    for (size_t k = keys.size(); k-- > 0;) lowest_[keys[k].first] = static_cast<uint32_t>(k);
+    for (size_t k = keys.size(); k-- > 0;)
+      lowest_[keys[k].first] = static_cast<uint32_t>(k);
     for (size_t k = 0; k < keys.size(); ++k) {
       group_end_[keys[k].first] = static_cast<uint32_t>(k + 1);
     }
     interval_of_.resize(ops_.size());
     for (size_t i = 0; i < ops_.size(); ++i) {
-      const auto it = std::lower_bound(keys.begin(), keys.end(),
-                                       std::make_pair(group_of_[i], ops_[i].interval));
+      const auto it =
+          std::lower_bound(keys.begin(), keys.end(),
+                           std::make_pair(group_of_[i], ops_[i].interval));
       interval_of_[i] = static_cast<uint32_t>(it - keys.begin());
       ++interval_left_[interval_of_[i]];
     }
@@ -197,7 +207,8 @@ class Search {
     // An enabled op is of its group's lowest interval with ops left.
     const uint32_t g = group_of_[op];
     if (--interval_left_[interval_of_[op]] == 0) {
-      while (lowest_[g] < group_end_[g] && interval_left_[lowest_[g]] == 0) ++lowest_[g];
+      while (lowest_[g] < group_end_[g] && interval_left_[lowest_[g]] == 0)
+        ++lowest_[g];
     }
     ++pos_[c];
     Shift(c, +1);
@@ -235,8 +246,8 @@ class Search {
       // distinct ops collide (src0 0x10000 in group 1 looked like src0
       // 0x20000 in group 2) and pruned a legal order.
       for (uint64_t field :
-           {uint64_t{static_cast<uint8_t>(o.rmw)}, uint64_t{o.src0}, uint64_t{o.src1},
-            uint64_t{o.group}, uint64_t{o.interval},
+           {uint64_t{static_cast<uint8_t>(o.rmw)}, uint64_t{o.src0},
+            uint64_t{o.src1}, uint64_t{o.group}, uint64_t{o.interval},
             o.returned ? (uint64_t{*o.returned} << 1) | 1 : 0}) {
         sig = Mix(sig ^ field) + 0x9E3779B97F4A7C15ull;
       }
@@ -254,7 +265,8 @@ class Search {
   void Shift(size_t c, int sign) {
     if (!keyed_) return;  // no dead end yet: no key needed
     const uint64_t t = Tail(c);
-    const uint64_t a = Mix(t ^ 0x243F6A8885A308D3ull), b = Mix(t + 0x13198A2E03707344ull);
+    const uint64_t a = Mix(t ^ 0x243F6A8885A308D3ull),
+                   b = Mix(t + 0x13198A2E03707344ull);
     if (sign > 0) {
       hash_.first += a;
       hash_.second += b;
@@ -286,7 +298,8 @@ class Search {
   void Enter(size_t applied_chain, uint32_t value_before) {
     const size_t begin = pool_.size();
     if (placed_ < ops_.size() && !(keyed_ && failed_.contains(StateKey()))) {
-      // The chains whose next op saw the current value, in the order they got there.
+      // The chains whose next op saw the current value, in the order they got
+      // there.
       auto it = value_ids_.find(value_);
       const uint32_t first =
           it == value_ids_.end() ? BucketLists::kEnd : heads_.First(it->second);
@@ -299,9 +312,9 @@ class Search {
         }
         pool_.push_back(c);
       }
-      const bool forced = pool_.size() == begin + 1 &&
-                          ops_[Head(pool_[begin])].returned &&
-                          SerialApply(ops_[Head(pool_[begin])], value_) == value_;
+      const bool forced =
+          pool_.size() == begin + 1 && ops_[Head(pool_[begin])].returned &&
+          SerialApply(ops_[Head(pool_[begin])], value_) == value_;
       if (!forced) {
         for (uint32_t c = heads_.First(blind_bucket_); c != BucketLists::kEnd;
              c = heads_.Next(c)) {
@@ -356,8 +369,9 @@ class Search {
       Frame& f = stack_.back();
       if (placed_ == ops_.size()) {
         if (!final_ || *final_ == value_) return true;
-        Note(absl::StrCat("every atomic fits an order, but it ends at ", Hex(value_),
-                          " and the final word is ", Hex(*final_)));
+        Note(absl::StrCat("every atomic fits an order, but it ends at ",
+                          Hex(value_), " and the final word is ",
+                          Hex(*final_)));
       } else if (f.next < f.end) {
         if (++steps_ > budget_) return false;
         const size_t c = pool_[f.next++];

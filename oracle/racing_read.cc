@@ -18,10 +18,12 @@ bool OrderedBefore(const WriteRecord& w, const Accessor& a, uint32_t seq) {
 
 // The word after `w` on `old`, or nullopt where an operand is not one value.
 std::optional<uint32_t> Apply(const WriteRecord& w, uint32_t old) {
-  if (w.store) return w.a.defined ? std::optional<uint32_t>(w.a.bits) : std::nullopt;
+  if (w.store)
+    return w.a.defined ? std::optional<uint32_t>(w.a.bits) : std::nullopt;
   if (w.rmw == isa::Rmw::kAlloc) return Alloc(old).next;
   if (w.rmw == isa::Rmw::kConsume) return Consume(old).next;
-  if (!w.a.defined || (w.rmw == isa::Rmw::kCmpExch && !w.b.defined)) return std::nullopt;
+  if (!w.a.defined || (w.rmw == isa::Rmw::kCmpExch && !w.b.defined))
+    return std::nullopt;
   return ApplyRmw(w.rmw, old, w.a.bits, w.b.bits);
 }
 
@@ -48,13 +50,13 @@ bool EndsAtOneValue(absl::Span<const WriteRecord* const> writes, bool tgsm) {
 // Every value the writes make of `values`, each applied any number of
 // times, in any order: more than can happen, never less. Undefined once
 // past ValueSets::kMaxValues.
-Value Closure(std::vector<uint32_t> values, absl::Span<const WriteRecord* const> writes,
-              ValueSets& sets) {
+Value Closure(std::vector<uint32_t> values,
+              absl::Span<const WriteRecord* const> writes, ValueSets& sets) {
   // An add repeated walks 2^32 / 2^(trailing zeros of its operand) values:
   // past the limit at once where that is more than kMaxValues.
   for (const WriteRecord* w : writes) {
-    if (!w->store && w->rmw == isa::Rmw::kIAdd && w->a.defined && w->a.bits != 0 &&
-        std::countr_zero(w->a.bits) < 32 - 6) {
+    if (!w->store && w->rmw == isa::Rmw::kIAdd && w->a.defined &&
+        w->a.bits != 0 && std::countr_zero(w->a.bits) < 32 - 6) {
       return Value::Undefined();
     }
   }
@@ -74,12 +76,14 @@ Value Closure(std::vector<uint32_t> values, absl::Span<const WriteRecord* const>
 // The values the word may hold after `before` (in that order) with any of
 // `racing` between them and after them, each any number of times.
 Value Interleaved(Value initial, absl::Span<const WriteRecord* const> before,
-                  absl::Span<const WriteRecord* const> racing, ValueSets& sets) {
+                  absl::Span<const WriteRecord* const> racing,
+                  ValueSets& sets) {
   std::vector<uint32_t> values;
   bool unknown = !initial.defined;  // the word may still hold anything
   if (!unknown) values.push_back(initial.bits);
   auto close = [&] {
-    const Value v = unknown ? Value::Undefined() : Closure(values, racing, sets);
+    const Value v =
+        unknown ? Value::Undefined() : Closure(values, racing, sets);
     uint32_t one;
     const absl::Span<const uint32_t> e = sets.Elements(v, one);
     values.assign(e.begin(), e.end());
@@ -106,8 +110,9 @@ Value Interleaved(Value initial, absl::Span<const WriteRecord* const> before,
 }
 
 // What a read (or, `atomic`, an atomic) may see of the word (RacingRead).
-Value Sees(absl::Span<const WriteRecord> writes, const Accessor& reader, uint32_t seq,
-           bool tgsm, bool atomic, Value initial, ValueSets& sets);
+Value Sees(absl::Span<const WriteRecord> writes, const Accessor& reader,
+           uint32_t seq, bool tgsm, bool atomic, Value initial,
+           ValueSets& sets);
 
 }  // namespace
 
@@ -123,12 +128,14 @@ Value AtomicSees(absl::Span<const WriteRecord> writes, const Accessor& reader,
 
 namespace {
 
-Value Sees(absl::Span<const WriteRecord> writes, const Accessor& reader, uint32_t seq,
-           bool tgsm, bool atomic, Value initial, ValueSets& sets) {
+Value Sees(absl::Span<const WriteRecord> writes, const Accessor& reader,
+           uint32_t seq, bool tgsm, bool atomic, Value initial,
+           ValueSets& sets) {
   // A few writes at most (the pairs below are quadratic), and within the
   // pass's work on sets: a loop of reads is bounded like any other set.
   if (writes.size() > kMaxWrites ||
-      !sets.Charge(writes.size() * writes.size() + ValueSets::kMaxValues * writes.size())) {
+      !sets.Charge(writes.size() * writes.size() +
+                   ValueSets::kMaxValues * writes.size())) {
     return Value::Undefined();
   }
   std::vector<const WriteRecord*> before, racing;
@@ -151,7 +158,8 @@ Value Sees(absl::Span<const WriteRecord> writes, const Accessor& reader, uint32_
     all.insert(all.end(), racing.begin(), racing.end());
     for (const WriteRecord* x : all) {
       for (const WriteRecord* y : all) {
-        if (x->store && !y->store && Concurrent(x->by, y->by, tgsm)) return Value::Undefined();
+        if (x->store && !y->store && Concurrent(x->by, y->by, tgsm))
+          return Value::Undefined();
       }
     }
   }
@@ -172,15 +180,16 @@ Value Sees(absl::Span<const WriteRecord> writes, const Accessor& reader, uint32_
   }
   // Otherwise the racing writes can all come after them, as if they did:
   // they commute with those they are concurrent with.
-  std::optional<uint32_t> b = initial.defined ? std::optional<uint32_t>(initial.bits)
-                                              : std::nullopt;
+  std::optional<uint32_t> b =
+      initial.defined ? std::optional<uint32_t>(initial.bits) : std::nullopt;
   for (const WriteRecord* w : before) {
     b = w->store ? Apply(*w, 0) : b ? Apply(*w, *b) : std::nullopt;
   }
   if (!b) return Value::Undefined();
   std::vector<uint32_t> values = {*b};
   const bool one_kind =
-      !racing.empty() && std::all_of(racing.begin(), racing.end(), [&](const WriteRecord* w) {
+      !racing.empty() &&
+      std::all_of(racing.begin(), racing.end(), [&](const WriteRecord* w) {
         return !w->store && w->rmw == racing[0]->rmw && Commutes(w->rmw);
       });
   if (one_kind) {
@@ -188,7 +197,9 @@ Value Sees(absl::Span<const WriteRecord> writes, const Accessor& reader, uint32_
     std::vector<uint32_t> next;
     for (size_t i = 0; i < racing.size();) {
       size_t end = i;
-      while (end < racing.size() && racing[end]->by.thread == racing[i]->by.thread) ++end;
+      while (end < racing.size() &&
+             racing[end]->by.thread == racing[i]->by.thread)
+        ++end;
       next = values;
       std::vector<uint32_t> step = values;
       for (size_t k = i; k < end; ++k) {

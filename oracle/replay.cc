@@ -54,8 +54,8 @@ void Replay::Restart() {
 std::optional<uint32_t> Replay::Observed(const AtomicSite& site, bool* found) {
   *found = false;
   if (!observed_.has_trace) return std::nullopt;
-  const uint32_t i = index_.Find(site.key.group, site.key.thread, site.key.instruction,
-                                 site.key.occurrence);
+  const uint32_t i = index_.Find(site.key.group, site.key.thread,
+                                 site.key.instruction, site.key.occurrence);
   if (i == TraceIndex::kAbsent || consumed_[i]) {
     Missing(site);
     return std::nullopt;
@@ -69,10 +69,10 @@ void Replay::Missing(const AtomicSite& site) {
   const auto& inst = program_.instructions[site.key.instruction];
   findings_.push_back(
       {FindingKind::kMissingAtomic,
-       absl::StrCat(inst.info().mnemonic, " (instruction ", site.key.instruction,
-                    ", line ", inst.line, ") in group ", Xyz(site.key.group),
-                    " thread ", Xyz(site.key.thread), " occurrence ",
-                    site.key.occurrence),
+       absl::StrCat(inst.info().mnemonic, " (instruction ",
+                    site.key.instruction, ", line ", inst.line, ") in group ",
+                    Xyz(site.key.group), " thread ", Xyz(site.key.thread),
+                    " occurrence ", site.key.occurrence),
        "the spec executes it but the target's trace does not have it",
        static_cast<int>(site.key.instruction)});
 }
@@ -82,19 +82,19 @@ void Replay::Untouched(const AtomicSite& site) {
   Observed(site, &found);  // any value is allowed (spec 1.3: undefined)
 }
 
-Value Replay::Atomic(const MemoryId& m, uint32_t word, uint32_t number, Value* cell,
-                     const AtomicSite& site, isa::Rmw rmw, Value src0, Value src1,
-                     bool clean, bool others) {
+Value Replay::Atomic(const MemoryId& m, uint32_t word, uint32_t number,
+                     Value* cell, const AtomicSite& site, isa::Rmw rmw,
+                     Value src0, Value src1, bool clean, bool others) {
   bool found = false;
   const std::optional<uint32_t> seen = Observed(site, &found);
   History& h = OpenHistory(Cell{m, word}, number, cell, site).history;
   const bool needs_src1 = rmw == isa::Rmw::kCmpExch;
-  const bool operands_known =
-      rmw == isa::Rmw::kAlloc || rmw == isa::Rmw::kConsume ||
-      (src0.defined && (!needs_src1 || src1.defined));
+  const bool operands_known = rmw == isa::Rmw::kAlloc ||
+                              rmw == isa::Rmw::kConsume ||
+                              (src0.defined && (!needs_src1 || src1.defined));
   if (h.judgeable && !(clean && operands_known && h.start.defined)) {
     h.judgeable = false;
-    h.why_not = !clean            ? "a plain store or a poisoning races with its atomics"
+    h.why_not = !clean ? "a plain store or a poisoning races with its atomics"
                 : !operands_known ? "an atomic's operands are undefined"
                                   : "its value before the atomics is undefined";
   }
@@ -112,14 +112,15 @@ Value Replay::Atomic(const MemoryId& m, uint32_t word, uint32_t number, Value* c
     // program sees (a GPU's instrumented trace) cannot say what they saw,
     // and the order search treats them as unobserved (spec 1.4).
     const bool returns =
-        program_.instructions[site.key.instruction].info().family != isa::Family::kAtomic;
+        program_.instructions[site.key.instruction].info().family !=
+        isa::Family::kAtomic;
     if (found && !seen && returns && h.judgeable) {  // the target did not say
       h.judgeable = false;
       h.why_not = "the trace has no returned value for one of its atomics";
     }
   } else if (!others && clean && cell->defined) {
-    // No other thread's atomic, store or poisoning can come between: the value is the spec's
-    // (and the cell can follow it exactly).
+    // No other thread's atomic, store or poisoning can come between: the value
+    // is the spec's (and the cell can follow it exactly).
     returned = Value::Of(SerialReturn(op, cell->bits));
   }
   h.ops.push_back(op);
@@ -128,7 +129,8 @@ Value Replay::Atomic(const MemoryId& m, uint32_t word, uint32_t number, Value* c
   // atomics interleave (reads that race with them are undefined anyway).
   if (returned.defined && operands_known) {
     const uint32_t before = SerialBefore(op, returned.bits);
-    *cell = Value::Of(SerialApply(op, observed_.has_trace ? before : cell->bits));
+    *cell =
+        Value::Of(SerialApply(op, observed_.has_trace ? before : cell->bits));
   } else {
     *cell = Value{};
   }
@@ -142,8 +144,8 @@ Replay::Open* Replay::FindShared(const Cell& c) {
   return nullptr;
 }
 
-SerialOp Replay::OpOf(const AtomicSite& site, isa::Rmw rmw, uint32_t src0, uint32_t src1,
-                      const History& h) {
+SerialOp Replay::OpOf(const AtomicSite& site, isa::Rmw rmw, uint32_t src0,
+                      uint32_t src1, const History& h) {
   SerialOp op;
   op.chain = site.thread;
   op.group = site.group;
@@ -169,14 +171,15 @@ Replay::Open& Replay::OpenHistory(const Cell& c, uint32_t number, Value* cell,
   return open;
 }
 
-void Replay::BeforeStore(const MemoryId& m, uint32_t word, uint32_t number, Value* cell,
-                         const AtomicSite& site, Value value, bool racing,
-                         bool stores_race) {
+void Replay::BeforeStore(const MemoryId& m, uint32_t word, uint32_t number,
+                         Value* cell, const AtomicSite& site, Value value,
+                         bool racing, bool stores_race) {
   if (racing && !m.tgsm && !stores_race && observed_.has_trace) {
     History& h = OpenHistory(Cell{m, word}, number, cell, site).history;
     if (h.judgeable && !(value.defined && h.start.defined)) {
       h.judgeable = false;
-      h.why_not = !value.defined ? "a plain store racing with its atomics stores an undefined value"
+      h.why_not = !value.defined ? "a plain store racing with its atomics "
+                                   "stores an undefined value"
                                  : "its value before the atomics is undefined";
     }
     // No return: nobody sees what a store overwrote.
@@ -200,7 +203,8 @@ void Replay::MaybeStore(const MemoryId& m, uint32_t word, uint32_t number) {
   if (open == nullptr) return;
   if (open->history.judgeable) {
     open->history.judgeable = false;
-    open->history.why_not = "a store whose address is one of a few may land among its atomics";
+    open->history.why_not =
+        "a store whose address is one of a few may land among its atomics";
   }
   CloseOpen(static_cast<size_t>(open - open_.data()), std::nullopt);
 }
@@ -220,8 +224,9 @@ void Replay::Collect(Pick pick) {
   for (Open& o : open_) {
     if (pick(o.cell, o.history)) closing_.emplace_back(o.cell, o.number);
   }
-  std::sort(closing_.begin(), closing_.end(),
-            [](const auto& a, const auto& b) { return CellLess(a.first, b.first); });
+  std::sort(closing_.begin(), closing_.end(), [](const auto& a, const auto& b) {
+    return CellLess(a.first, b.first);
+  });
 }
 
 template <typename Pick>
@@ -229,7 +234,8 @@ void Replay::CloseWhere(Pick pick) {
   if (open_.empty()) return;
   Collect(pick);
   for (const auto& [c, number] : closing_) {
-    CloseOpen(static_cast<size_t>(FindOpen(c, number) - open_.data()), std::nullopt);
+    CloseOpen(static_cast<size_t>(FindOpen(c, number) - open_.data()),
+              std::nullopt);
   }
 }
 
@@ -251,10 +257,14 @@ void Replay::Poisoned(const MemoryId& m, const AccessLog& known) {
     const uint64_t key = AccessLog::WordKey(c.m, c.word);
     for (const SerialOp& op : h.ops) {
       // (A racing store on u# joins the order too.)
-    const uint8_t writes = AccessLog::Bit(Access::kAtomic) | AccessLog::Bit(Access::kStore);
-    if (known.ConcurrentAny(key, writes, Accessor{op.chain, op.group, op.interval})) {
+      const uint8_t writes =
+          AccessLog::Bit(Access::kAtomic) | AccessLog::Bit(Access::kStore);
+      if (known.ConcurrentAny(key, writes,
+                              Accessor{op.chain, op.group, op.interval})) {
         h.judgeable = false;
-        h.why_not = "the memory was poisoned while other threads' writes raced with its atomics";
+        h.why_not =
+            "the memory was poisoned while other threads' writes raced with "
+            "its atomics";
         break;
       }
     }
@@ -274,7 +284,8 @@ void Replay::Barrier(uint32_t group, uint8_t flags, const AccessLog& known) {
 }
 
 void Replay::GroupDone(uint32_t group) {
-  CloseWhere([&](const Cell& c, History&) { return c.m.tgsm && c.m.group == group; });
+  CloseWhere(
+      [&](const Cell& c, History&) { return c.m.tgsm && c.m.group == group; });
 }
 
 bool Replay::CellLess(const Cell& a, const Cell& b) {
@@ -321,12 +332,14 @@ void Replay::TakeUnjudged(std::vector<std::string>& notes) {
   unjudged_.clear();
 }
 
-std::string Replay::Describe(const Cell& c, absl::string_view sep, absl::string_view why,
+std::string Replay::Describe(const Cell& c, absl::string_view sep,
+                             absl::string_view why,
                              absl::string_view more) const {
-  if (c.word == UINT32_MAX) return absl::StrCat("u", c.m.slot, " counter", sep, why, more);
+  if (c.word == UINT32_MAX)
+    return absl::StrCat("u", c.m.slot, " counter", sep, why, more);
   if (c.m.tgsm) {
-    return absl::StrCat("g", c.m.slot, "[", c.word, "] of group ", c.m.group, sep, why,
-                        more);
+    return absl::StrCat("g", c.m.slot, "[", c.word, "] of group ", c.m.group,
+                        sep, why, more);
   }
   return absl::StrCat("u", c.m.slot, "[", c.word, "]", sep, why, more);
 }
@@ -343,7 +356,8 @@ std::string Replay::Involved(const History& h) const {
   return out;
 }
 
-void Replay::Close(const Cell& c, History& h, std::optional<uint32_t> final_value) {
+void Replay::Close(const Cell& c, History& h,
+                   std::optional<uint32_t> final_value) {
   if (!h.judgeable) {
     unjudged_.push_back({c, h.why_not, {}});
     *h.cell = Value{};
@@ -352,17 +366,20 @@ void Replay::Close(const Cell& c, History& h, std::optional<uint32_t> final_valu
   if (!observed_.has_trace) {
     // Without returns only order-independent results can be judged; the
     // search would be blind.
-    const SerialResult r = CheckSerialization(h.start.bits, h.ops, std::nullopt, 0);
+    const SerialResult r =
+        CheckSerialization(h.start.bits, h.ops, std::nullopt, 0);
     const bool known = r.kind == SerialResult::Kind::kAllowed && r.end;
     if (!known) {
       unjudged_.push_back(
-          {c, "without returned values its final value depends on the order of ",
+          {c,
+           "without returned values its final value depends on the order of ",
            Involved(h)});
     }
     *h.cell = known ? Value::Of(*r.end) : Value{};
     return;
   }
-  const SerialResult r = CheckSerialization(h.start.bits, h.ops, final_value, budget_);
+  const SerialResult r =
+      CheckSerialization(h.start.bits, h.ops, final_value, budget_);
   switch (r.kind) {
     case SerialResult::Kind::kAllowed:
       *h.cell = r.end ? Value::Of(*r.end) : Value{};
@@ -373,7 +390,8 @@ void Replay::Close(const Cell& c, History& h, std::optional<uint32_t> final_valu
       return;
     case SerialResult::Kind::kDivergence: {
       std::string where = Describe(c);
-      int instruction = h.keys.empty() ? -1 : static_cast<int>(h.keys.front().instruction);
+      int instruction =
+          h.keys.empty() ? -1 : static_cast<int>(h.keys.front().instruction);
       if (r.culprit && *r.culprit < h.keys.size()) {
         instruction = static_cast<int>(h.keys[*r.culprit].instruction);
         const EventKey& k = h.keys[*r.culprit];
@@ -383,7 +401,9 @@ void Replay::Close(const Cell& c, History& h, std::optional<uint32_t> final_valu
                         ") in group ", Xyz(k.group), " thread ", Xyz(k.thread));
       }
       findings_.push_back(
-          {c.word == UINT32_MAX ? FindingKind::kWrongCounter : FindingKind::kWrongReturn, where,
+          {c.word == UINT32_MAX ? FindingKind::kWrongCounter
+                                : FindingKind::kWrongReturn,
+           where,
            absl::StrCat("starting from ", Hex(h.start.bits), ", ", r.why,
                         "; atomics on it: ", Involved(h)),
            instruction, c.m.tgsm, static_cast<int>(c.m.slot),

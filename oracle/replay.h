@@ -33,7 +33,8 @@ struct EventKey {
   bool operator==(const EventKey&) const = default;
   template <typename H>
   friend H AbslHashValue(H h, const EventKey& k) {
-    return H::combine(std::move(h), k.group, k.thread, k.instruction, k.occurrence);
+    return H::combine(std::move(h), k.group, k.thread, k.instruction,
+                      k.occurrence);
   }
 };
 
@@ -61,8 +62,8 @@ class Replay {
   void Restart();
 
   // An in-bounds atomic on `cell` (a memory word or a counter), whose
-  // `number` is the one the pass's access log gave the word (Record). `clean` is
-  // false when the word's value cannot be reasoned about (poisoned, racing
+  // `number` is the one the pass's access log gave the word (Record). `clean`
+  // is false when the word's value cannot be reasoned about (poisoned, racing
   // with a plain store, or the operands are undefined). `others` is whether
   // other threads' atomics on it are concurrent. Returns dst0; updates *cell.
   Value Atomic(const MemoryId& m, uint32_t word, uint32_t number, Value* cell,
@@ -82,8 +83,9 @@ class Replay {
   // atomics is in it. Otherwise a racing store leaves the history
   // unjudgeable (on g#: E-27). Without a race it closes the history: all
   // of it comes before the store.
-  void BeforeStore(const MemoryId& m, uint32_t word, uint32_t number, Value* cell,
-                   const AtomicSite& site, Value value, bool racing, bool stores_race);
+  void BeforeStore(const MemoryId& m, uint32_t word, uint32_t number,
+                   Value* cell, const AtomicSite& site, Value value,
+                   bool racing, bool stores_race);
   // A store that may or may not land on the word (its address is one of a
   // few): the word's history cannot be judged, and closes.
   void MaybeStore(const MemoryId& m, uint32_t word, uint32_t number);
@@ -128,7 +130,8 @@ class Replay {
     absl::InlinedVector<SerialOp, 4> ops;
     absl::InlinedVector<EventKey, 4> keys;  // per op, for messages
     bool judgeable = true;
-    absl::string_view why_not;  // when not judgeable: one of a few fixed reasons
+    absl::string_view
+        why_not;  // when not judgeable: one of a few fixed reasons
     uint32_t first_group = 0;
   };
 
@@ -146,25 +149,27 @@ class Replay {
   Open* FindOpen(const Cell& c, uint32_t number) {
     const bool alone = AccessLog::NumberedAlone(c.m);
     const uint32_t i = number < open_at_.size() ? open_at_[number] : UINT32_MAX;
-    if (i < open_.size() && open_[i].number == number && (alone || open_[i].cell == c)) {
+    if (i < open_.size() && open_[i].number == number &&
+        (alone || open_[i].cell == c)) {
       return &open_[i];
     }
     return alone ? nullptr : FindShared(c);
   }
   Open* FindShared(const Cell& c);  // by a scan of open_
   // The op `site` adds to `h` (its returned value left to the caller).
-  static SerialOp OpOf(const AtomicSite& site, isa::Rmw rmw, uint32_t src0, uint32_t src1,
-                       const History& h);
+  static SerialOp OpOf(const AtomicSite& site, isa::Rmw rmw, uint32_t src0,
+                       uint32_t src1, const History& h);
   // The open history of `c` (numbered `number`, its word `cell`), opened
   // by an access of `site` if there is none.
-  Open& OpenHistory(const Cell& c, uint32_t number, Value* cell, const AtomicSite& site);
+  Open& OpenHistory(const Cell& c, uint32_t number, Value* cell,
+                    const AtomicSite& site);
   // Closes open_[i] and forgets it (the last entry takes its place).
   void CloseOpen(size_t i, std::optional<uint32_t> final_value);
 
   // Inlined into its two callers: at every atomic, its call's saving and
   // restoring of registers cost about as much as its lookup.
-  ABSL_ATTRIBUTE_ALWAYS_INLINE std::optional<uint32_t> Observed(const AtomicSite& site,
-                                                                bool* found);
+  ABSL_ATTRIBUTE_ALWAYS_INLINE std::optional<uint32_t> Observed(
+      const AtomicSite& site, bool* found);
   // Observed's finding for an atomic the trace lacks, out of line: building
   // it would weigh on every lookup.
   ABSL_ATTRIBUTE_NOINLINE void Missing(const AtomicSite& site);
@@ -184,7 +189,8 @@ class Replay {
   // `more`, in one string (a campaign's verdicts carry thousands of
   // unjudged notes).
   std::string Describe(const Cell& c, absl::string_view sep = {},
-                       absl::string_view why = {}, absl::string_view more = {}) const;
+                       absl::string_view why = {},
+                       absl::string_view more = {}) const;
   // "64 x imm_atomic_iadd (line 12), 1 x atomic_or (line 14)"
   std::string Involved(const History& h) const;
 
@@ -192,7 +198,8 @@ class Replay {
   const isa::Program& program_;
   uint64_t budget_;
   TraceIndex index_;
-  std::vector<uint8_t> consumed_;  // per trace event (bytes: read at every atomic)
+  std::vector<uint8_t>
+      consumed_;  // per trace event (bytes: read at every atomic)
   std::vector<Open> open_;
   // By word number: where its history is in open_. Checked against the
   // entry's word, so entries left from closed histories, an earlier pass or

@@ -1,9 +1,9 @@
 #include "oracle/schedule.h"
 
-#include "absl/strings/strip.h"
 #include "absl/strings/numbers.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
+#include "absl/strings/strip.h"
 
 namespace atomfuzz::oracle {
 
@@ -17,9 +17,9 @@ absl::StatusOr<Schedule> Schedule::Parse(absl::string_view original) {
                         : absl::SimpleAtoi(text, &seed);
     if (ok) return Random(seed);
   }
-  return absl::InvalidArgumentError(absl::StrCat(
-      "expected a schedule 'canonical' or 'random:SEED', found '", original,
-      "'"));
+  return absl::InvalidArgumentError(
+      absl::StrCat("expected a schedule 'canonical' or 'random:SEED', found '",
+                   original, "'"));
 }
 
 std::string Schedule::ToString() const {

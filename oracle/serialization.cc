@@ -27,7 +27,8 @@ std::string Hex(uint32_t v) { return absl::StrFormat("0x%08x", v); }
 // hash maps cost more than sorting them.
 bool Unconstrained(absl::Span<const SerialOp> ops) {
   absl::InlinedVector<uint32_t, 16> chains;
-  absl::InlinedVector<std::pair<uint32_t, uint32_t>, 16> intervals;  // (group, interval)
+  absl::InlinedVector<std::pair<uint32_t, uint32_t>, 16>
+      intervals;  // (group, interval)
   chains.reserve(ops.size());
   intervals.reserve(ops.size());
   for (const SerialOp& o : ops) {
@@ -35,7 +36,8 @@ bool Unconstrained(absl::Span<const SerialOp> ops) {
     intervals.emplace_back(o.group, o.interval);
   }
   std::sort(chains.begin(), chains.end());
-  if (std::adjacent_find(chains.begin(), chains.end()) != chains.end()) return false;
+  if (std::adjacent_find(chains.begin(), chains.end()) != chains.end())
+    return false;
   std::sort(intervals.begin(), intervals.end());
   for (size_t i = 1; i < intervals.size(); ++i) {
     if (intervals[i].first == intervals[i - 1].first &&
@@ -69,7 +71,8 @@ uint64_t SearchStepBound(size_t n, uint64_t cap) {
 constexpr size_t kWitnessOps = 16;
 bool ListedOrderIsLegal(uint32_t start, absl::Span<const SerialOp> ops,
                         std::optional<uint32_t> final_value, uint32_t* end) {
-  absl::InlinedVector<std::pair<uint32_t, uint32_t>, kWitnessOps> last;  // (group, interval)
+  absl::InlinedVector<std::pair<uint32_t, uint32_t>, kWitnessOps>
+      last;  // (group, interval)
   uint32_t v = start;
   for (const SerialOp& o : ops) {
     if (o.returned && SerialReturn(o, v) != *o.returned) return false;
@@ -114,8 +117,8 @@ SerialResult CheckSerialization(uint32_t start, absl::Span<const SerialOp> ops,
   if (ops.empty()) {
     if (final_value && *final_value != start) {
       r.kind = SerialResult::Kind::kDivergence;
-      r.why = absl::StrCat("no atomic touched it, yet it holds ", Hex(*final_value),
-                           " instead of ", Hex(start));
+      r.why = absl::StrCat("no atomic touched it, yet it holds ",
+                           Hex(*final_value), " instead of ", Hex(start));
       return r;
     }
     r.end = start;
@@ -123,13 +126,14 @@ SerialResult CheckSerialization(uint32_t start, absl::Span<const SerialOp> ops,
   }
   // Nothing observed but the end, and one commutative family: every order
   // ends at the same value (spec 2.4), no search needed.
-  const bool blind = std::none_of(ops.begin(), ops.end(),
-                                  [](const SerialOp& o) { return o.returned.has_value(); });
+  const bool blind =
+      std::none_of(ops.begin(), ops.end(),
+                   [](const SerialOp& o) { return o.returned.has_value(); });
   const Rmw family = Family(ops[0].rmw);
   const bool one_family =
-      Commutes(family) && std::all_of(ops.begin(), ops.end(), [&](const SerialOp& o) {
-        return Family(o.rmw) == family;
-      });
+      Commutes(family) &&
+      std::all_of(ops.begin(), ops.end(),
+                  [&](const SerialOp& o) { return Family(o.rmw) == family; });
   if (blind && one_family) {
     uint32_t v = start;
     for (const SerialOp& o : ops) v = SerialApply(o, v);
@@ -142,9 +146,9 @@ SerialResult CheckSerialization(uint32_t start, absl::Span<const SerialOp> ops,
     r.end = v;
     return r;
   }
-  const bool all_returned = std::all_of(ops.begin(), ops.end(), [](const SerialOp& o) {
-    return o.returned.has_value();
-  });
+  const bool all_returned =
+      std::all_of(ops.begin(), ops.end(),
+                  [](const SerialOp& o) { return o.returned.has_value(); });
   // The order the ops are listed in is often legal itself (one or two ops,
   // or a target that ran them in the reference's order): spec 2.1 accepts
   // any legal order, so that one witness settles it. Exact only where the

@@ -26,13 +26,13 @@
 namespace atomfuzz::oracle {
 
 struct SerialOp {
-  uint32_t chain = 0;     // thread; ops of one chain are listed in program order
+  uint32_t chain = 0;  // thread; ops of one chain are listed in program order
   uint32_t group = 0;
   uint32_t interval = 0;  // barrier interval of the group for this memory
   isa::Rmw rmw = isa::Rmw::kIAdd;  // kAlloc/kConsume for counters
   uint32_t src0 = 0, src1 = 0;
   std::optional<uint32_t> returned;  // nullopt: not observable (atomic_*)
-  uint32_t id = 0;  // caller's handle, echoed in explanations
+  uint32_t id = 0;                   // caller's handle, echoed in explanations
 };
 
 struct SerialResult {
@@ -40,8 +40,8 @@ struct SerialResult {
   Kind kind = Kind::kAllowed;
   // The word's value after all ops, when every legal order agrees on it.
   std::optional<uint32_t> end;
-  uint64_t steps = 0;       // search states expanded
-  std::string why;          // for kDivergence / kUnknown
+  uint64_t steps = 0;               // search states expanded
+  std::string why;                  // for kDivergence / kUnknown
   std::optional<uint32_t> culprit;  // id of an op no order explains
 };
 

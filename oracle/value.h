@@ -17,7 +17,7 @@ struct Value {
   uint32_t bits = 0;
   bool defined = false;
   // Bytes 5-7 of the 8 (FlatAlu moves a Value as one word).
-  uint8_t set = 0;   // 1: one of the values of set `id`
+  uint8_t set = 0;  // 1: one of the values of set `id`
   uint16_t id = 0;
 
   static Value Of(uint32_t v) { return {v, true}; }

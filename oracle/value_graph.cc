@@ -13,10 +13,10 @@ namespace {
 std::string Hex(uint32_t v) { return absl::StrFormat("0x%08x", v); }
 
 struct Node {
-  uint32_t seen = 0;      // ops that saw this value (edges out)
-  uint32_t left = 0;      // ops that left this value (edges in)
-  uint32_t component = 0; // union-find parent
-  uint32_t consumes = 0;  // of `seen`, consumes (they return it less one)
+  uint32_t seen = 0;       // ops that saw this value (edges out)
+  uint32_t left = 0;       // ops that left this value (edges in)
+  uint32_t component = 0;  // union-find parent
+  uint32_t consumes = 0;   // of `seen`, consumes (they return it less one)
   std::optional<uint32_t> some_op;  // an op that saw it, for messages
 };
 
@@ -57,9 +57,11 @@ class Graph {
       }
       if (values_.size() < kScanned) return Add(value);
       index_.reserve(capacity_);
-      for (uint32_t n = 0; n < values_.size(); ++n) index_.emplace(values_[n], n);
+      for (uint32_t n = 0; n < values_.size(); ++n)
+        index_.emplace(values_[n], n);
     }
-    auto [it, added] = index_.try_emplace(value, static_cast<uint32_t>(nodes_.size()));
+    auto [it, added] =
+        index_.try_emplace(value, static_cast<uint32_t>(nodes_.size()));
     if (added) Add(value);
     return it->second;
   }
@@ -97,11 +99,13 @@ TrailCheck CheckTrail(uint32_t start, absl::Span<const SerialOp* const> ops,
   TrailCheck r;
   Graph g(ops.size());
   const uint32_t s = g.Id(start);
-  absl::InlinedVector<uint32_t, 16> saw(ops.size());  // per op, the value it saw
+  absl::InlinedVector<uint32_t, 16> saw(
+      ops.size());  // per op, the value it saw
   for (size_t i = 0; i < ops.size(); ++i) {
     const SerialOp* op = ops[i];
     const uint32_t before = SerialBefore(*op, *op->returned);
-    const uint32_t a = saw[i] = g.Id(before), b = g.Id(SerialApply(*op, before));
+    const uint32_t a = saw[i] = g.Id(before),
+                   b = g.Id(SerialApply(*op, before));
     ++g.node(a).seen;
     if (op->rmw == isa::Rmw::kConsume) ++g.node(a).consumes;
     ++g.node(b).left;
@@ -121,16 +125,17 @@ TrailCheck CheckTrail(uint32_t start, absl::Span<const SerialOp* const> ops,
     const int64_t surplus = held - node.seen;
     if (surplus < 0) {
       r.culprit = node.some_op;
-      r.why = absl::StrCat(Returned(node, g.value(n)),
-                           ", but no order lets the word hold ", Hex(g.value(n)),
-                           " more than ", held, held == 1 ? " time" : " times",
-                           " (as the start value or an atomic's result)");
+      r.why = absl::StrCat(
+          Returned(node, g.value(n)), ", but no order lets the word hold ",
+          Hex(g.value(n)), " more than ", held, held == 1 ? " time" : " times",
+          " (as the start value or an atomic's result)");
       return r;
     }
     if (surplus == 1) (end ? second_end : end) = g.value(n);
   }
   if (second_end) {  // unreachable while the surpluses sum to 1; kept safe
-    r.why = absl::StrCat("the word would end at both ", Hex(*end), " and ", Hex(*second_end));
+    r.why = absl::StrCat("the word would end at both ", Hex(*end), " and ",
+                         Hex(*second_end));
     return r;
   }
   // Every op must be reachable from the start.
@@ -138,21 +143,22 @@ TrailCheck CheckTrail(uint32_t start, absl::Span<const SerialOp* const> ops,
     const SerialOp* op = ops[i];
     if (g.Find(saw[i]) != g.Find(s)) {
       r.culprit = op->id;
-      r.why = absl::StrCat("an atomic returned ", Hex(*op->returned),
-                           op->rmw == isa::Rmw::kConsume
-                               ? absl::StrCat(" (imm_atomic_consume: the counter "
-                                              "after its decrement, so it saw ",
-                                              Hex(*op->returned + 1), ")")
-                               : std::string(),
-                           ", a value no order of these atomics reaches from ",
-                           Hex(start));
+      r.why = absl::StrCat(
+          "an atomic returned ", Hex(*op->returned),
+          op->rmw == isa::Rmw::kConsume
+              ? absl::StrCat(" (imm_atomic_consume: the counter "
+                             "after its decrement, so it saw ",
+                             Hex(*op->returned + 1), ")")
+              : std::string(),
+          ", a value no order of these atomics reaches from ", Hex(start));
       return r;
     }
   }
   r.end = end.value_or(start);
   if (final_value && *final_value != r.end) {
-    r.why = absl::StrCat("the returned values chain from ", Hex(start), " to ",
-                         Hex(r.end), ", but the final word is ", Hex(*final_value));
+    r.why =
+        absl::StrCat("the returned values chain from ", Hex(start), " to ",
+                     Hex(r.end), ", but the final word is ", Hex(*final_value));
     return r;
   }
   r.ok = true;

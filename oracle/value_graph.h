@@ -20,8 +20,8 @@ namespace atomfuzz::oracle {
 
 struct TrailCheck {
   bool ok = false;
-  uint32_t end = 0;  // where every such trail ends (when ok)
-  std::string why;   // when not ok
+  uint32_t end = 0;                 // where every such trail ends (when ok)
+  std::string why;                  // when not ok
   std::optional<uint32_t> culprit;  // id of an op that cannot fit
 };
 

@@ -9,7 +9,8 @@ namespace atomfuzz::oracle {
 Value ValueSets::Of(std::vector<uint32_t>& values, uint32_t bits) {
   std::sort(values.begin(), values.end());
   values.erase(std::unique(values.begin(), values.end()), values.end());
-  if (values.empty() || values.size() > kMaxValues || ranges_.size() > UINT16_MAX) {
+  if (values.empty() || values.size() > kMaxValues ||
+      ranges_.size() > UINT16_MAX) {
     return {bits, false};
   }
   if (values.size() == 1) return Value::Of(values[0]);
@@ -31,13 +32,16 @@ Value ValueSets::Union(absl::Span<const Value> values, uint32_t bits) {
   return Of(all, bits);
 }
 
-Value ValueSets::EvalAlu(isa::Op op, const std::array<Value, 4>& src, Value* hi) {
-  if (std::none_of(src.begin(), src.end(), [](const Value& v) { return v.set; })) {
+Value ValueSets::EvalAlu(isa::Op op, const std::array<Value, 4>& src,
+                         Value* hi) {
+  if (std::none_of(src.begin(), src.end(),
+                   [](const Value& v) { return v.set; })) {
     return oracle::EvalAlu(op, src, hi);
   }
   // This run's values first: what the op makes of its sources' bits.
   Value high_bits;
-  const Value concrete = oracle::EvalAlu(op, src, hi != nullptr ? &high_bits : nullptr);
+  const Value concrete =
+      oracle::EvalAlu(op, src, hi != nullptr ? &high_bits : nullptr);
   if (hi != nullptr) *hi = {high_bits.bits, false};
   if (op == isa::Op::kMovc) {
     // The condition picks a source: the picked ones' values, together.
@@ -45,8 +49,10 @@ Value ValueSets::EvalAlu(isa::Op op, const std::array<Value, 4>& src, Value* hi)
     uint32_t one;
     const absl::Span<const uint32_t> cond = Elements(src[0], one);
     if (cond.empty()) return {picked.bits, false};
-    const bool any_true = std::any_of(cond.begin(), cond.end(), [](uint32_t c) { return c != 0; });
-    const bool any_false = std::any_of(cond.begin(), cond.end(), [](uint32_t c) { return c == 0; });
+    const bool any_true = std::any_of(cond.begin(), cond.end(),
+                                      [](uint32_t c) { return c != 0; });
+    const bool any_false = std::any_of(cond.begin(), cond.end(),
+                                       [](uint32_t c) { return c == 0; });
     if (!any_false) return src[1];
     if (!any_true) return src[2];
     return Union({src[1], src[2]}, picked.bits);
@@ -57,7 +63,8 @@ Value ValueSets::EvalAlu(isa::Op op, const std::array<Value, 4>& src, Value* hi)
   scratch_hi_.clear();
   ForEachCombination(src, [&](const std::array<uint32_t, 4>& v) {
     uint32_t high = 0;
-    scratch_.push_back(alu_internal::Compute(op, v[0], v[1], v[2], v[3], &high));
+    scratch_.push_back(
+        alu_internal::Compute(op, v[0], v[1], v[2], v[3], &high));
     if (hi != nullptr) scratch_hi_.push_back(high);
   });
   if (hi != nullptr) *hi = Of(scratch_hi_, high_bits.bits);

@@ -24,7 +24,8 @@ constexpr uint32_t kNodeInstructions = 4;
 struct Shape {
   std::optional<BatchKey> key;
   std::array<uint32_t, 3> groups = {0, 0, 0};  // all 0 when nothing runs
-  uint32_t temps = 0, indexable = 0, code = 0, depth = 0, memory_ops = 0, barriers = 0;
+  uint32_t temps = 0, indexable = 0, code = 0, depth = 0, memory_ops = 0,
+           barriers = 0;
   uint32_t first_code = 0;
   uint32_t descriptors = 0;
   uint64_t words = 0;
@@ -46,13 +47,17 @@ Shape ShapeOf(const isa::Case& c) {
     s.first_code = std::min(s.first_code, static_cast<uint32_t>(i));
     ++s.code;
     const isa::Family f = in.info().family;
-    s.memory_ops += f == isa::Family::kLoad || f == isa::Family::kStore || in.info().is_atomic();
-    s.barriers += in.op == Op::kSync && (in.sync_flags & isa::kSyncThreads) != 0;
-    if (in.info().block == isa::BlockShape::kOpen) s.depth = std::max(s.depth, ++depth);
+    s.memory_ops += f == isa::Family::kLoad || f == isa::Family::kStore ||
+                    in.info().is_atomic();
+    s.barriers +=
+        in.op == Op::kSync && (in.sync_flags & isa::kSyncThreads) != 0;
+    if (in.info().block == isa::BlockShape::kOpen)
+      s.depth = std::max(s.depth, ++depth);
     if (in.info().block == isa::BlockShape::kClose) depth -= depth > 0 ? 1 : 0;
   }
   // Spec 1.8: a zero in any dimension means nothing runs.
-  if (c.groups[0] != 0 && c.groups[1] != 0 && c.groups[2] != 0) s.groups = c.groups;
+  if (c.groups[0] != 0 && c.groups[1] != 0 && c.groups[2] != 0)
+    s.groups = c.groups;
   for (const isa::Resource& r : c.resources) {
     s.descriptors += r.counter ? 2 : 1;
     s.words += r.WordCount() + (r.counter ? 1 : 0);
@@ -64,17 +69,20 @@ uint32_t TreeDepth(size_t cases) {
   return static_cast<uint32_t>(std::bit_width(cases > 0 ? cases - 1 : 0));
 }
 
-using TgsmShapes = std::vector<std::array<uint32_t, 3>>;  // {op, bytes or stride, count}
+using TgsmShapes =
+    std::vector<std::array<uint32_t, 3>>;  // {op, bytes or stride, count}
 
 // Gives each g# of `c` a combined slot: the first one declared alike that no
 // other g# of `c` took, else a new one. Returns the (case, combined) pairs.
-std::vector<std::pair<uint32_t, uint32_t>> AssignTgsm(const isa::Case& c, TgsmShapes& shapes) {
+std::vector<std::pair<uint32_t, uint32_t>> AssignTgsm(const isa::Case& c,
+                                                      TgsmShapes& shapes) {
   std::vector<std::pair<uint32_t, uint32_t>> map;
   std::vector<bool> taken(shapes.size(), false);
   for (const Instruction& in : c.shader.instructions) {
     if (in.op != Op::kDclTgsmRaw && in.op != Op::kDclTgsmStructured) continue;
-    const std::array<uint32_t, 3> shape = {static_cast<uint32_t>(in.op), in.operands[1].index,
-                                           in.op == Op::kDclTgsmRaw ? 0 : in.operands[2].index};
+    const std::array<uint32_t, 3> shape = {
+        static_cast<uint32_t>(in.op), in.operands[1].index,
+        in.op == Op::kDclTgsmRaw ? 0 : in.operands[2].index};
     size_t k = 0;
     while (k < shapes.size() && (taken[k] || shapes[k] != shape)) ++k;
     if (k == shapes.size()) {
@@ -95,7 +103,8 @@ uint64_t TgsmBytes(const TgsmShapes& shapes) {
   return bytes;
 }
 
-uint32_t Lookup(const std::vector<std::pair<uint32_t, uint32_t>>& map, uint32_t from) {
+uint32_t Lookup(const std::vector<std::pair<uint32_t, uint32_t>>& map,
+                uint32_t from) {
   for (const auto& [a, b] : map) {
     if (a == from) return b;
   }
@@ -104,8 +113,11 @@ uint32_t Lookup(const std::vector<std::pair<uint32_t, uint32_t>>& map, uint32_t 
 
 // Our own code as fxc text: short, and the assembler checks it.
 absl::StatusOr<std::vector<Instruction>> Snippet(const std::string& text) {
-  absl::StatusOr<isa::Program> p = isa::Assemble(absl::StrCat("cs_5_0\n", text));
-  if (!p.ok()) return absl::InternalError(absl::StrCat("batch snippet: ", p.status().message()));
+  absl::StatusOr<isa::Program> p =
+      isa::Assemble(absl::StrCat("cs_5_0\n", text));
+  if (!p.ok())
+    return absl::InternalError(
+        absl::StrCat("batch snippet: ", p.status().message()));
   return std::move(p->instructions);
 }
 
@@ -117,9 +129,15 @@ struct Renaming {
   void Apply(Instruction& in) const {
     for (isa::Operand& o : in.operands) {
       switch (o.file) {
-        case RegFile::kUav: o.index = Lookup(uavs, o.index); break;
-        case RegFile::kTgsm: o.index = Lookup(tgsm, o.index); break;
-        case RegFile::kIndexableTemp: o.index = Lookup(indexable, o.index); break;
+        case RegFile::kUav:
+          o.index = Lookup(uavs, o.index);
+          break;
+        case RegFile::kTgsm:
+          o.index = Lookup(tgsm, o.index);
+          break;
+        case RegFile::kIndexableTemp:
+          o.index = Lookup(indexable, o.index);
+          break;
         case RegFile::kThreadGroupID:
           if (in.info().family == isa::Family::kDecl) break;
           o.file = RegFile::kTemp;
@@ -130,7 +148,8 @@ struct Renaming {
           o.file = RegFile::kTemp;
           o.index = thread_id_temp;
           break;
-        default: break;
+        default:
+          break;
       }
     }
   }
@@ -165,12 +184,15 @@ bool BatchBuilder::Add(const isa::Case& c) {
   TgsmShapes tgsm = tgsm_;
   AssignTgsm(c, tgsm);
   const uint32_t temps = std::max(temps_, s.temps);
-  const uint64_t instructions = uint64_t{instructions_} + s.code + kLeafInstructions +
+  const uint64_t instructions = uint64_t{instructions_} + s.code +
+                                kLeafInstructions +
                                 (n > 1 ? kNodeInstructions : 0);
   const bool fits =
-      n <= limits_.max_cases && uint64_t{uavs_} + c.resources.size() <= limits_.max_uavs &&
+      n <= limits_.max_cases &&
+      uint64_t{uavs_} + c.resources.size() <= limits_.max_uavs &&
       uint64_t{descriptors_} + s.descriptors <= limits_.max_descriptors &&
-      words_ + s.words <= limits_.max_words && TgsmBytes(tgsm) <= limits_.max_tgsm_bytes &&
+      words_ + s.words <= limits_.max_words &&
+      TgsmBytes(tgsm) <= limits_.max_tgsm_bytes &&
       uint64_t{temps} + 2 + indexable_ + s.indexable <= limits_.max_temps &&
       instructions <= limits_.max_instructions &&
       uint64_t{group_z_} + s.groups[2] <= limits_.max_group_z &&
@@ -194,13 +216,13 @@ bool BatchBuilder::Add(const isa::Case& c) {
   return true;
 }
 
-
 namespace {
 
 // Builds the combined program from the cases of one batch.
 class Combiner {
  public:
-  Combiner(absl::Span<const isa::Case* const> cases, const BatchKey& key, uint32_t temps)
+  Combiner(absl::Span<const isa::Case* const> cases, const BatchKey& key,
+           uint32_t temps)
       : cases_(cases), key_(key), temps_(temps) {}
 
   absl::StatusOr<Batch> Run() {
@@ -214,12 +236,14 @@ class Combiner {
     if (!head.ok()) return head.status();
     // Code positions so far count from the first instruction after the
     // declarations.
-    for (BatchSlice& s : batch_.slices) s.first_instruction += static_cast<uint32_t>(head->size());
+    for (BatchSlice& s : batch_.slices)
+      s.first_instruction += static_cast<uint32_t>(head->size());
     auto& program = batch_.combined.shader.instructions;
     program = *std::move(head);
     program.insert(program.end(), code_.begin(), code_.end());
     if (absl::Status valid = isa::Validate(batch_.combined); !valid.ok()) {
-      return absl::InternalError(absl::StrCat("the combined case is invalid: ", valid.message()));
+      return absl::InternalError(
+          absl::StrCat("the combined case is invalid: ", valid.message()));
     }
     return std::move(batch_);
   }
@@ -249,30 +273,37 @@ class Combiner {
     r.thread_id_temp = temps_ + 1;
     r.tgsm = AssignTgsm(c, tgsm_);
     for (const isa::Resource& res : c.resources) {  // sorted by slot
-      r.uavs.emplace_back(res.slot, static_cast<uint32_t>(batch_.combined.resources.size()));
+      r.uavs.emplace_back(
+          res.slot, static_cast<uint32_t>(batch_.combined.resources.size()));
       batch_.combined.resources.push_back(res);
       batch_.combined.resources.back().slot = r.uavs.back().second;
     }
     for (const Instruction& in : c.shader.instructions) {
       if (in.op == Op::kDclIndexableTemp) {
-        r.indexable.emplace_back(in.operands[0].index,
-                                 static_cast<uint32_t>(r.indexable.size() + indexable_.size()));
+        r.indexable.emplace_back(
+            in.operands[0].index,
+            static_cast<uint32_t>(r.indexable.size() + indexable_.size()));
       }
     }
     for (const Instruction& in : c.shader.instructions) {
-      const isa::Operand& o = in.operands.empty() ? isa::Operand{} : in.operands[0];
+      const isa::Operand& o =
+          in.operands.empty() ? isa::Operand{} : in.operands[0];
       Instruction d = in;
       r.Apply(d);
       switch (in.op) {
-        case Op::kDclUavRaw: case Op::kDclUavStructured: case Op::kDclUavTyped:
+        case Op::kDclUavRaw:
+        case Op::kDclUavStructured:
+        case Op::kDclUavTyped:
           uavs_.push_back(std::move(d));
           break;
         case Op::kDclIndexableTemp:
           indexable_.push_back(std::move(d));
           break;
-        case Op::kDclTgsmRaw: case Op::kDclTgsmStructured:
+        case Op::kDclTgsmRaw:
+        case Op::kDclTgsmStructured:
           // A new shape is the next slot; a shared one is declared already.
-          if (d.operands[0].index == tgsm_decls_.size()) tgsm_decls_.push_back(std::move(d));
+          if (d.operands[0].index == tgsm_decls_.size())
+            tgsm_decls_.push_back(std::move(d));
           break;
         case Op::kDclInput:
           if (o.file == RegFile::kThreadIDInGroup) in_group_mask_ |= o.mask;
@@ -287,14 +318,15 @@ class Combiner {
   }
 
   absl::StatusOr<std::vector<Instruction>> Declarations() {
-      if (key_.global_flags != 0) {
+    if (key_.global_flags != 0) {
       // The flags' spelling is the printer's; take it from a case.
       for (const Instruction& in : cases_[0]->shader.instructions) {
         if (in.op == Op::kDclGlobalFlags) head_.push_back(in);
       }
     }
     head_.insert(head_.end(), uavs_.begin(), uavs_.end());
-    std::string text = "dcl_input vThreadID.xyz\ndcl_input vThreadGroupID.xyz\n";
+    std::string text =
+        "dcl_input vThreadID.xyz\ndcl_input vThreadGroupID.xyz\n";
     if (in_group_mask_ != 0) {
       text += "dcl_input vThreadIDInGroup.";
       for (int k = 0; k < 4; ++k) {
@@ -309,9 +341,9 @@ class Combiner {
     head_.insert(head_.end(), mid->begin(), mid->end());
     head_.insert(head_.end(), indexable_.begin(), indexable_.end());
     head_.insert(head_.end(), tgsm_decls_.begin(), tgsm_decls_.end());
-    absl::StatusOr<std::vector<Instruction>> group = Snippet(absl::StrFormat(
-        "dcl_thread_group %d, %d, %d\n", key_.group_size[0], key_.group_size[1],
-        key_.group_size[2]));
+    absl::StatusOr<std::vector<Instruction>> group = Snippet(
+        absl::StrFormat("dcl_thread_group %d, %d, %d\n", key_.group_size[0],
+                        key_.group_size[1], key_.group_size[2]));
     if (!group.ok()) return group.status();
     head_.insert(head_.end(), group->begin(), group->end());
     return std::move(head_);
@@ -323,8 +355,8 @@ class Combiner {
     if (hi - lo == 1) return EmitLeaf(lo);
     const size_t mid = lo + (hi - lo) / 2;
     absl::StatusOr<std::vector<Instruction>> node = Snippet(absl::StrFormat(
-        "ult r%1$d.w, vThreadGroupID.z, l(%2$d)\nif_nz r%1$d.w\nelse\nendif\n", temps_,
-        batch_.slices[mid].first_group_z));
+        "ult r%1$d.w, vThreadGroupID.z, l(%2$d)\nif_nz r%1$d.w\nelse\nendif\n",
+        temps_, batch_.slices[mid].first_group_z));
     if (!node.ok()) return node.status();
     code_.insert(code_.end(), (*node)[0]);
     code_.insert(code_.end(), (*node)[1]);
@@ -345,13 +377,20 @@ class Combiner {
     std::string text = absl::StrFormat(
         "iadd r%d.xyz, vThreadGroupID.xyzx, l(0, 0, 0x%x, 0)\n"
         "iadd r%d.xyz, vThreadID.xyzx, l(0, 0, 0x%x, 0)\n",
-        g, 0u - slice.first_group_z, t, 0u - slice.first_group_z * key_.group_size[2]);
+        g, 0u - slice.first_group_z, t,
+        0u - slice.first_group_z * key_.group_size[2]);
     const std::array<uint32_t, 3>& d = batch_.combined.groups;
     const bool past_x = s.groups[0] < d[0], past_y = s.groups[1] < d[1];
-    if (past_x) absl::StrAppendFormat(&text, "uge r%d.w, vThreadGroupID.x, l(%d)\n", g, s.groups[0]);
-    if (past_y) absl::StrAppendFormat(&text, "uge r%d.w, vThreadGroupID.y, l(%d)\n", t, s.groups[1]);
-    if (past_x && past_y) absl::StrAppendFormat(&text, "or r%1$d.w, r%1$d.w, r%2$d.w\n", g, t);
-    if (past_x || past_y) absl::StrAppendFormat(&text, "retc_nz r%d.w\n", past_x ? g : t);
+    if (past_x)
+      absl::StrAppendFormat(&text, "uge r%d.w, vThreadGroupID.x, l(%d)\n", g,
+                            s.groups[0]);
+    if (past_y)
+      absl::StrAppendFormat(&text, "uge r%d.w, vThreadGroupID.y, l(%d)\n", t,
+                            s.groups[1]);
+    if (past_x && past_y)
+      absl::StrAppendFormat(&text, "or r%1$d.w, r%1$d.w, r%2$d.w\n", g, t);
+    if (past_x || past_y)
+      absl::StrAppendFormat(&text, "retc_nz r%d.w\n", past_x ? g : t);
     absl::StatusOr<std::vector<Instruction>> prologue = Snippet(text);
     if (!prologue.ok()) return prologue.status();
     code_.insert(code_.end(), prologue->begin(), prologue->end());
@@ -381,7 +420,8 @@ class Combiner {
 }  // namespace
 
 absl::StatusOr<Batch> BatchBuilder::Build() const {
-  if (cases_.empty() || !key_) return absl::FailedPreconditionError("an empty batch");
+  if (cases_.empty() || !key_)
+    return absl::FailedPreconditionError("an empty batch");
   return Combiner(cases_, *key_, temps_).Run();
 }
 
@@ -390,17 +430,20 @@ absl::StatusOr<Batch> BatchCases(absl::Span<const isa::Case* const> cases,
   BatchBuilder builder(limits);
   for (size_t i = 0; i < cases.size(); ++i) {
     if (!builder.Add(*cases[i])) {
-      return absl::FailedPreconditionError(
-          absl::StrCat("case ", i, " does not fit in the batch (its group size, global flags "
-                       "or the batch limits)"));
+      return absl::FailedPreconditionError(absl::StrCat(
+          "case ", i,
+          " does not fit in the batch (its group size, global flags "
+          "or the batch limits)"));
     }
   }
   return builder.Build();
 }
 
-std::vector<isa::Outcome> SplitBatchOutcome(isa::Outcome combined, const Batch& batch) {
+std::vector<isa::Outcome> SplitBatchOutcome(isa::Outcome combined,
+                                            const Batch& batch) {
   std::vector<isa::Outcome> out;
-  auto back = [](const std::vector<std::pair<uint32_t, uint32_t>>& map, uint32_t slot) {
+  auto back = [](const std::vector<std::pair<uint32_t, uint32_t>>& map,
+                 uint32_t slot) {
     for (const auto& [mine, theirs] : map) {
       if (theirs == slot) return mine;
     }
@@ -420,8 +463,8 @@ std::vector<isa::Outcome> SplitBatchOutcome(isa::Outcome combined, const Batch& 
       }
     }
     for (const isa::AtomicEvent& e : combined.trace) {
-      if (e.group[2] - s.first_group_z >= s.group_z || e.group[2] < s.first_group_z ||
-          e.instruction < s.first_instruction ||
+      if (e.group[2] - s.first_group_z >= s.group_z ||
+          e.group[2] < s.first_group_z || e.instruction < s.first_instruction ||
           e.instruction - s.first_instruction >= s.code_length) {
         continue;
       }

@@ -105,7 +105,8 @@ class BatchBuilder {
   // The combined g# declarations by slot: {op, bytes or stride, count}.
   std::vector<std::array<uint32_t, 3>> tgsm_;
   uint32_t uavs_ = 0, descriptors_ = 0, temps_ = 0, indexable_ = 0;
-  uint32_t instructions_ = 0, group_z_ = 0, depth_ = 0, memory_ops_ = 0, barriers_ = 0;
+  uint32_t instructions_ = 0, group_z_ = 0, depth_ = 0, memory_ops_ = 0,
+           barriers_ = 0;
   uint64_t words_ = 0;
 };
 
@@ -117,7 +118,8 @@ absl::StatusOr<Batch> BatchCases(absl::Span<const isa::Case* const> cases,
 // Each case's outcome from the combined one: status and message as they
 // are, the case's UAVs under its own slots, and the trace events of its
 // groups and code, in its own instruction indices, group ids and slots.
-std::vector<isa::Outcome> SplitBatchOutcome(isa::Outcome combined, const Batch& batch);
+std::vector<isa::Outcome> SplitBatchOutcome(isa::Outcome combined,
+                                            const Batch& batch);
 
 }  // namespace atomfuzz::targets
 

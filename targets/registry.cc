@@ -17,11 +17,19 @@ namespace {
 // vkd3d's two lowerings of buffer UAVs (texel buffers are its default). The
 // device lives in a child process: a driver crash, hang or out-of-memory is
 // an outcome, and the next case gets a fresh child.
-TargetInfo Vulkan(const char* name, const char* description, vulkan::BufferUavMode mode) {
-  return {name, false, name, description, {"timeout", "vk_device"},
+TargetInfo Vulkan(const char* name, const char* description,
+                  vulkan::BufferUavMode mode) {
+  return {name,
+          false,
+          name,
+          description,
+          {"timeout", "vk_device"},
           [mode](const std::string& n, const TargetOptions& options) {
             return Isolate(
-                n, [options, mode] { return vulkan::CreateVulkanTarget(options, mode); },
+                n,
+                [options, mode] {
+                  return vulkan::CreateVulkanTarget(options, mode);
+                },
                 IsolationFor(options));
           }};
 }
@@ -33,26 +41,32 @@ struct Table {
 
 std::vector<TargetInfo> BuiltIn() {
   std::vector<TargetInfo> rows;
-  rows.push_back({"fast", false, "fast",
+  rows.push_back({"fast",
+                  false,
+                  "fast",
                   "the optimized CPU executor (injectable bugs: --inject=list)",
                   {"inject", "threads", "deterministic"},
                   [](const std::string&, const TargetOptions& o) {
                     return fast::CreateFastTarget(o);
                   }});
-  rows.push_back(Vulkan("vulkan",
-                        "DXBC -> vkd3d-shader -> SPIR-V -> a Vulkan driver (lavapipe by "
-                        "default), buffer UAVs as texel buffers; in a child process",
-                        vulkan::BufferUavMode::kTexel));
-  rows.push_back(Vulkan("vulkan-ssbo", "the same, buffer UAVs as storage buffers",
+  rows.push_back(
+      Vulkan("vulkan",
+             "DXBC -> vkd3d-shader -> SPIR-V -> a Vulkan driver (lavapipe by "
+             "default), buffer UAVs as texel buffers; in a child process",
+             vulkan::BufferUavMode::kTexel));
+  rows.push_back(Vulkan("vulkan-ssbo",
+                        "the same, buffer UAVs as storage buffers",
                         vulkan::BufferUavMode::kSsbo));
-  rows.push_back({std::string(external::kPrefix), true,
-                  absl::StrCat(external::kPrefix, "PATH.so[:OPTIONS]"),
-                  "your own executor, a shared library (docs/external-targets.md); in a "
-                  "child process",
-                  {"timeout"},
-                  [](const std::string& n, const TargetOptions& o) {
-                    return external::CreateExternalTarget(n, o);
-                  }});
+  rows.push_back(
+      {std::string(external::kPrefix),
+       true,
+       absl::StrCat(external::kPrefix, "PATH.so[:OPTIONS]"),
+       "your own executor, a shared library (docs/external-targets.md); in a "
+       "child process",
+       {"timeout"},
+       [](const std::string& n, const TargetOptions& o) {
+         return external::CreateExternalTarget(n, o);
+       }});
   return rows;
 }
 
@@ -110,22 +124,24 @@ std::vector<std::string> TargetNames() {
 
 absl::Status CheckOptions(const TargetInfo& row, const TargetOptions& options) {
   if (!options.inject.empty() && !Takes(row, "inject")) {
-    return absl::InvalidArgumentError(
-        absl::StrCat("--inject applies to --target=fast only, not '", row.usage, "'"));
+    return absl::InvalidArgumentError(absl::StrCat(
+        "--inject applies to --target=fast only, not '", row.usage, "'"));
   }
   if (!options.vk_device.empty() && !Takes(row, "vk_device")) {
     return absl::InvalidArgumentError(
-        absl::StrCat("--vk-device applies to the vulkan targets only, not '", row.usage, "'"));
+        absl::StrCat("--vk-device applies to the vulkan targets only, not '",
+                     row.usage, "'"));
   }
   return absl::OkStatus();
 }
 
-absl::StatusOr<std::unique_ptr<Target>> CreateTarget(const std::string& name,
-                                                     const TargetOptions& options) {
+absl::StatusOr<std::unique_ptr<Target>> CreateTarget(
+    const std::string& name, const TargetOptions& options) {
   const std::optional<TargetInfo> row = FindTarget(name);
   if (!row) {
-    return absl::InvalidArgumentError(absl::StrCat(
-        "unknown target '", name, "' (known: ", absl::StrJoin(TargetNames(), ", "), ")"));
+    return absl::InvalidArgumentError(
+        absl::StrCat("unknown target '", name,
+                     "' (known: ", absl::StrJoin(TargetNames(), ", "), ")"));
   }
   if (absl::Status s = CheckOptions(*row, options); !s.ok()) return s;
   return row->create(name, options);

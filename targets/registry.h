@@ -23,15 +23,15 @@ struct TargetInfo {
   // (ext:PATH.so[:OPTIONS]).
   std::string name;
   bool prefix = false;
-  std::string usage;        // how --target spells it: "fast", "ext:PATH.so[:OPTIONS]"
+  std::string usage;  // how --target spells it: "fast", "ext:PATH.so[:OPTIONS]"
   std::string description;  // one line, for --help
   // The command-line flags (by their names in cli/flags.cc) that mean
   // something to this target beyond the shared ones (trace, budgets): one
   // given for a target that does not take it is refused, not dropped.
   std::vector<std::string> flags;
   // Builds the target named `name` (the whole --target text).
-  std::function<absl::StatusOr<std::unique_ptr<Target>>(const std::string& name,
-                                                        const TargetOptions& options)>
+  std::function<absl::StatusOr<std::unique_ptr<Target>>(
+      const std::string& name, const TargetOptions& options)>
       create;
 };
 
@@ -51,8 +51,8 @@ std::vector<std::string> TargetNames();  // each row's usage: "fast", ...
 absl::Status CheckOptions(const TargetInfo& row, const TargetOptions& options);
 
 // InvalidArgument for an unknown name or a bad option.
-absl::StatusOr<std::unique_ptr<Target>> CreateTarget(const std::string& name,
-                                                     const TargetOptions& options);
+absl::StatusOr<std::unique_ptr<Target>> CreateTarget(
+    const std::string& name, const TargetOptions& options);
 
 }  // namespace atomfuzz::targets
 

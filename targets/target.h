@@ -28,11 +28,11 @@ struct TargetOptions {
   // step), so an endless loop ends after its thread's budget, not the
   // whole wave's.
   uint64_t max_steps_per_thread = UINT64_MAX;
-  // Targets in a child process (ext:, vulkan): seconds per case before the child is
-  // killed (kTimedOut), and its address-space cap in MiB (0 = none).
+  // Targets in a child process (ext:, vulkan): seconds per case before the
+  // child is killed (kTimedOut), and its address-space cap in MiB (0 = none).
   double timeout_seconds = 10;
   uint64_t memory_limit_mb = 4096;
-  std::string vk_device;       // Vulkan: a substring of the device name, or ""
+  std::string vk_device;  // Vulkan: a substring of the device name, or ""
 };
 
 class Target {
@@ -45,7 +45,8 @@ class Target {
   // One result per case, in order, each what Run would say of that case
   // alone, so that a finding belongs to one case. Targets that can share
   // work between cases (vulkan: one shader compile for many) override it.
-  virtual std::vector<absl::StatusOr<isa::Outcome>> RunBatch(absl::Span<const isa::Case> cases) {
+  virtual std::vector<absl::StatusOr<isa::Outcome>> RunBatch(
+      absl::Span<const isa::Case> cases) {
     std::vector<absl::StatusOr<isa::Outcome>> out;
     out.reserve(cases.size());
     for (const isa::Case& c : cases) out.push_back(Run(c));

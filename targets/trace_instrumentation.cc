@@ -28,7 +28,9 @@ constexpr uint32_t kLogWidthBits = 12;
 constexpr uint32_t kLogWidth = 1u << kLogWidthBits;
 // At least one row: an empty dispatch (spec 1.8: nothing runs) still binds
 // a valid image.
-uint64_t LogRows(uint64_t words) { return std::max<uint64_t>(1, (words + kLogWidth - 1) / kLogWidth); }
+uint64_t LogRows(uint64_t words) {
+  return std::max<uint64_t>(1, (words + kLogWidth - 1) / kLogWidth);
+}
 // Record words before the masks: {loop iterations started, loop entries
 // written}. The loop count comes first: an executor whose loop budget is
 // spent still runs the record's loop once, so that word is always there.
@@ -46,7 +48,8 @@ std::string Component(uint32_t first_register, uint32_t k) {
 
 // Our own code as fxc text: short, and the assembler checks it.
 std::vector<Instruction> Snippet(const std::string& text) {
-  absl::StatusOr<isa::Program> p = isa::Assemble(absl::StrCat("cs_5_0\n", text));
+  absl::StatusOr<isa::Program> p =
+      isa::Assemble(absl::StrCat("cs_5_0\n", text));
   return p.ok() ? std::move(p->instructions) : std::vector<Instruction>{};
 }
 
@@ -58,10 +61,10 @@ bool Returns(const Instruction& in) {
 // What the instrumentation and the decoder both derive from the original
 // program, so that the layout needs to carry none of it.
 struct Scan {
-  uint32_t temps = 0;          // dcl_temps count
-  int temps_decl = -1;         // its index
-  int thread_id_decl = -1;     // dcl_input vThreadID
-  int first_code = -1;         // first non-declaration
+  uint32_t temps = 0;       // dcl_temps count
+  int temps_decl = -1;      // its index
+  int thread_id_decl = -1;  // dcl_input vThreadID
+  int first_code = -1;      // first non-declaration
   std::array<uint32_t, 3> group_size = {1, 1, 1};
   // Per instruction: the index of the outermost loop around it, or -1.
   std::vector<int> outer_loop;
@@ -93,7 +96,8 @@ Scan ScanProgram(const isa::Program& p) {
     } else if (in.op == Op::kDclTemps) {
       s.temps = in.operands[0].index;
       s.temps_decl = idx;
-    } else if (in.op == Op::kDclInput && in.operands[0].file == isa::RegFile::kThreadID) {
+    } else if (in.op == Op::kDclInput &&
+               in.operands[0].file == isa::RegFile::kThreadID) {
       s.thread_id_decl = idx;
     } else if (in.op == Op::kDclThreadGroup) {
       for (size_t k = 0; k < 3; ++k) s.group_size[k] = in.operands[k].index;
@@ -118,12 +122,14 @@ Scan ScanProgram(const isa::Program& p) {
 
 // Why the executor's loop cap may have cut a loop short, or "".
 std::string LoopCapHit(const std::vector<uint32_t>& log, const TraceLayout& l,
-                       const std::array<uint32_t, 3>& extent, const TraceDecodeOptions& options) {
+                       const std::array<uint32_t, 3>& extent,
+                       const TraceDecodeOptions& options) {
   // Loop iterations per (group, vector of kVectorLanes threads): a vector
   // iterates while any lane does, so its count is at most its lanes' sum;
   // the record's own loop adds its words once per vector (after the
   // program's loops, but a cut there would lose record words).
-  std::map<std::tuple<uint32_t, uint32_t, uint32_t, uint32_t>, uint64_t> vectors;
+  std::map<std::tuple<uint32_t, uint32_t, uint32_t, uint32_t>, uint64_t>
+      vectors;
   for (uint32_t t = 0; t < l.threads; ++t) {
     std::array<uint32_t, 3> group, thread;
     uint32_t rest = t;
@@ -135,19 +141,20 @@ std::string LoopCapHit(const std::vector<uint32_t>& log, const TraceLayout& l,
     }
     const uint32_t in_group =
         thread[0] + l.group_size[0] * (thread[1] + l.group_size[1] * thread[2]);
-    auto [it, fresh] =
-        vectors.try_emplace({group[0], group[1], group[2], in_group / kVectorLanes}, 0);
+    auto [it, fresh] = vectors.try_emplace(
+        {group[0], group[1], group[2], in_group / kVectorLanes}, 0);
     if (fresh) it->second = l.record_words;
     it->second += log[uint64_t{t} * l.record_words];
   }
   for (const auto& [v, loops] : vectors) {
     if (loops >= options.loop_cap) {
       return absl::StrFormat(
-          "%s: threads %d..%d of group (%d,%d,%d) started %d loop iterations, the executor "
+          "%s: threads %d..%d of group (%d,%d,%d) started %d loop iterations, "
+          "the executor "
           "stops at %d",
           options.loop_cap_name, std::get<3>(v) * kVectorLanes,
-          std::get<3>(v) * kVectorLanes + kVectorLanes - 1, std::get<0>(v), std::get<1>(v),
-          std::get<2>(v), loops, options.loop_cap);
+          std::get<3>(v) * kVectorLanes + kVectorLanes - 1, std::get<0>(v),
+          std::get<1>(v), std::get<2>(v), loops, options.loop_cap);
     }
   }
   return "";
@@ -156,11 +163,12 @@ std::string LoopCapHit(const std::vector<uint32_t>& log, const TraceLayout& l,
 // Writes the thread's record before a ret.
 class RecordWriter {
  public:
-  RecordWriter(const Scan& scan, const TraceLayout& l, uint32_t rc, uint32_t ra, uint32_t masks,
-               uint32_t values)
+  RecordWriter(const Scan& scan, const TraceLayout& l, uint32_t rc, uint32_t ra,
+               uint32_t masks, uint32_t values)
       : l_(l), rc_(rc), ra_(ra) {
     sources_ = {absl::StrFormat("r%d.z", rc), absl::StrFormat("r%d.x", rc)};
-    for (uint32_t m = 0; m < scan.mask_words(); ++m) sources_.push_back(Component(masks, m));
+    for (uint32_t m = 0; m < scan.mask_words(); ++m)
+      sources_.push_back(Component(masks, m));
     for (uint32_t v = 0; v < scan.returning_register_atomics; ++v) {
       sources_.push_back(Component(values, v));
     }
@@ -183,27 +191,29 @@ class RecordWriter {
                             "movc r%1$d.z, r%1$d.y, %3$s, r%1$d.z\n",
                             ra_, j, sources_[j]);
     }
-    absl::StrAppendFormat(&text,
-                          "imad r%1$d.w, r%2$d.y, l(%3$d), r%1$d.x\n"
-                          "%4$s"
-                          "iadd r%1$d.x, r%1$d.x, l(1)\n"
-                          "endloop\n",
-                          ra_, rc_, sources_.size(), Store(absl::StrFormat("r%d.w", ra_),
-                                                            absl::StrFormat("r%d.zzzz", ra_)));
+    absl::StrAppendFormat(
+        &text,
+        "imad r%1$d.w, r%2$d.y, l(%3$d), r%1$d.x\n"
+        "%4$s"
+        "iadd r%1$d.x, r%1$d.x, l(1)\n"
+        "endloop\n",
+        ra_, rc_, sources_.size(),
+        Store(absl::StrFormat("r%d.w", ra_), absl::StrFormat("r%d.zzzz", ra_)));
     return text;
   }
 
   // A ret inside control flow: straight stores (rare; no loop inside a
   // switch or a loop, where vkd3d's control flow has been wrong).
   std::string Unrolled() const {
-    std::string text = absl::StrFormat("imul null, r%d.x, r%d.y, l(%d)\n", ra_, rc_,
-                                       sources_.size());
+    std::string text = absl::StrFormat("imul null, r%d.x, r%d.y, l(%d)\n", ra_,
+                                       rc_, sources_.size());
     for (size_t j = 0; j < sources_.size(); ++j) {
       // "r5.y" -> "r5.yyyy": the store takes a four-component source.
       const std::string& source = sources_[j];
       absl::StrAppendFormat(&text, "iadd r%1$d.w, r%1$d.x, l(%2$d)\n", ra_, j);
-      absl::StrAppend(&text, Store(absl::StrFormat("r%d.w", ra_),
-                                   absl::StrCat(source, std::string(3, source.back()))));
+      absl::StrAppend(
+          &text, Store(absl::StrFormat("r%d.w", ra_),
+                       absl::StrCat(source, std::string(3, source.back()))));
     }
     return text;
   }
@@ -237,23 +247,27 @@ absl::StatusOr<InstrumentedCase> InstrumentForTrace(const isa::Case& c) {
     extent[k] = uint64_t{c.groups[k]} * scan.group_size[k];
     threads *= extent[k];
   }
-  const uint64_t budget = isa::kMaxResourceWords - kLogWidth;  // the last row's padding
+  const uint64_t budget =
+      isa::kMaxResourceWords - kLogWidth;  // the last row's padding
   const uint64_t records = threads * scan.record_words();
   // Entry pairs start at even words, so a pair shares its row; loop atomics
   // need at least the overflow row.
   const uint64_t entries_base = records + (records & 1);
-  const uint64_t least = entries_base + (scan.loop_atomics > 0 ? 2 * threads : 0);
+  const uint64_t least =
+      entries_base + (scan.loop_atomics > 0 ? 2 * threads : 0);
   if (least > budget) {
-    return absl::FailedPreconditionError(absl::StrCat(
-        "a trace log for ", threads, " threads does not fit in ", budget, " words"));
+    return absl::FailedPreconditionError(
+        absl::StrCat("a trace log for ", threads, " threads does not fit in ",
+                     budget, " words"));
   }
   l.threads = static_cast<uint32_t>(threads);
   l.record_words = scan.record_words();
   l.entries_base = static_cast<uint32_t>(entries_base);
-  l.entries = scan.loop_atomics == 0 || threads == 0
-                  ? 0
-                  : static_cast<uint32_t>(std::min<uint64_t>(
-                        kLoopEntries, (budget - entries_base) / (2 * threads) - 1));
+  l.entries =
+      scan.loop_atomics == 0 || threads == 0
+          ? 0
+          : static_cast<uint32_t>(std::min<uint64_t>(
+                kLoopEntries, (budget - entries_base) / (2 * threads) - 1));
   // The lowest u# neither bound nor declared.
   std::vector<bool> used(isa::kMaxUavSlot + 1, false);
   for (const isa::Resource& r : c.resources) {
@@ -261,7 +275,8 @@ absl::StatusOr<InstrumentedCase> InstrumentForTrace(const isa::Case& c) {
   }
   for (const Instruction& in : c.shader.instructions) {
     for (const isa::Operand& o : in.operands) {
-      if (o.file == isa::RegFile::kUav && o.index <= isa::kMaxUavSlot) used[o.index] = true;
+      if (o.file == isa::RegFile::kUav && o.index <= isa::kMaxUavSlot)
+        used[o.index] = true;
     }
   }
   const auto free_slot = std::find(used.begin(), used.end(), false);
@@ -304,8 +319,8 @@ absl::StatusOr<InstrumentedCase> InstrumentForTrace(const isa::Case& c) {
   const RecordWriter record(scan, l, rc, ra, masks, values);
   const std::vector<Instruction> final_record = Snippet(record.Looped());
   const std::vector<Instruction> nested_record = Snippet(record.Unrolled());
-  if (decls.empty() || prologue.empty() || count_loop.empty() || final_record.empty() ||
-      nested_record.empty()) {
+  if (decls.empty() || prologue.empty() || count_loop.empty() ||
+      final_record.empty() || nested_record.empty()) {
     return absl::InternalError("trace snippet did not assemble");
   }
 
@@ -318,7 +333,8 @@ absl::StatusOr<InstrumentedCase> InstrumentForTrace(const isa::Case& c) {
     const int idx = static_cast<int>(i);
     if (idx == scan.first_code) {
       p.instructions.insert(p.instructions.end(), decls.begin(), decls.end());
-      p.instructions.insert(p.instructions.end(), prologue.begin(), prologue.end());
+      p.instructions.insert(p.instructions.end(), prologue.begin(),
+                            prologue.end());
     }
     Instruction in = src[i];
     if (idx == scan.temps_decl) in.operands[0].index = temps;
@@ -329,8 +345,10 @@ absl::StatusOr<InstrumentedCase> InstrumentForTrace(const isa::Case& c) {
       std::vector<Instruction> around;
       if (conditional) {
         around = Snippet(absl::StrCat(in.op == Op::kRetcZ ? "if_z " : "if_nz ",
-                                      isa::PrintOperand(in.operands[0]), "\nret\nendif\n"));
-        if (around.size() != 3) return absl::InternalError("trace snippet did not assemble");
+                                      isa::PrintOperand(in.operands[0]),
+                                      "\nret\nendif\n"));
+        if (around.size() != 3)
+          return absl::InternalError("trace snippet did not assemble");
         p.instructions.push_back(around[0]);
       }
       const auto& rec = idx == scan.final_ret ? final_record : nested_record;
@@ -345,41 +363,51 @@ absl::StatusOr<InstrumentedCase> InstrumentForTrace(const isa::Case& c) {
     }
     p.instructions.push_back(in);
     if (in.op == Op::kLoop) {
-      p.instructions.insert(p.instructions.end(), count_loop.begin(), count_loop.end());
+      p.instructions.insert(p.instructions.end(), count_loop.begin(),
+                            count_loop.end());
     }
     if (!in.info().is_atomic()) continue;
     const bool returns = Returns(in);
     const std::string returned =
-        returns ? isa::PrintOperand(in.operands[in.info().operand_with_role(isa::Role::kReturn)])
-                : std::string("l(0)");
+        returns
+            ? isa::PrintOperand(
+                  in.operands[in.info().operand_with_role(isa::Role::kReturn)])
+            : std::string("l(0)");
     std::string text;
     if (scan.outer_loop[i] < 0) {
       const uint32_t s = register_atomic++;
       // A one-component destination prints as the source that reads it.
-      if (returns) absl::StrAppendFormat(&text, "mov %s, %s\n", Component(values, returning++), returned);
-      absl::StrAppendFormat(&text, "or %1$s, %1$s, l(%2$d)\n", Component(masks, s / 32),
-                            1u << (s % 32));
+      if (returns)
+        absl::StrAppendFormat(&text, "mov %s, %s\n",
+                              Component(values, returning++), returned);
+      absl::StrAppendFormat(&text, "or %1$s, %1$s, l(%2$d)\n",
+                            Component(masks, s / 32), 1u << (s % 32));
     } else {
-      // Entry word = base + (min(entries so far, K) * T + thread) * 2: {instruction,
-      // returned}; entries past K all go to the overflow row K, never read.
+      // Entry word = base + (min(entries so far, K) * T + thread) * 2:
+      // {instruction, returned}; entries past K all go to the overflow row K,
+      // never read.
       absl::StrAppendFormat(&text,
                             "umin r%1$d.x, r%2$d.x, l(%3$d)\n"
                             "imad r%1$d.x, r%1$d.x, l(%4$d), r%2$d.y\n"
                             "ishl r%1$d.x, r%1$d.x, l(1)\n"
                             "iadd r%1$d.x, r%1$d.x, l(%5$d)\n"
                             "mov r%1$d.z, %6$s\n",
-                            ra, rc, l.entries, l.threads, l.entries_base, returned);
-      absl::StrAppend(&text,
-                      record.Store(absl::StrFormat("r%d.x", ra),
-                                   absl::StrFormat("l(%1$d, %1$d, %1$d, %1$d)",
-                                                   returns ? uint32_t(i) : uint32_t(i) | kNoReturn)),
-                      absl::StrFormat("iadd r%1$d.y, r%1$d.y, l(1)\n"
-                                      "store_uav_typed u%2$d.xyzw, r%1$d.ywww, r%1$d.zzzz\n"
-                                      "iadd r%3$d.x, r%3$d.x, l(1)\n",
-                                      ra, l.log_slot, rc));
+                            ra, rc, l.entries, l.threads, l.entries_base,
+                            returned);
+      absl::StrAppend(
+          &text,
+          record.Store(
+              absl::StrFormat("r%d.x", ra),
+              absl::StrFormat("l(%1$d, %1$d, %1$d, %1$d)",
+                              returns ? uint32_t(i) : uint32_t(i) | kNoReturn)),
+          absl::StrFormat("iadd r%1$d.y, r%1$d.y, l(1)\n"
+                          "store_uav_typed u%2$d.xyzw, r%1$d.ywww, r%1$d.zzzz\n"
+                          "iadd r%3$d.x, r%3$d.x, l(1)\n",
+                          ra, l.log_slot, rc));
     }
     const std::vector<Instruction> log = Snippet(text);
-    if (log.empty()) return absl::InternalError("trace snippet did not assemble");
+    if (log.empty())
+      return absl::InternalError("trace snippet did not assemble");
     p.instructions.insert(p.instructions.end(), log.begin(), log.end());
   }
   if (scan.first_code == static_cast<int>(src.size())) {
@@ -393,10 +421,12 @@ absl::StatusOr<InstrumentedCase> InstrumentForTrace(const isa::Case& c) {
   log.format = isa::Format::kR32Uint;
   log.size = {kLogWidth, static_cast<uint32_t>(log_rows), 1};
   log.init.assign(log_rows * kLogWidth, 0);
-  std::fill(log.init.begin(), log.init.begin() + static_cast<ptrdiff_t>(log_words), kSentinel);
+  std::fill(log.init.begin(),
+            log.init.begin() + static_cast<ptrdiff_t>(log_words), kSentinel);
   auto& res = out.instrumented.resources;
-  res.insert(std::lower_bound(res.begin(), res.end(), log.slot,
-                              [](const isa::Resource& r, uint32_t s) { return r.slot < s; }),
+  res.insert(std::lower_bound(
+                 res.begin(), res.end(), log.slot,
+                 [](const isa::Resource& r, uint32_t s) { return r.slot < s; }),
              std::move(log));
   out.instrumented.expect_words.clear();
   out.instrumented.expect_counters.clear();
@@ -419,9 +449,11 @@ isa::Outcome DecodeTrace(const isa::Case& original, const TraceLayout& l,
   out.trace.clear();
   if (out.status != isa::RunStatus::kOk) return out;
   const Scan scan = ScanProgram(original.shader);
-  const uint64_t entry_words = EntryWords(scan.loop_atomics > 0, l.entries, l.threads);
+  const uint64_t entry_words =
+      EntryWords(scan.loop_atomics > 0, l.entries, l.threads);
   if (scan.record_words() != l.record_words ||
-      log.size() != LogRows(uint64_t{l.entries_base} + entry_words) * kLogWidth ||
+      log.size() !=
+          LogRows(uint64_t{l.entries_base} + entry_words) * kLogWidth ||
       uint64_t{l.threads} * l.record_words > l.entries_base) {
     out.message = "trace log missing from the outcome";
     return out;
@@ -439,8 +471,8 @@ isa::Outcome DecodeTrace(const isa::Case& original, const TraceLayout& l,
   const auto& code = original.shader.instructions;
   std::string problem;
   for (uint32_t t = 0; t < l.threads && problem.empty(); ++t) {
-    const std::array<uint32_t, 3> id = {t % extent[0], t / extent[0] % extent[1],
-                                        t / extent[0] / extent[1]};
+    const std::array<uint32_t, 3> id = {
+        t % extent[0], t / extent[0] % extent[1], t / extent[0] / extent[1]};
     isa::AtomicEvent base;
     for (size_t k = 0; k < 3; ++k) {
       base.group[k] = id[k] / l.group_size[k];
@@ -449,7 +481,8 @@ isa::Outcome DecodeTrace(const isa::Case& original, const TraceLayout& l,
     const uint32_t* record = &log[uint64_t{t} * l.record_words];
     const uint32_t loops = record[0], entries = record[1];
     if (loops == kSentinel) {
-      problem = absl::StrFormat("trace log corrupt: thread %d wrote no record", t);
+      problem =
+          absl::StrFormat("trace log corrupt: thread %d wrote no record", t);
       break;
     }
     if (entries == kSentinel) {
@@ -458,7 +491,8 @@ isa::Outcome DecodeTrace(const isa::Case& original, const TraceLayout& l,
       // #10), so the program's own loops may have been cut short as well;
       // its memory is still judged.
       problem = absl::StrFormat(
-          "%s: thread %d started %d loop iterations, yet the executor stopped the record's "
+          "%s: thread %d started %d loop iterations, yet the executor stopped "
+          "the record's "
           "loop after one",
           kRecordCutShort, t, loops);
       break;
@@ -479,7 +513,9 @@ isa::Outcome DecodeTrace(const isa::Case& original, const TraceLayout& l,
       const uint32_t index = scan.register_atomics[s];
       const bool returns = Returns(code[index]);
       if (mask[s / 32] & (1u << (s % 32))) {
-        events.emplace_back(index, index, returns ? std::optional<uint32_t>(value[v]) : std::nullopt);
+        events.emplace_back(
+            index, index,
+            returns ? std::optional<uint32_t>(value[v]) : std::nullopt);
       }
       v += returns ? 1 : 0;
     }
@@ -487,26 +523,30 @@ isa::Outcome DecodeTrace(const isa::Case& original, const TraceLayout& l,
       const uint64_t at = l.entries_base + (uint64_t{e} * l.threads + t) * 2;
       const uint32_t tag = log[at];
       const uint32_t index = tag & ~kNoReturn;
-      if (tag == kSentinel || index >= code.size() || !code[index].info().is_atomic() ||
-          scan.outer_loop[index] < 0) {
-        problem = absl::StrFormat("trace log corrupt: entry %d of thread %d reads 0x%08x", e, t,
-                                  tag);
+      if (tag == kSentinel || index >= code.size() ||
+          !code[index].info().is_atomic() || scan.outer_loop[index] < 0) {
+        problem = absl::StrFormat(
+            "trace log corrupt: entry %d of thread %d reads 0x%08x", e, t, tag);
         break;
       }
       events.emplace_back(static_cast<uint32_t>(scan.outer_loop[index]), index,
-                          (tag & kNoReturn) ? std::nullopt : std::optional<uint32_t>(log[at + 1]));
+                          (tag & kNoReturn)
+                              ? std::nullopt
+                              : std::optional<uint32_t>(log[at + 1]));
     }
     if (!problem.empty()) break;
-    std::stable_sort(events.begin(), events.end(), [](const auto& a, const auto& b) {
-      return std::get<0>(a) < std::get<0>(b);
-    });
+    std::stable_sort(events.begin(), events.end(),
+                     [](const auto& a, const auto& b) {
+                       return std::get<0>(a) < std::get<0>(b);
+                     });
     std::map<uint32_t, uint32_t> occurrences;
     for (const auto& [position, index, returned] : events) {
       isa::AtomicEvent ev = base;
       ev.instruction = index;
       ev.occurrence = occurrences[index]++;
       const isa::Instruction& in = code[index];
-      const isa::Operand& target = in.operands[in.info().operand_with_role(isa::Role::kTarget)];
+      const isa::Operand& target =
+          in.operands[in.info().operand_with_role(isa::Role::kTarget)];
       ev.file = target.file;
       ev.slot = target.index;
       ev.returned = returned;

@@ -37,9 +37,9 @@ namespace atomfuzz::targets {
 inline constexpr uint32_t kNoReturn = 0x80000000u;
 
 struct TraceLayout {
-  uint32_t log_slot = 0;  // the hidden UAV's u#
-  uint32_t threads = 0;   // T: threads in the dispatch
-  uint32_t entries = 0;   // K: loop entries per thread
+  uint32_t log_slot = 0;      // the hidden UAV's u#
+  uint32_t threads = 0;       // T: threads in the dispatch
+  uint32_t entries = 0;       // K: loop entries per thread
   uint32_t record_words = 0;  // R
   uint32_t entries_base = 0;
   std::array<uint32_t, 3> group_size = {1, 1, 1};
@@ -64,8 +64,8 @@ struct TraceDecodeOptions {
   // An executor's cap on loop iterations (lavapipe: 65535), or 0. Every run
   // of 16 consecutive threads of a group (a SIMD vector of lavapipe or
   // smaller) whose iterations together, with the R of the record's own
-  // loop, may reach it makes the outcome kBudgetExceeded ("lavapipe loop cap"): the executor may have cut a loop
-  // short, so the outcome cannot be compared.
+  // loop, may reach it makes the outcome kBudgetExceeded ("lavapipe loop cap"):
+  // the executor may have cut a loop short, so the outcome cannot be compared.
   uint32_t loop_cap = 0;
   const char* loop_cap_name = "loop cap";
 };
@@ -76,7 +76,8 @@ struct TraceDecodeOptions {
 // thread that ran more atomics in loops than its K entries leaves has_trace
 // false and says so in the message; so does a log the executor corrupted.
 isa::Outcome DecodeTrace(const isa::Case& original, const TraceLayout& layout,
-                         isa::Outcome instrumented, const TraceDecodeOptions& options = {});
+                         isa::Outcome instrumented,
+                         const TraceDecodeOptions& options = {});
 
 }  // namespace atomfuzz::targets
 

@@ -1,18 +1,21 @@
 /* The interpreter of the simple executor: operands, the integer ALU, and
  * structured control flow through precomputed jump targets, one thread at a
  * time until it returns or reaches a group barrier. */
+#include "interpret.h"
+
 #include <stdlib.h>
 #include <string.h>
-
-#include "interpret.h"
 
 /* ---- operands ---- */
 
 static uint32_t component(const atomfuzz_operand* o, int lane) {
-  return (o->selection == ATOMFUZZ_SELECT_ONE ? o->swizzle[0] : o->swizzle[lane & 3]) & 3;
+  return (o->selection == ATOMFUZZ_SELECT_ONE ? o->swizzle[0]
+                                              : o->swizzle[lane & 3]) &
+         3;
 }
 
-static uint32_t* x_cell(const program* p, thread* t, const atomfuzz_operand* o, uint32_t comp) {
+static uint32_t* x_cell(const program* p, thread* t, const atomfuzz_operand* o,
+                        uint32_t comp) {
   uint64_t element = o->offset;
   if (o->index >= MAX_X) return NULL;
   if (o->has_relative && o->relative_temp < p->temps) {
@@ -22,28 +25,36 @@ static uint32_t* x_cell(const program* p, thread* t, const atomfuzz_operand* o, 
   return &t->x[(p->x_base[o->index] + element) * 4 + comp];
 }
 
-uint32_t se_src(const program* p, thread* t, const atomfuzz_operand* o, int lane) {
+uint32_t se_src(const program* p, thread* t, const atomfuzz_operand* o,
+                int lane) {
   const uint32_t c = component(o, lane);
   const uint32_t* cell;
   switch (o->file) {
-    case ATOMFUZZ_FILE_IMMEDIATE: return o->values[o->value_count == 1 ? 0 : lane & 3];
-    case ATOMFUZZ_FILE_TEMP: return o->index < p->temps ? t->r[o->index * 4 + c] : 0;
+    case ATOMFUZZ_FILE_IMMEDIATE:
+      return o->values[o->value_count == 1 ? 0 : lane & 3];
+    case ATOMFUZZ_FILE_TEMP:
+      return o->index < p->temps ? t->r[o->index * 4 + c] : 0;
     case ATOMFUZZ_FILE_INDEXABLE_TEMP:
       cell = x_cell(p, t, o, c);
       return cell ? *cell : 0;
     case ATOMFUZZ_FILE_THREAD_ID:
       return c < 3 ? t->gid[c] * p->group_size[c] + t->tid[c] : 0;
-    case ATOMFUZZ_FILE_GROUP_ID: return c < 3 ? t->gid[c] : 0;
-    case ATOMFUZZ_FILE_THREAD_IN_GROUP: return c < 3 ? t->tid[c] : 0;
-    case ATOMFUZZ_FILE_THREAD_IN_GROUP_FLAT: return t->flat;
+    case ATOMFUZZ_FILE_GROUP_ID:
+      return c < 3 ? t->gid[c] : 0;
+    case ATOMFUZZ_FILE_THREAD_IN_GROUP:
+      return c < 3 ? t->tid[c] : 0;
+    case ATOMFUZZ_FILE_THREAD_IN_GROUP_FLAT:
+      return t->flat;
   }
   return 0;
 }
 
-void se_dst(const program* p, thread* t, const atomfuzz_operand* o, const uint32_t v[4]) {
+void se_dst(const program* p, thread* t, const atomfuzz_operand* o,
+            const uint32_t v[4]) {
   for (uint32_t c = 0; c < 4; ++c) {
     if (!(o->mask & (1u << c))) continue;
-    if (o->file == ATOMFUZZ_FILE_TEMP && o->index < p->temps) t->r[o->index * 4 + c] = v[c];
+    if (o->file == ATOMFUZZ_FILE_TEMP && o->index < p->temps)
+      t->r[o->index * 4 + c] = v[c];
     if (o->file == ATOMFUZZ_FILE_INDEXABLE_TEMP) {
       uint32_t* cell = x_cell(p, t, o, c);
       if (cell) *cell = v[c];
@@ -51,40 +62,66 @@ void se_dst(const program* p, thread* t, const atomfuzz_operand* o, const uint32
   }
 }
 
-void se_dst_all(const program* p, thread* t, const atomfuzz_operand* o, uint32_t v) {
+void se_dst_all(const program* p, thread* t, const atomfuzz_operand* o,
+                uint32_t v) {
   const uint32_t four[4] = {v, v, v, v};
   se_dst(p, t, o, four);
 }
 
 /* ---- ALU ---- */
 
-static uint32_t alu(uint32_t op, uint32_t a, uint32_t b, uint32_t c, uint32_t d) {
+static uint32_t alu(uint32_t op, uint32_t a, uint32_t b, uint32_t c,
+                    uint32_t d) {
   const int32_t sa = (int32_t)a, sb = (int32_t)b;
   uint32_t w, o;
   switch (op) {
-    case OP_MOV: return a;
-    case OP_MOVC: return a ? b : c;
-    case OP_IADD: return a + b;
-    case OP_INEG: return 0u - a;
-    case OP_IMAD: case OP_UMAD: return a * b + c;
-    case OP_ISHL: return a << (b & 31);
-    case OP_ISHR: return (uint32_t)(sa >> (b & 31));
-    case OP_USHR: return a >> (b & 31);
-    case OP_AND: return a & b;
-    case OP_OR: return a | b;
-    case OP_XOR: return a ^ b;
-    case OP_NOT: return ~a;
-    case OP_IEQ: return a == b ? ~0u : 0;
-    case OP_INE: return a != b ? ~0u : 0;
-    case OP_ILT: return sa < sb ? ~0u : 0;
-    case OP_IGE: return sa >= sb ? ~0u : 0;
-    case OP_ULT: return a < b ? ~0u : 0;
-    case OP_UGE: return a >= b ? ~0u : 0;
-    case OP_IMAX: return sa > sb ? a : b;
-    case OP_IMIN: return sa < sb ? a : b;
-    case OP_UMAX: return a > b ? a : b;
-    case OP_UMIN: return a < b ? a : b;
-    case OP_COUNTBITS: return (uint32_t)__builtin_popcount(a);
+    case OP_MOV:
+      return a;
+    case OP_MOVC:
+      return a ? b : c;
+    case OP_IADD:
+      return a + b;
+    case OP_INEG:
+      return 0u - a;
+    case OP_IMAD:
+    case OP_UMAD:
+      return a * b + c;
+    case OP_ISHL:
+      return a << (b & 31);
+    case OP_ISHR:
+      return (uint32_t)(sa >> (b & 31));
+    case OP_USHR:
+      return a >> (b & 31);
+    case OP_AND:
+      return a & b;
+    case OP_OR:
+      return a | b;
+    case OP_XOR:
+      return a ^ b;
+    case OP_NOT:
+      return ~a;
+    case OP_IEQ:
+      return a == b ? ~0u : 0;
+    case OP_INE:
+      return a != b ? ~0u : 0;
+    case OP_ILT:
+      return sa < sb ? ~0u : 0;
+    case OP_IGE:
+      return sa >= sb ? ~0u : 0;
+    case OP_ULT:
+      return a < b ? ~0u : 0;
+    case OP_UGE:
+      return a >= b ? ~0u : 0;
+    case OP_IMAX:
+      return sa > sb ? a : b;
+    case OP_IMIN:
+      return sa < sb ? a : b;
+    case OP_UMAX:
+      return a > b ? a : b;
+    case OP_UMIN:
+      return a < b ? a : b;
+    case OP_COUNTBITS:
+      return (uint32_t)__builtin_popcount(a);
     case OP_UBFE:
       w = a & 31, o = b & 31;
       if (w == 0) return 0;
@@ -100,7 +137,8 @@ static uint32_t alu(uint32_t op, uint32_t a, uint32_t b, uint32_t c, uint32_t d)
   return 0;
 }
 
-static void run_alu(const program* p, thread* t, const atomfuzz_instruction* in) {
+static void run_alu(const program* p, thread* t,
+                    const atomfuzz_instruction* in) {
   const atomfuzz_operand* ops = in->operands;
   uint32_t lo[4] = {0}, hi[4] = {0};
   if (in->opcode == OP_IMUL || in->opcode == OP_UMUL) {
@@ -116,14 +154,15 @@ static void run_alu(const program* p, thread* t, const atomfuzz_instruction* in)
     se_dst(p, t, &ops[1], lo);
     return;
   }
-  for (int c = 0; c < 4; ++c) {  /* all lanes first: a source may be the destination */
+  for (int c = 0; c < 4;
+       ++c) { /* all lanes first: a source may be the destination */
     uint32_t s[4] = {0, 0, 0, 0};
-    for (uint32_t k = 1; k < in->operand_count && k < 5; ++k) s[k - 1] = se_src(p, t, &ops[k], c);
+    for (uint32_t k = 1; k < in->operand_count && k < 5; ++k)
+      s[k - 1] = se_src(p, t, &ops[k], c);
     lo[c] = alu(in->opcode, s[0], s[1], s[2], s[3]);
   }
   se_dst(p, t, &ops[0], lo);
 }
-
 
 /* ---- preparation: declarations and jump targets ---- */
 
@@ -141,9 +180,12 @@ static int prepare(se_run* run, program* p, const char** why) {
     uint32_t top = depth ? p->in[stack[depth - 1]].opcode : 0;
     p->owner[i] = UINT32_MAX;
     switch (in->opcode) {
-      case OP_DCL_TEMPS: p->temps = o[0].index; break;
+      case OP_DCL_TEMPS:
+        p->temps = o[0].index;
+        break;
       case OP_DCL_INDEXABLE_TEMP:
-        if (o[0].index >= MAX_X || o[0].offset > 65536) return *why = "indexable temp too large", -1;
+        if (o[0].index >= MAX_X || o[0].offset > 65536)
+          return *why = "indexable temp too large", -1;
         p->x_base[o[0].index] = p->x_total;
         p->x_size[o[0].index] = o[0].offset;
         p->x_total += o[0].offset;
@@ -151,21 +193,26 @@ static int prepare(se_run* run, program* p, const char** why) {
       case OP_DCL_THREAD_GROUP:
         for (int k = 0; k < 3; ++k) p->group_size[k] = o[k].index;
         break;
-      case OP_DCL_TGSM_RAW: case OP_DCL_TGSM_STRUCTURED: {
+      case OP_DCL_TGSM_RAW:
+      case OP_DCL_TGSM_STRUCTURED: {
         se_memory* m = o[0].index < SE_MAX_TGSM ? &run->tgsm[o[0].index] : NULL;
         if (!m) return *why = "g# out of range", -1;
         m->present = 1;
-        m->kind = in->opcode == OP_DCL_TGSM_RAW ? ATOMFUZZ_RAW : ATOMFUZZ_STRUCTURED;
+        m->kind =
+            in->opcode == OP_DCL_TGSM_RAW ? ATOMFUZZ_RAW : ATOMFUZZ_STRUCTURED;
         m->stride = o[1].index;
         m->elements = in->opcode == OP_DCL_TGSM_RAW ? 0 : o[2].index;
-        m->words = in->opcode == OP_DCL_TGSM_RAW ? o[1].index / 4 : o[1].index / 4 * o[2].index;
+        m->words = in->opcode == OP_DCL_TGSM_RAW ? o[1].index / 4
+                                                 : o[1].index / 4 * o[2].index;
         if (m->words > (1u << 20)) return *why = "g# too large", -1;
         free(m->data);
         m->data = calloc(m->words + 1, 4);
         if (!m->data) return *why = "out of memory", -1;
         break;
       }
-      case OP_IF: case OP_LOOP: case OP_SWITCH:
+      case OP_IF:
+      case OP_LOOP:
+      case OP_SWITCH:
         if (depth == 256) return *why = "control flow nested too deep", -1;
         stack[depth++] = i;
         break;
@@ -174,8 +221,11 @@ static int prepare(se_run* run, program* p, const char** why) {
         p->jump[stack[depth - 1]] = i;
         stack[depth - 1] = i;
         break;
-      case OP_ENDIF: case OP_ENDLOOP: case OP_ENDSWITCH:
-        if (!depth || (in->opcode == OP_ENDIF && top != OP_IF && top != OP_ELSE) ||
+      case OP_ENDIF:
+      case OP_ENDLOOP:
+      case OP_ENDSWITCH:
+        if (!depth ||
+            (in->opcode == OP_ENDIF && top != OP_IF && top != OP_ELSE) ||
             (in->opcode == OP_ENDLOOP && top != OP_LOOP) ||
             (in->opcode == OP_ENDSWITCH && top != OP_SWITCH)) {
           return *why = "unbalanced control flow", -1;
@@ -183,24 +233,33 @@ static int prepare(se_run* run, program* p, const char** why) {
         p->jump[stack[--depth]] = i;
         if (in->opcode == OP_ENDLOOP) p->jump[i] = stack[depth];
         break;
-      case OP_BREAK: case OP_BREAKC: case OP_CONTINUE: case OP_CONTINUEC: case OP_CASE:
+      case OP_BREAK:
+      case OP_BREAKC:
+      case OP_CONTINUE:
+      case OP_CONTINUEC:
+      case OP_CASE:
       case OP_DEFAULT:
         for (uint32_t k = depth; k-- > 0;) {
           const uint32_t op = p->in[stack[k]].opcode;
-          const int breakable = in->opcode == OP_BREAK || in->opcode == OP_BREAKC;
+          const int breakable =
+              in->opcode == OP_BREAK || in->opcode == OP_BREAKC;
           const int cased = in->opcode == OP_CASE || in->opcode == OP_DEFAULT;
-          if (op == OP_LOOP ? !cased : op == OP_SWITCH && (breakable || cased)) {
+          if (op == OP_LOOP ? !cased
+                            : op == OP_SWITCH && (breakable || cased)) {
             p->owner[i] = stack[k];
             break;
           }
         }
-        if (p->owner[i] == UINT32_MAX) return *why = "break, continue or case outside", -1;
+        if (p->owner[i] == UINT32_MAX)
+          return *why = "break, continue or case outside", -1;
         break;
     }
   }
   if (depth) return *why = "unbalanced control flow", -1;
-  if (p->temps > 4096 || p->x_total > 65536) return *why = "too many registers", -1;
-  if ((uint64_t)p->group_size[0] * p->group_size[1] * p->group_size[2] - 1 >= 1024) {
+  if (p->temps > 4096 || p->x_total > 65536)
+    return *why = "too many registers", -1;
+  if ((uint64_t)p->group_size[0] * p->group_size[1] * p->group_size[2] - 1 >=
+      1024) {
     return *why = "thread group size out of range", -1;
   }
   return 0;
@@ -214,7 +273,8 @@ static int passes(thread* t, const program* p, const atomfuzz_instruction* in) {
 
 /* Runs until the thread returns (0) or reaches a barrier (1); -1 rejects
  * the case, -2 is the step budget. */
-static int run_thread(se_run* run, const program* p, thread* t, const char** why) {
+static int run_thread(se_run* run, const program* p, thread* t,
+                      const char** why) {
   while (t->pc < p->count) {
     const uint32_t i = t->pc;
     const atomfuzz_instruction* in = &p->in[i];
@@ -222,19 +282,33 @@ static int run_thread(se_run* run, const program* p, thread* t, const char** why
     if (++t->steps > STEP_BUDGET) return run->budget_exceeded = 1, -2;
     t->pc = i + 1;
     switch (op) {
-      case OP_IF: if (!passes(t, p, in)) t->pc = p->jump[i] + 1; break;
-      case OP_ELSE: case OP_ENDLOOP: t->pc = p->jump[i] + 1; break;
-      case OP_BREAK: t->pc = p->jump[p->owner[i]] + 1; break;
-      case OP_BREAKC: if (passes(t, p, in)) t->pc = p->jump[p->owner[i]] + 1; break;
-      case OP_CONTINUE: t->pc = p->owner[i] + 1; break;
-      case OP_CONTINUEC: if (passes(t, p, in)) t->pc = p->owner[i] + 1; break;
+      case OP_IF:
+        if (!passes(t, p, in)) t->pc = p->jump[i] + 1;
+        break;
+      case OP_ELSE:
+      case OP_ENDLOOP:
+        t->pc = p->jump[i] + 1;
+        break;
+      case OP_BREAK:
+        t->pc = p->jump[p->owner[i]] + 1;
+        break;
+      case OP_BREAKC:
+        if (passes(t, p, in)) t->pc = p->jump[p->owner[i]] + 1;
+        break;
+      case OP_CONTINUE:
+        t->pc = p->owner[i] + 1;
+        break;
+      case OP_CONTINUEC:
+        if (passes(t, p, in)) t->pc = p->owner[i] + 1;
+        break;
       case OP_SWITCH: {
         const uint32_t selector = se_src(p, t, &in->operands[0], 0);
         uint32_t target = p->jump[i], fallback = p->jump[i];
         for (uint32_t j = i + 1; j < p->jump[i]; ++j) {
           if (p->owner[j] != i) continue;
           if (p->in[j].opcode == OP_DEFAULT) fallback = j;
-          if (p->in[j].opcode == OP_CASE && p->in[j].operands[0].values[0] == selector) {
+          if (p->in[j].opcode == OP_CASE &&
+              p->in[j].operands[0].values[0] == selector) {
             target = j;
             break;
           }
@@ -242,23 +316,43 @@ static int run_thread(se_run* run, const program* p, thread* t, const char** why
         t->pc = (target != p->jump[i] ? target : fallback) + 1;
         break;
       }
-      case OP_RET: t->done = 1; return 0;
-      case OP_RETC: if (passes(t, p, in)) { t->done = 1; return 0; } break;
-      case OP_SYNC: if (in->sync_flags & 1) return 1; break;  /* _t: wait for the group */
-      case OP_LD_RAW: case OP_LD_STRUCTURED: case OP_LD_UAV_TYPED:
-        if (se_load(run, p, t, i)) return *why = "load from an unbound memory", -1;
+      case OP_RET:
+        t->done = 1;
+        return 0;
+      case OP_RETC:
+        if (passes(t, p, in)) {
+          t->done = 1;
+          return 0;
+        }
         break;
-      case OP_STORE_RAW: case OP_STORE_STRUCTURED: case OP_STORE_UAV_TYPED:
-        if (se_store(run, p, t, i)) return *why = "store to an unbound memory", -1;
+      case OP_SYNC:
+        if (in->sync_flags & 1) return 1;
+        break; /* _t: wait for the group */
+      case OP_LD_RAW:
+      case OP_LD_STRUCTURED:
+      case OP_LD_UAV_TYPED:
+        if (se_load(run, p, t, i))
+          return *why = "load from an unbound memory", -1;
         break;
-      case OP_ALLOC: case OP_CONSUME:
-        if (se_counter(run, p, t, i)) return *why = "counter of a UAV without one", -1;
+      case OP_STORE_RAW:
+      case OP_STORE_STRUCTURED:
+      case OP_STORE_UAV_TYPED:
+        if (se_store(run, p, t, i))
+          return *why = "store to an unbound memory", -1;
+        break;
+      case OP_ALLOC:
+      case OP_CONSUME:
+        if (se_counter(run, p, t, i))
+          return *why = "counter of a UAV without one", -1;
         break;
       default:
-        if ((op >= OP_ATOMIC_AND && op <= OP_ATOMIC_UMIN) || (op >= OP_IMM_IADD && op <= OP_IMM_UMIN)) {
-          if (se_atomic(run, p, t, i)) return *why = "atomic on an unbound memory", -1;
-        } else if (op == OP_CASE || op == OP_DEFAULT || op == OP_ENDIF || op == OP_LOOP ||
-                   op == OP_ENDSWITCH || op == 95 || op == 106 || (op >= 155 && op <= 160) ||
+        if ((op >= OP_ATOMIC_AND && op <= OP_ATOMIC_UMIN) ||
+            (op >= OP_IMM_IADD && op <= OP_IMM_UMIN)) {
+          if (se_atomic(run, p, t, i))
+            return *why = "atomic on an unbound memory", -1;
+        } else if (op == OP_CASE || op == OP_DEFAULT || op == OP_ENDIF ||
+                   op == OP_LOOP || op == OP_ENDSWITCH || op == 95 ||
+                   op == 106 || (op >= 155 && op <= 160) ||
                    op == OP_DCL_TEMPS || op == OP_DCL_INDEXABLE_TEMP) {
           /* nothing to do at run time */
         } else {
@@ -291,8 +385,10 @@ int se_interpret(se_run* run, const char** why) {
     for (g[1] = 0; rc == 0 && g[1] < run->c->groups[1]; ++g[1]) {
       for (g[0] = 0; rc == 0 && g[0] < run->c->groups[0]; ++g[0]) {
         uint32_t live = n;
-        for (int k = 0; k < SE_MAX_TGSM; ++k) {  /* TGSM starts undefined (E-22): zero is one value */
-          if (run->tgsm[k].present) memset(run->tgsm[k].data, 0, run->tgsm[k].words * 4);
+        for (int k = 0; k < SE_MAX_TGSM;
+             ++k) { /* TGSM starts undefined (E-22): zero is one value */
+          if (run->tgsm[k].present)
+            memset(run->tgsm[k].data, 0, run->tgsm[k].words * 4);
         }
         memset(block, 0, (size_t)n * per_thread * 4);
         for (uint32_t k = 0; k < n; ++k) {
@@ -307,11 +403,11 @@ int se_interpret(se_run* run, const char** why) {
           t->x = t->r + p.temps * 4;
           t->occurrence = t->x + p.x_total * 4;
         }
-        while (live > 0 && rc == 0) {  /* each thread up to its next barrier */
+        while (live > 0 && rc == 0) { /* each thread up to its next barrier */
           for (uint32_t k = 0; k < n && rc == 0; ++k) {
             if (threads[k].done) continue;
             rc = run_thread(run, &p, &threads[k], why);
-            if (rc == 1) rc = 0;  /* at a barrier: the next thread's turn */
+            if (rc == 1) rc = 0; /* at a barrier: the next thread's turn */
             if (threads[k].done) --live;
           }
         }

@@ -10,7 +10,8 @@
 
 static se_memory* memory_of(se_run* run, const atomfuzz_operand* o) {
   se_memory* m = NULL;
-  if (o->file == ATOMFUZZ_FILE_TGSM && o->index < SE_MAX_TGSM) m = &run->tgsm[o->index];
+  if (o->file == ATOMFUZZ_FILE_TGSM && o->index < SE_MAX_TGSM)
+    m = &run->tgsm[o->index];
   if (o->file == ATOMFUZZ_FILE_UAV && o->index < 64) m = &run->uav[o->index];
   return m && m->present ? m : NULL;
 }
@@ -24,7 +25,8 @@ static int resolve(const se_memory* m, const uint32_t a[3], uint32_t* word) {
       *word = a[0] / 4;
       return 1;
     case ATOMFUZZ_STRUCTURED:
-      if (a[1] % 4 || (uint64_t)a[1] + 4 > m->stride || a[0] >= m->elements) return 0;
+      if (a[1] % 4 || (uint64_t)a[1] + 4 > m->stride || a[0] >= m->elements)
+        return 0;
       *word = (uint32_t)((uint64_t)a[0] * (m->stride / 4) + a[1] / 4);
       return 1;
     default:
@@ -38,15 +40,22 @@ static int resolve(const se_memory* m, const uint32_t a[3], uint32_t* word) {
   }
 }
 
-static void record(se_run* run, thread* t, uint32_t index, const atomfuzz_operand* mem,
-                   int hit, uint32_t word, uint32_t a, uint32_t b, uint32_t returned) {
+static void record(se_run* run, thread* t, uint32_t index,
+                   const atomfuzz_operand* mem, int hit, uint32_t word,
+                   uint32_t a, uint32_t b, uint32_t returned) {
   atomfuzz_event* e;
   if (run->event_count == run->event_capacity) {
     const uint32_t grown = run->event_capacity ? run->event_capacity * 2 : 256;
     atomfuzz_event* more;
-    if (grown > 4194304u) { run->budget_exceeded = 1; return; }
+    if (grown > 4194304u) {
+      run->budget_exceeded = 1;
+      return;
+    }
     more = realloc(run->events, grown * sizeof *more);
-    if (!more) { run->out_of_memory = 1; return; }
+    if (!more) {
+      run->out_of_memory = 1;
+      return;
+    }
     run->events = more;
     run->event_capacity = grown;
   }
@@ -68,16 +77,26 @@ static void record(se_run* run, thread* t, uint32_t index, const atomfuzz_operan
 
 static uint32_t rmw(uint32_t rmw_op, uint32_t old, uint32_t a, uint32_t b) {
   switch (rmw_op) {
-    case 0: return old + a;          /* iadd */
-    case 1: return old & a;
-    case 2: return old | a;
-    case 3: return old ^ a;
-    case 4: return a;                /* exch */
-    case 5: return old == a ? b : old; /* cmp_exch: a comparand, b value */
-    case 6: return (int32_t)a > (int32_t)old ? a : old;
-    case 7: return (int32_t)a < (int32_t)old ? a : old;
-    case 8: return a > old ? a : old;
-    default: return a < old ? a : old;
+    case 0:
+      return old + a; /* iadd */
+    case 1:
+      return old & a;
+    case 2:
+      return old | a;
+    case 3:
+      return old ^ a;
+    case 4:
+      return a; /* exch */
+    case 5:
+      return old == a ? b : old; /* cmp_exch: a comparand, b value */
+    case 6:
+      return (int32_t)a > (int32_t)old ? a : old;
+    case 7:
+      return (int32_t)a < (int32_t)old ? a : old;
+    case 8:
+      return a > old ? a : old;
+    default:
+      return a < old ? a : old;
   }
 }
 
@@ -89,8 +108,10 @@ int se_atomic(se_run* run, const program* p, thread* t, uint32_t index) {
   const atomfuzz_instruction* in = &p->in[index];
   const int imm = in->opcode >= OP_IMM_IADD;
   const atomfuzz_operand* ops = in->operands + (imm ? 1 : 0);
-  const int cmp = in->opcode == OP_IMM_CMP_EXCH || in->opcode == OP_ATOMIC_CMP_STORE;
-  const uint32_t op = imm ? kImm[in->opcode - OP_IMM_IADD] : kPlain[in->opcode - OP_ATOMIC_AND];
+  const int cmp =
+      in->opcode == OP_IMM_CMP_EXCH || in->opcode == OP_ATOMIC_CMP_STORE;
+  const uint32_t op =
+      imm ? kImm[in->opcode - OP_IMM_IADD] : kPlain[in->opcode - OP_ATOMIC_AND];
   se_memory* m = memory_of(run, &ops[0]);
   uint32_t a[3], word = 0, old = 0, va, vb;
   int hit;
@@ -119,7 +140,7 @@ int se_counter(se_run* run, const program* p, thread* t, uint32_t index) {
     if (run->dup_alloc && second && v > 0) --v;
     if (!run->lost_alloc || !second) ++*m->counter;
   } else {
-    v = --(*m->counter);  /* consume returns the value after (spec 1.6) */
+    v = --(*m->counter); /* consume returns the value after (spec 1.6) */
   }
   se_dst_all(p, t, &in->operands[0], v);
   record(run, t, index, &in->operands[1], 1, 0, 0, 0, v);
@@ -137,18 +158,21 @@ int se_load(se_run* run, const program* p, thread* t, uint32_t index) {
   if (in->opcode == OP_LD_UAV_TYPED) {
     uint32_t a[3], word;
     for (int i = 0; i < 3; ++i) a[i] = se_src(p, t, &in->operands[1], i);
-    if (m->kind == ATOMFUZZ_TYPED && resolve(m, a, &word)) window[0] = m->data[word];
+    if (m->kind == ATOMFUZZ_TYPED && resolve(m, a, &word))
+      window[0] = m->data[word];
     window[3] = m->float_format ? 0x3f800000u : 1u;
   } else {
     const int structured = in->opcode == OP_LD_STRUCTURED;
     const uint32_t element = structured ? se_src(p, t, &in->operands[1], 0) : 0;
     const uint32_t offset = se_src(p, t, &in->operands[structured ? 2 : 1], 0);
     if (offset % 4 == 0 && (!structured || element < m->elements)) {
-      const uint64_t base = (structured ? (uint64_t)element * m->stride : 0) + offset;
+      const uint64_t base =
+          (structured ? (uint64_t)element * m->stride : 0) + offset;
       for (uint32_t c = 0; c < 4; ++c) {
         const uint64_t byte = base + 4ull * c;
-        const int inside = byte + 4 <= (uint64_t)m->words * 4 &&
-                           (!structured || (uint64_t)offset + 4ull * c + 4 <= m->stride);
+        const int inside =
+            byte + 4 <= (uint64_t)m->words * 4 &&
+            (!structured || (uint64_t)offset + 4ull * c + 4 <= m->stride);
         if (inside) window[c] = m->data[byte / 4];
       }
     }
@@ -184,11 +208,13 @@ int se_store(se_run* run, const program* p, thread* t, uint32_t index) {
       values[c] = se_src(p, t, value, (int)c);
     }
     if (offset % 4 != 0) return 0;
-    if (structured && ((uint64_t)offset + 4ull * count > m->stride || element >= m->elements)) {
+    if (structured && ((uint64_t)offset + 4ull * count > m->stride ||
+                       element >= m->elements)) {
       return 0;
     }
     for (uint32_t c = 0; c < count; ++c) {
-      const uint64_t byte = (structured ? (uint64_t)element * m->stride : 0) + offset + 4ull * c;
+      const uint64_t byte =
+          (structured ? (uint64_t)element * m->stride : 0) + offset + 4ull * c;
       if ((res->mask & (1u << c)) && byte + 4 <= (uint64_t)m->words * 4) {
         m->data[byte / 4] = values[c];
       }

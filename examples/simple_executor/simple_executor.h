@@ -12,14 +12,14 @@
 /* One addressable memory: a UAV or a g#. */
 typedef struct se_memory {
   int present;
-  uint32_t kind;       /* ATOMFUZZ_RAW / _STRUCTURED / _TYPED */
-  uint32_t words;      /* total */
+  uint32_t kind;  /* ATOMFUZZ_RAW / _STRUCTURED / _TYPED */
+  uint32_t words; /* total */
   uint32_t stride, elements;
-  uint32_t width;      /* typed address components */
+  uint32_t width; /* typed address components */
   uint32_t size[3];
   int float_format;
   uint32_t* data;
-  uint32_t* counter;   /* NULL without a hidden counter */
+  uint32_t* counter; /* NULL without a hidden counter */
 } se_memory;
 
 #define SE_MAX_TGSM 8192
@@ -27,7 +27,7 @@ typedef struct se_memory {
 typedef struct se_run {
   const atomfuzz_case* c;
   se_memory uav[64];
-  se_memory* tgsm;  /* SE_MAX_TGSM of them: g0..g8191 (spec 1.8) */
+  se_memory* tgsm; /* SE_MAX_TGSM of them: g0..g8191 (spec 1.8) */
   /* The trace, grown as atomics run. */
   atomfuzz_event* events;
   uint32_t event_count, event_capacity;

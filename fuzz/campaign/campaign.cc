@@ -46,30 +46,41 @@ struct Shared {
 
 class Supervisor {
  public:
-  Supervisor(PreparedCampaign& p, Shared shared, std::FILE* log, FindingStore store)
-      : p_(p), shared_(shared), log_(log),
-        jobs_(p.setup.options.jobs), pids_(jobs_, -1),
-        last_beat_(jobs_, 0), last_beat_at_(jobs_, absl::Now()),
-        first_index_(jobs_, p.state.next_index), quota_(jobs_, 0),
+  Supervisor(PreparedCampaign& p, Shared shared, std::FILE* log,
+             FindingStore store)
+      : p_(p),
+        shared_(shared),
+        log_(log),
+        jobs_(p.setup.options.jobs),
+        pids_(jobs_, -1),
+        last_beat_(jobs_, 0),
+        last_beat_at_(jobs_, absl::Now()),
+        first_index_(jobs_, p.state.next_index),
+        quota_(jobs_, 0),
         store_(std::move(store)),
         label_(TargetLabel(p.setup.options.target, p.setup.options.inject)) {
     const uint64_t runs = p.setup.options.runs;
     for (int w = 0; w < jobs_; ++w) {
-      quota_[w] = runs == 0 ? 0 : runs / jobs_ + (static_cast<uint64_t>(w) < runs % jobs_);
+      quota_[w] =
+          runs == 0 ? 0
+                    : runs / jobs_ + (static_cast<uint64_t>(w) < runs % jobs_);
     }
     buckets_before_ = store_.BucketIds().size();
   }
 
   absl::Status Run() {
-    const absl::Time deadline = p_.setup.options.seconds > 0
-        ? p_.setup.started + absl::Seconds(p_.setup.options.seconds)
-        : absl::InfiniteFuture();
+    const absl::Time deadline =
+        p_.setup.options.seconds > 0
+            ? p_.setup.started + absl::Seconds(p_.setup.options.seconds)
+            : absl::InfiniteFuture();
     for (int w = 0; w < jobs_; ++w) {
       if (quota_[w] == 0 && p_.setup.options.runs != 0) continue;
       if (absl::Status s = Spawn(w, deadline); !s.ok()) return s;
     }
-    absl::Time next_status = absl::Now() + absl::Seconds(p_.setup.options.status_every_seconds);
-    absl::Time next_stats = absl::Now() + absl::Seconds(p_.setup.options.stats_every_seconds);
+    absl::Time next_status =
+        absl::Now() + absl::Seconds(p_.setup.options.status_every_seconds);
+    absl::Time next_stats =
+        absl::Now() + absl::Seconds(p_.setup.options.stats_every_seconds);
     while (Running() > 0) {
       usleep(20 * 1000);
       if (g_interrupted || absl::Now() >= deadline) shared_.state.stop.store(1);
@@ -80,7 +91,8 @@ class Supervisor {
         AnnounceNewBuckets();
         std::fprintf(log_, "%s\n", StatusLine(Totals()).c_str());
         std::fflush(log_);
-        next_status = now + absl::Seconds(p_.setup.options.status_every_seconds);
+        next_status =
+            now + absl::Seconds(p_.setup.options.status_every_seconds);
       }
       if (now >= next_stats) {
         SaveStats();
@@ -105,13 +117,15 @@ class Supervisor {
       t.rejected += c.rejected.load();
       t.errors += c.errors.load();
       t.corpus += c.corpus_added.load();
-      t.reducing += c.phase.load() == static_cast<uint32_t>(WorkerPhase::kReduce);
+      t.reducing +=
+          c.phase.load() == static_cast<uint32_t>(WorkerPhase::kReduce);
       for (int op = 0; op < kAtomicOpCount; ++op)
         for (int k = 0; k < isa::kTargetKindCount; ++k)
           for (int cls = 0; cls < isa::kAddressClassCount; ++cls)
             t.coverage[op][k][cls] += c.coverage[op][k][cls].load();
     }
-    const double session = absl::ToDoubleSeconds(absl::Now() - p_.setup.started);
+    const double session =
+        absl::ToDoubleSeconds(absl::Now() - p_.setup.started);
     t.cases = p_.state.cases + session_cases;
     t.divergences += p_.state.divergences;
     t.unknown += p_.state.unknown;
@@ -157,15 +171,19 @@ class Supervisor {
     plan.deadline = deadline;
     std::fflush(nullptr);  // the child must not repeat buffered output
     const pid_t pid = fork();
-    if (pid < 0) return absl::InternalError(absl::StrCat("fork: ", std::strerror(errno)));
+    if (pid < 0)
+      return absl::InternalError(absl::StrCat("fork: ", std::strerror(errno)));
     if (pid == 0) {
       // A killed supervisor must not leave workers behind.
       prctl(PR_SET_PDEATHSIG, SIGKILL);
       if (getppid() == 1) _exit(0);
       signal(SIGINT, SIG_IGN);  // the supervisor stops us through `stop`
       signal(SIGTERM, SIG_DFL);
-      absl::Status s = RunWorker(p_.setup, plan, shared_.workers[w], shared_.state);
-      if (!s.ok()) std::fprintf(stderr, "atomfuzz worker %d: %s\n", w, s.ToString().c_str());
+      absl::Status s =
+          RunWorker(p_.setup, plan, shared_.workers[w], shared_.state);
+      if (!s.ok())
+        std::fprintf(stderr, "atomfuzz worker %d: %s\n", w,
+                     s.ToString().c_str());
       std::fflush(nullptr);
       _exit(s.ok() ? 0 : kWorkerSetupFailed);
     }
@@ -184,14 +202,16 @@ class Supervisor {
       pids_[w] = -1;
       if (WIFEXITED(status) && WEXITSTATUS(status) == kWorkerSetupFailed) {
         shared_.state.stop.store(1);
-        return absl::InternalError(absl::StrCat("worker ", w, " could not start (see above)"));
+        return absl::InternalError(
+            absl::StrCat("worker ", w, " could not start (see above)"));
       }
       const bool clean = WIFEXITED(status) && WEXITSTATUS(status) == 0;
       if (clean && shared_.workers[w].finished.load() != 0) continue;
-      const std::string what = WIFSIGNALED(status)
-          ? absl::StrFormat("killed by signal %d (%s)", WTERMSIG(status),
-                            strsignal(WTERMSIG(status)))
-          : absl::StrFormat("exited with status %d", WEXITSTATUS(status));
+      const std::string what =
+          WIFSIGNALED(status)
+              ? absl::StrFormat("killed by signal %d (%s)", WTERMSIG(status),
+                                strsignal(WTERMSIG(status)))
+              : absl::StrFormat("exited with status %d", WEXITSTATUS(status));
       ++crashes_;
       Lost(w, WorkerFailure::kCrash, what);
       if (shared_.state.stop.load() == 0) {
@@ -216,7 +236,8 @@ class Supervisor {
       }
       const auto phase = static_cast<WorkerPhase>(c.phase.load());
       double limit = p_.setup.options.timeout_seconds;
-      if (phase == WorkerPhase::kReduce) limit += p_.setup.options.reduce_seconds + 30;
+      if (phase == WorkerPhase::kReduce)
+        limit += p_.setup.options.reduce_seconds + 30;
       // The judge is ours, not the target: a slow search is no target hang.
       if (phase == WorkerPhase::kJudge) limit += 60;
       if (absl::ToDoubleSeconds(now - last_beat_at_[w]) < limit) continue;
@@ -225,7 +246,7 @@ class Supervisor {
       waitpid(pids_[w], &status, 0);
       pids_[w] = -1;
       ++timeouts_;
-      const char* where = phase == WorkerPhase::kTarget ? "the target"
+      const char* where = phase == WorkerPhase::kTarget  ? "the target"
                           : phase == WorkerPhase::kJudge ? "the oracle's judge"
                                                          : "reduction";
       Lost(w, WorkerFailure::kTimeout,
@@ -233,8 +254,8 @@ class Supervisor {
            phase == WorkerPhase::kJudge);
       if (shared_.state.stop.load() == 0) {
         if (absl::Status s = Spawn(w, deadline); !s.ok()) {
-          std::fprintf(log_, "atomfuzz: worker %d could not be restarted: %s\n", w,
-                       std::string(s.message()).c_str());
+          std::fprintf(log_, "atomfuzz: worker %d could not be restarted: %s\n",
+                       w, std::string(s.message()).c_str());
         }
       }
     }
@@ -258,7 +279,8 @@ class Supervisor {
                                p_.setup.policy, origin);
     origin.parent = parent;
     NewFinding f;
-    f.signature = WorkerFailureSignature(lost, failure, in_judge ? "judge" : label_);
+    f.signature =
+        WorkerFailureSignature(lost, failure, in_judge ? "judge" : label_);
     f.original = lost;
     f.original.metadata = origin.Metadata(p_.setup.options.policy);
     f.summary = what;
@@ -292,13 +314,15 @@ class Supervisor {
       next = std::max(next, shared_.workers[w].current_index.load() + 1);
     }
     s.next_index = next;
-    WriteSucceeded(shared_.state, log_, p_.stats_path,
-                   WriteFileAtomically(p_.stats_path,
-                                       StatsJson(t, label_, p_.setup.options.policy,
-                                                 p_.setup.seed, jobs_),
-                                       false));
-    WriteSucceeded(shared_.state, log_, p_.state_path,
-                   WriteFileAtomically(p_.state_path, PrintCampaignState(s), false));
+    WriteSucceeded(
+        shared_.state, log_, p_.stats_path,
+        WriteFileAtomically(
+            p_.stats_path,
+            StatsJson(t, label_, p_.setup.options.policy, p_.setup.seed, jobs_),
+            false));
+    WriteSucceeded(
+        shared_.state, log_, p_.state_path,
+        WriteFileAtomically(p_.state_path, PrintCampaignState(s), false));
   }
 
   PreparedCampaign& p_;
@@ -323,13 +347,15 @@ absl::StatusOr<CampaignResult> RunCampaign(const CampaignOptions& options,
                                            std::FILE* log) {
   absl::StatusOr<PreparedCampaign> p = PrepareCampaign(options);
   if (!p.ok()) return p.status();
-  std::fprintf(log, "atomfuzz: target %s, policy %s, seed %llu, %d job%s, out %s%s\n",
-               TargetLabel(options.target, options.inject).c_str(),
-               options.policy.c_str(), static_cast<unsigned long long>(p->setup.seed),
-               options.jobs, options.jobs == 1 ? "" : "s", options.out.c_str(),
-               options.resume ? " (resumed)" : "");
+  std::fprintf(
+      log, "atomfuzz: target %s, policy %s, seed %llu, %d job%s, out %s%s\n",
+      TargetLabel(options.target, options.inject).c_str(),
+      options.policy.c_str(), static_cast<unsigned long long>(p->setup.seed),
+      options.jobs, options.jobs == 1 ? "" : "s", options.out.c_str(),
+      options.resume ? " (resumed)" : "");
   const size_t bytes = Shared::Bytes(options.jobs);
-  void* mem = mmap(nullptr, bytes, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS, -1, 0);
+  void* mem = mmap(nullptr, bytes, PROT_READ | PROT_WRITE,
+                   MAP_SHARED | MAP_ANONYMOUS, -1, 0);
   if (mem == MAP_FAILED) {
     return absl::InternalError(absl::StrCat("mmap: ", std::strerror(errno)));
   }

@@ -53,8 +53,8 @@ absl::Status CampaignCorpus::AddSeeds(const std::vector<std::string>& paths) {
     for (const std::string& file : files) {
       absl::StatusOr<isa::Case> c = ReadCase(file);
       if (!c.ok()) {
-        return absl::InvalidArgumentError(absl::StrCat(
-            "seed ", c.status().message()));
+        return absl::InvalidArgumentError(
+            absl::StrCat("seed ", c.status().message()));
       }
       if (names_.insert(file).second) entries_.push_back({file, *std::move(c)});
     }
@@ -80,7 +80,8 @@ absl::StatusOr<std::string> CampaignCorpus::Save(const isa::Case& c) {
   const std::string name = absl::StrFormat("%016x.case", Fnv1a64(text));
   if (names_.insert(name).second) {
     entries_.push_back({name, c});
-    if (absl::Status s = WriteFileAtomically(absl::StrCat(dir_, "/", name), text, false);
+    if (absl::Status s =
+            WriteFileAtomically(absl::StrCat(dir_, "/", name), text, false);
         !s.ok()) {
       return s;
     }

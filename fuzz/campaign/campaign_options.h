@@ -17,15 +17,15 @@ namespace atomfuzz::fuzz {
 
 struct CampaignOptions {
   std::string target = "fast";
-  std::string inject;             // an injected bug of the fast target, or ""
-  std::string vk_device;          // Vulkan targets: device name substring, or ""
+  std::string inject;     // an injected bug of the fast target, or ""
+  std::string vk_device;  // Vulkan targets: device name substring, or ""
   std::string policy = "default";
-  uint64_t seed = 0;              // 0: pick one (and print it)
-  double seconds = 0;             // 0: no time limit
-  uint64_t runs = 0;              // 0: no case limit
-  int jobs = 1;                   // worker processes
+  uint64_t seed = 0;   // 0: pick one (and print it)
+  double seconds = 0;  // 0: no time limit
+  uint64_t runs = 0;   // 0: no case limit
+  int jobs = 1;        // worker processes
   std::string out = "atomfuzz-out";
-  bool resume = false;            // continue the campaign in `out`
+  bool resume = false;             // continue the campaign in `out`
   std::vector<std::string> seeds;  // case files or directories to mutate
   // A case that runs longer than this is a hang of its own kind.
   double timeout_seconds = 10;

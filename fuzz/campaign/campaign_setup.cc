@@ -7,8 +7,8 @@
 #include "absl/strings/str_cat.h"
 #include "fuzz/atomic_file.h"
 #include "fuzz/campaign/campaign_corpus.h"
-#include "fuzz/triage/finding_store.h"
 #include "fuzz/runner.h"
+#include "fuzz/triage/finding_store.h"
 
 namespace atomfuzz::fuzz {
 namespace {
@@ -25,7 +25,8 @@ absl::Status CheckOptions(const CampaignOptions& o) {
         "--seconds, --timeout and --reduce-seconds: expected non-negative "
         "seconds (timeout positive)");
   }
-  if (o.out.empty()) return absl::InvalidArgumentError("--out: expected a directory");
+  if (o.out.empty())
+    return absl::InvalidArgumentError("--out: expected a directory");
   return absl::OkStatus();
 }
 
@@ -33,8 +34,8 @@ absl::Status MakeDirs(const std::string& out) {
   std::error_code ec;
   fs::create_directories(out + "/corpus", ec);
   if (ec) {
-    return absl::InvalidArgumentError(
-        absl::StrCat(out, ": cannot create the output directory: ", ec.message()));
+    return absl::InvalidArgumentError(absl::StrCat(
+        out, ": cannot create the output directory: ", ec.message()));
   }
   return absl::OkStatus();
 }
@@ -46,9 +47,9 @@ absl::Status LoadState(const CampaignOptions& o, const std::string& path,
   std::error_code ec;
   const bool exists = fs::exists(path, ec);
   if (exists && !o.resume) {
-    return absl::InvalidArgumentError(absl::StrCat(
-        o.out, ": holds a campaign (", path,
-        "); expected --resume to continue it, or another --out"));
+    return absl::InvalidArgumentError(
+        absl::StrCat(o.out, ": holds a campaign (", path,
+                     "); expected --resume to continue it, or another --out"));
   }
   if (!exists && o.resume) {
     return absl::InvalidArgumentError(absl::StrCat(
@@ -60,10 +61,10 @@ absl::Status LoadState(const CampaignOptions& o, const std::string& path,
   absl::StatusOr<CampaignState> parsed = ParseCampaignState(*text, path);
   if (!parsed.ok()) return parsed.status();
   if (parsed->target != o.target || parsed->inject != o.inject) {
-    return absl::InvalidArgumentError(absl::StrCat(
-        path, ": expected the campaign's own target '",
-        TargetLabel(parsed->target, parsed->inject), "', found '",
-        TargetLabel(o.target, o.inject), "' on the command line"));
+    return absl::InvalidArgumentError(
+        absl::StrCat(path, ": expected the campaign's own target '",
+                     TargetLabel(parsed->target, parsed->inject), "', found '",
+                     TargetLabel(o.target, o.inject), "' on the command line"));
   }
   state = *parsed;
   return absl::OkStatus();
@@ -71,7 +72,8 @@ absl::Status LoadState(const CampaignOptions& o, const std::string& path,
 
 }  // namespace
 
-absl::StatusOr<PreparedCampaign> PrepareCampaign(const CampaignOptions& options) {
+absl::StatusOr<PreparedCampaign> PrepareCampaign(
+    const CampaignOptions& options) {
   if (absl::Status s = CheckOptions(options); !s.ok()) return s;
   PreparedCampaign p;
   p.setup.options = options;
@@ -80,18 +82,21 @@ absl::StatusOr<PreparedCampaign> PrepareCampaign(const CampaignOptions& options)
   p.setup.policy = *std::move(policy);
   if (!options.make_target) {
     // Bad target or injection names fail here, before any process starts.
-    absl::StatusOr<std::unique_ptr<targets::Target>> t = MakeTarget(p.setup.Run());
+    absl::StatusOr<std::unique_ptr<targets::Target>> t =
+        MakeTarget(p.setup.Run());
     if (!t.ok()) return t.status();
   }
   // Bad seeds are bad input (exit 2), found before any worker starts.
   p.setup.corpus = CampaignCorpus(options.out + "/corpus");
-  if (absl::Status s = p.setup.corpus.AddSeeds(options.seeds); !s.ok()) return s;
+  if (absl::Status s = p.setup.corpus.AddSeeds(options.seeds); !s.ok())
+    return s;
   if (absl::Status s = MakeDirs(options.out); !s.ok()) return s;
   absl::StatusOr<FindingStore> store = FindingStore::Open(options.out);
   if (!store.ok()) return store.status();
   p.state_path = options.out + "/campaign.state";
   p.stats_path = options.out + "/stats.json";
-  if (absl::Status s = LoadState(options, p.state_path, p.state); !s.ok()) return s;
+  if (absl::Status s = LoadState(options, p.state_path, p.state); !s.ok())
+    return s;
   if (options.resume) {
     p.setup.seed = p.state.seed;
     p.setup.elapsed_before = p.state.elapsed_seconds;

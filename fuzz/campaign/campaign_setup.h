@@ -20,7 +20,8 @@ struct PreparedCampaign {
   std::string stats_path;
 };
 
-absl::StatusOr<PreparedCampaign> PrepareCampaign(const CampaignOptions& options);
+absl::StatusOr<PreparedCampaign> PrepareCampaign(
+    const CampaignOptions& options);
 
 }  // namespace atomfuzz::fuzz
 

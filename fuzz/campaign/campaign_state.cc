@@ -15,9 +15,9 @@ std::string PrintCampaignState(const CampaignState& s) {
       "seed %d\ntarget %s\ninject %s\npolicy %s\nnext_index %d\ncases %d\n"
       "divergences %d\nunknown %d\ncrashes %d\ntimeouts %d\nrejected %d\n"
       "elapsed %.3f\n",
-      s.seed, s.target, s.inject.empty() ? "-" : s.inject, s.policy, s.next_index,
-      s.cases, s.divergences, s.unknown, s.crashes, s.timeouts, s.rejected,
-      s.elapsed_seconds);
+      s.seed, s.target, s.inject.empty() ? "-" : s.inject, s.policy,
+      s.next_index, s.cases, s.divergences, s.unknown, s.crashes, s.timeouts,
+      s.rejected, s.elapsed_seconds);
 }
 
 absl::StatusOr<CampaignState> ParseCampaignState(absl::string_view text,
@@ -31,20 +31,29 @@ absl::StatusOr<CampaignState> ParseCampaignState(absl::string_view text,
     std::vector<absl::string_view> kv =
         absl::StrSplit(line, absl::MaxSplits(' ', 1));
     auto bad = [&](absl::string_view expected) {
-      return absl::InvalidArgumentError(absl::StrCat(
-          file, ":", line_number, ": expected ", expected, ", found '", line, "'"));
+      return absl::InvalidArgumentError(absl::StrCat(file, ":", line_number,
+                                                     ": expected ", expected,
+                                                     ", found '", line, "'"));
     };
     if (kv.size() != 2) return bad("'key value'");
     const absl::string_view key = kv[0], value = kv[1];
     uint64_t* number = nullptr;
-    if (key == "seed") number = &s.seed;
-    else if (key == "next_index") number = &s.next_index;
-    else if (key == "cases") number = &s.cases;
-    else if (key == "divergences") number = &s.divergences;
-    else if (key == "unknown") number = &s.unknown;
-    else if (key == "crashes") number = &s.crashes;
-    else if (key == "timeouts") number = &s.timeouts;
-    else if (key == "rejected") number = &s.rejected;
+    if (key == "seed")
+      number = &s.seed;
+    else if (key == "next_index")
+      number = &s.next_index;
+    else if (key == "cases")
+      number = &s.cases;
+    else if (key == "divergences")
+      number = &s.divergences;
+    else if (key == "unknown")
+      number = &s.unknown;
+    else if (key == "crashes")
+      number = &s.crashes;
+    else if (key == "timeouts")
+      number = &s.timeouts;
+    else if (key == "rejected")
+      number = &s.rejected;
     if (number != nullptr) {
       if (!absl::SimpleAtoi(value, number)) return bad("an unsigned number");
     } else if (key == "elapsed") {
@@ -56,8 +65,9 @@ absl::StatusOr<CampaignState> ParseCampaignState(absl::string_view text,
     } else if (key == "policy") {
       s.policy = std::string(value);
     } else {
-      return bad("one of seed, target, inject, policy, next_index, cases, "
-                 "divergences, unknown, crashes, timeouts, rejected, elapsed");
+      return bad(
+          "one of seed, target, inject, policy, next_index, cases, "
+          "divergences, unknown, crashes, timeouts, rejected, elapsed");
     }
   }
   if (s.target.empty()) {

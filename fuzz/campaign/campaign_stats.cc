@@ -30,7 +30,8 @@ isa::Op AtomicOp(int index) {
 }
 
 // Cells of the coverage matrix (op x kind x address class).
-constexpr int kCellCount = kAtomicOpCount * isa::kTargetKindCount * isa::kAddressClassCount;
+constexpr int kCellCount =
+    kAtomicOpCount * isa::kTargetKindCount * isa::kAddressClassCount;
 
 // Scratch kept between calls, all zero at rest: zeroing a whole table per
 // case would cost more than the counting (a trace holds tens of events).
@@ -61,9 +62,10 @@ void CountWords(const std::vector<isa::AtomicEvent>& trace,
     const isa::AtomicEvent& e = trace[i];
     if (e.address != isa::AddressClass::kInBounds) continue;
     // (file, slot) and (word, group) packed in two integers.
-    const uint32_t group = e.file == isa::RegFile::kTgsm
-                               ? e.group[0] | e.group[1] << 16 | e.group[2] << 24
-                               : 0;
+    const uint32_t group =
+        e.file == isa::RegFile::kTgsm
+            ? e.group[0] | e.group[1] << 16 | e.group[2] << 24
+            : 0;
     const uint64_t a = uint64_t{static_cast<uint32_t>(e.file)} << 32 | e.slot;
     const uint64_t b = uint64_t{e.word} << 32 | group;
     // SplitMix64's finalizer spreads neighbouring words over the table.
@@ -92,7 +94,8 @@ std::string Rate(double per_second) {
 void CountCoverage(const isa::Case& c, const isa::Outcome& outcome,
                    WorkerCounters& counters, std::vector<int>& features) {
   features.clear();
-  if (outcome.status != isa::RunStatus::kOk || !outcome.has_trace || outcome.trace.empty()) {
+  if (outcome.status != isa::RunStatus::kOk || !outcome.has_trace ||
+      outcome.trace.empty()) {
     return;
   }
   // A case declares few memories: a short list beats a map per event.
@@ -104,7 +107,8 @@ void CountCoverage(const isa::Case& c, const isa::Outcome& outcome,
   absl::InlinedVector<Declared, 8> declared;
   for (const isa::Instruction& i : c.shader.instructions) {
     if (std::optional<isa::TargetKind> k = isa::DeclaredKind(i)) {
-      declared.push_back({i.operands[0].file, i.operands[0].index, static_cast<int>(*k)});
+      declared.push_back(
+          {i.operands[0].file, i.operands[0].index, static_cast<int>(*k)});
     }
   }
   // Runs of events on one memory are the rule: the last answer is kept.
@@ -147,7 +151,8 @@ void CountCoverage(const isa::Case& c, const isa::Outcome& outcome,
     const int k = kind_of(e);
     if (k < 0) continue;
     const int cls = static_cast<int>(e.address);
-    const int cell = (op * isa::kTargetKindCount + k) * isa::kAddressClassCount + cls;
+    const int cell =
+        (op * isa::kTargetKindCount + k) * isa::kAddressClassCount + cls;
     if (per_cell[static_cast<size_t>(cell)]++ == 0) cells.push_back(cell);
     int alias = 0;
     if (e.address == isa::AddressClass::kInBounds) {
@@ -180,8 +185,10 @@ bool WriteSucceeded(SharedState& shared, std::FILE* log, absl::string_view what,
                     const absl::Status& s) {
   if (s.ok()) return true;
   if (shared.write_failed.exchange(1) == 0) {
-    std::fprintf(log, "atomfuzz: cannot write %s: %s; stopping the campaign (what was written "
-                      "is kept)\n",
+    std::fprintf(log,
+                 "atomfuzz: cannot write %s: %s; stopping the campaign (what "
+                 "was written "
+                 "is kept)\n",
                  std::string(what).c_str(), std::string(s.message()).c_str());
     std::fflush(log);
   }
@@ -193,19 +200,23 @@ std::string StatusLine(const CampaignTotals& t) {
   const double unknown =
       t.cases == 0 ? 0 : 100.0 * static_cast<double>(t.unknown) / t.cases;
   return absl::StrFormat(
-      "#%d cases: %d (%s) div: %d buckets: %d unknown: %.2f%% crashes: %d "
-      "timeouts: %d corpus: %d elapsed: %.0fs",
-      t.cases, t.cases, Rate(t.cases_per_second), t.divergences, t.buckets,
-      unknown, t.crashes, t.timeouts, t.corpus, t.elapsed_seconds) +
-      (t.errors > 0 ? absl::StrFormat(" errors: %d", t.errors) : "") +
-      (t.reducing > 0 ? absl::StrFormat(" reducing: %d", t.reducing) : "");
+             "#%d cases: %d (%s) div: %d buckets: %d unknown: %.2f%% crashes: "
+             "%d "
+             "timeouts: %d corpus: %d elapsed: %.0fs",
+             t.cases, t.cases, Rate(t.cases_per_second), t.divergences,
+             t.buckets, unknown, t.crashes, t.timeouts, t.corpus,
+             t.elapsed_seconds) +
+         (t.errors > 0 ? absl::StrFormat(" errors: %d", t.errors) : "") +
+         (t.reducing > 0 ? absl::StrFormat(" reducing: %d", t.reducing) : "");
 }
 
 std::string NewBucketLine(const BucketInfo& b) {
   const Signature& s = b.signature;
-  std::string line = absl::StrFormat("NEW bucket %s (%s, %s, %s, %s)", b.id, s.divergence,
-                                     s.opcode, s.resource, s.address);
-  if (b.first_seen_elapsed >= 0) absl::StrAppendFormat(&line, " at %.0fs", b.first_seen_elapsed);
+  std::string line =
+      absl::StrFormat("NEW bucket %s (%s, %s, %s, %s)", b.id, s.divergence,
+                      s.opcode, s.resource, s.address);
+  if (b.first_seen_elapsed >= 0)
+    absl::StrAppendFormat(&line, " at %.0fs", b.first_seen_elapsed);
   // The verdict's start, within 100 columns: the report has the rest.
   constexpr size_t kWidth = 100;
   if (!b.summary.empty() && line.size() + 6 < kWidth) {
@@ -218,12 +229,14 @@ std::string NewBucketLine(const BucketInfo& b) {
 std::string RenderCoverage(const CoverageCounts& counts) {
   std::string out = absl::StrFormat("%-20s", "atomic");
   for (int k = 0; k < isa::kTargetKindCount; ++k) {
-    absl::StrAppend(&out, absl::StrFormat(
-        " %-10s", isa::TargetKindName(static_cast<isa::TargetKind>(k))));
+    absl::StrAppend(
+        &out, absl::StrFormat(" %-10s", isa::TargetKindName(
+                                            static_cast<isa::TargetKind>(k))));
   }
   absl::StrAppend(&out, "\n");
   for (int op = 0; op < kAtomicOpCount; ++op) {
-    absl::StrAppend(&out, absl::StrFormat("%-20s", isa::Info(AtomicOp(op)).mnemonic));
+    absl::StrAppend(&out,
+                    absl::StrFormat("%-20s", isa::Info(AtomicOp(op)).mnemonic));
     for (int k = 0; k < isa::kTargetKindCount; ++k) {
       std::string cell;
       if (!isa::IsLegal(AtomicOp(op), static_cast<isa::TargetKind>(k))) {
@@ -253,8 +266,9 @@ std::string StatsJson(const CampaignTotals& t, const std::string& target,
       "  \"errors\": %d,\n  \"corpus\": %d,\n  \"elapsed_seconds\": %.1f,\n"
       "  \"target\": \"%s\",\n  \"policy\": \"%s\",\n  \"seed\": %d,\n"
       "  \"jobs\": %d,\n  \"coverage\": {",
-      t.cases, t.cases_per_second, t.divergences, t.buckets, t.unknown, t.crashes,
-      t.timeouts, t.rejected, t.errors, t.corpus, t.elapsed_seconds, target, policy, seed, jobs);
+      t.cases, t.cases_per_second, t.divergences, t.buckets, t.unknown,
+      t.crashes, t.timeouts, t.rejected, t.errors, t.corpus, t.elapsed_seconds,
+      target, policy, seed, jobs);
   bool first_op = true;
   for (int op = 0; op < kAtomicOpCount; ++op) {
     std::string kinds;
@@ -262,9 +276,10 @@ std::string StatsJson(const CampaignTotals& t, const std::string& target,
       std::string classes;
       for (int cls = 0; cls < isa::kAddressClassCount; ++cls) {
         if (t.coverage[op][k][cls] == 0) continue;
-        absl::StrAppend(&classes, classes.empty() ? "" : ", ", "\"",
-                        isa::AddressClassName(static_cast<isa::AddressClass>(cls)),
-                        "\": ", t.coverage[op][k][cls]);
+        absl::StrAppend(
+            &classes, classes.empty() ? "" : ", ", "\"",
+            isa::AddressClassName(static_cast<isa::AddressClass>(cls)),
+            "\": ", t.coverage[op][k][cls]);
       }
       if (classes.empty()) continue;
       absl::StrAppend(&kinds, kinds.empty() ? "" : ",", "\n      \"",
@@ -273,7 +288,8 @@ std::string StatsJson(const CampaignTotals& t, const std::string& target,
     }
     if (kinds.empty()) continue;
     absl::StrAppend(&out, first_op ? "" : ",", "\n    \"",
-                    isa::Info(AtomicOp(op)).mnemonic, "\": {", kinds, "\n    }");
+                    isa::Info(AtomicOp(op)).mnemonic, "\": {", kinds,
+                    "\n    }");
     first_op = false;
   }
   absl::StrAppend(&out, first_op ? "}\n}\n" : "\n  }\n}\n");

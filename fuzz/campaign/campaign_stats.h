@@ -10,10 +10,10 @@
 #include <cstdint>
 #include <string>
 
+#include "fuzz/triage/finding_store.h"
 #include "isa/case_file.h"
 #include "isa/coverage.h"
 #include "isa/outcome.h"
-#include "fuzz/triage/finding_store.h"
 
 namespace atomfuzz::fuzz {
 
@@ -26,13 +26,14 @@ static_assert(kAtomicOpCount == 21);
 
 // How many atomics of the case touched the same word: 1, 2, 3-4, 5-8, 9+.
 inline constexpr int kAliasBuckets = 5;
-inline constexpr int kFeatureCount =
-    kAtomicOpCount * isa::kTargetKindCount * isa::kAddressClassCount * kAliasBuckets;
+inline constexpr int kFeatureCount = kAtomicOpCount * isa::kTargetKindCount *
+                                     isa::kAddressClassCount * kAliasBuckets;
 
 // Opcode x memory kind x address class: what the trace of a run exercised.
-using CoverageCounts = std::array<
-    std::array<std::array<uint64_t, isa::kAddressClassCount>, isa::kTargetKindCount>,
-    kAtomicOpCount>;
+using CoverageCounts =
+    std::array<std::array<std::array<uint64_t, isa::kAddressClassCount>,
+                          isa::kTargetKindCount>,
+               kAtomicOpCount>;
 
 // Phases a worker reports, so a hang names what hung.
 enum class WorkerPhase : uint32_t { kIdle, kTarget, kJudge, kReduce };
@@ -49,7 +50,7 @@ struct WorkerCounters {
   std::atomic<uint64_t> heartbeat{0};  // bumps at every phase change
   std::atomic<uint64_t> current_index{0};
   std::atomic<uint32_t> phase{0};
-  std::atomic<uint32_t> finished{0};   // the worker ran out of work cleanly
+  std::atomic<uint32_t> finished{0};  // the worker ran out of work cleanly
   // The corpus file the current case was mutated from ("" = generated).
   char current_parent[256] = {};
   std::atomic<uint64_t> coverage[kAtomicOpCount][isa::kTargetKindCount]

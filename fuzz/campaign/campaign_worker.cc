@@ -10,8 +10,8 @@
 #include "fuzz/campaign/campaign_corpus.h"
 #include "fuzz/campaign/case_source.h"
 #include "fuzz/differential.h"
-#include "fuzz/triage/finding_store.h"
 #include "fuzz/reduce/reducer.h"
+#include "fuzz/triage/finding_store.h"
 #include "fuzz/triage/report.h"
 #include "fuzz/triage/signature.h"
 #include "oracle/judge.h"
@@ -69,11 +69,14 @@ class Worker {
   Worker(const CampaignSetup& setup, const WorkerPlan& plan,
          WorkerCounters& counters, SharedState& shared, FindingStore store,
          std::unique_ptr<targets::Target> target)
-      : setup_(setup), plan_(plan), counters_(counters), shared_(shared),
-        store_(std::move(store)), target_(std::move(target)),
+      : setup_(setup),
+        plan_(plan),
+        counters_(counters),
+        shared_(shared),
+        store_(std::move(store)),
+        target_(std::move(target)),
         corpus_(setup.corpus),
         label_(TargetLabel(setup.options.target, setup.options.inject)) {}
-
 
   void Loop() {
     corpus_.Reload();
@@ -89,19 +92,22 @@ class Worker {
 
  private:
   void Enter(WorkerPhase phase) {
-    counters_.phase.store(static_cast<uint32_t>(phase), std::memory_order_relaxed);
+    counters_.phase.store(static_cast<uint32_t>(phase),
+                          std::memory_order_relaxed);
     counters_.heartbeat.fetch_add(1, std::memory_order_relaxed);
   }
 
   void RunOne(uint64_t index) {
     CaseOrigin origin;
     counters_.current_index.store(index, std::memory_order_relaxed);
-    const isa::Case c = NextCase(setup_.seed, index, setup_.options.mutate_per_mille,
-                                 corpus_, setup_.policy, origin);
+    const isa::Case c =
+        NextCase(setup_.seed, index, setup_.options.mutate_per_mille, corpus_,
+                 setup_.policy, origin);
     if (plan_.parents != nullptr) plan_.parents->push_back(origin.parent);
     // Published before the run, so the supervisor can rebuild the case if
     // the target takes this process down.
-    const size_t n = std::min(origin.parent.size(), sizeof(counters_.current_parent) - 1);
+    const size_t n =
+        std::min(origin.parent.size(), sizeof(counters_.current_parent) - 1);
     std::memcpy(counters_.current_parent, origin.parent.data(), n);
     counters_.current_parent[n] = '\0';
     RunOneOptions run;
@@ -136,7 +142,8 @@ class Worker {
     CountCoverage(c, *outcome, counters_, features_);
     bool fresh = false;
     for (int f : features_) {
-      if (shared_.seen[f].exchange(1, std::memory_order_relaxed) == 0) fresh = true;
+      if (shared_.seen[f].exchange(1, std::memory_order_relaxed) == 0)
+        fresh = true;
     }
     if (fresh) {
       absl::StatusOr<std::string> saved = corpus_.Save(c);
@@ -152,29 +159,34 @@ class Worker {
         break;
       case oracle::Verdict::Kind::kDivergence:
         counters_.divergences.fetch_add(1, std::memory_order_relaxed);
-        Found(c, origin, Differential{*std::move(outcome), *std::move(verdict)});
+        Found(c, origin,
+              Differential{*std::move(outcome), *std::move(verdict)});
         break;
     }
     Enter(WorkerPhase::kIdle);
   }
 
   double Elapsed() const {
-    return setup_.elapsed_before + absl::ToDoubleSeconds(absl::Now() - setup_.started);
+    return setup_.elapsed_before +
+           absl::ToDoubleSeconds(absl::Now() - setup_.started);
   }
 
   // A divergence: count a known bucket; reduce, write up and save a new
   // one. The bucket is the reduced case's signature (the found one may
   // blame an innocent neighbour of the faulty atomic); an alias remembers
   // where a found signature's reduction landed.
-  void Found(const isa::Case& c, const CaseOrigin& origin, const Differential& d) {
+  void Found(const isa::Case& c, const CaseOrigin& origin,
+             const Differential& d) {
     absl::StatusOr<Signature> sig = SignatureOf(c, d, label_);
     if (!sig.ok()) return;
     if (store_.Contains(*sig)) {
-      WriteSucceeded(shared_, stderr, "a finding's hit", store_.RecordHit(*sig));
+      WriteSucceeded(shared_, stderr, "a finding's hit",
+                     store_.RecordHit(*sig));
       return;
     }
     if (std::optional<Signature> bucket = store_.AliasOf(*sig)) {
-      WriteSucceeded(shared_, stderr, "a finding's hit", store_.RecordHit(*bucket));
+      WriteSucceeded(shared_, stderr, "a finding's hit",
+                     store_.RecordHit(*bucket));
       return;
     }
     Enter(WorkerPhase::kReduce);
@@ -193,23 +205,27 @@ class Worker {
     const Differential* shown_d = &d;
     std::optional<Differential> reduced_d;
     if (setup_.options.reduce_seconds > 0) {
-      absl::StatusOr<Interesting> same = SameBugAs(*sig, ReproducibleOptions(setup_.Run()));
+      absl::StatusOr<Interesting> same =
+          SameBugAs(*sig, ReproducibleOptions(setup_.Run()));
       if (same.ok() && (*same)(f.original)) {
         ReduceOptions ro;
-        ro.deadline = absl::Now() + absl::Seconds(setup_.options.reduce_seconds);
+        ro.deadline =
+            absl::Now() + absl::Seconds(setup_.options.reduce_seconds);
         // From the original with its provenance, which the reducer keeps.
         ReduceResult r = Reduce(f.original, *same, ro);
         absl::StatusOr<Differential> again = RunAndJudge(r.reduced, *target_);
         // Signed only if it still diverges.
         absl::StatusOr<Signature> reduced_sig =
-            again.ok() ? SignatureOf(r.reduced, *again, label_) : again.status();
+            again.ok() ? SignatureOf(r.reduced, *again, label_)
+                       : again.status();
         if (reduced_sig.ok()) {
           f.reduced = std::move(r.reduced);
           reduced_d = *std::move(again);
           shown = &*f.reduced;
           shown_d = &*reduced_d;
           if (*reduced_sig != *sig) {
-            WriteSucceeded(shared_, stderr, "a bucket alias", store_.SaveAlias(*sig, *reduced_sig));
+            WriteSucceeded(shared_, stderr, "a bucket alias",
+                           store_.SaveAlias(*sig, *reduced_sig));
             f.signature = *reduced_sig;
           }
         }
@@ -231,7 +247,8 @@ class Worker {
   // A word whose order the search cannot settle quickly is `unknown`, not a
   // stalled worker: a campaign prefers the next case.
   const oracle::JudgeOptions judge_ = setup_.JudgeOptions();
-  oracle::JudgingScratch judging_;  // the judge's buffers, kept from case to case
+  oracle::JudgingScratch
+      judging_;  // the judge's buffers, kept from case to case
 };
 
 }  // namespace
@@ -239,11 +256,13 @@ class Worker {
 absl::Status RunWorker(const CampaignSetup& setup, const WorkerPlan& plan,
                        WorkerCounters& counters, SharedState& shared) {
   absl::StatusOr<std::unique_ptr<targets::Target>> target =
-      setup.options.make_target ? setup.options.make_target() : MakeTarget(setup.Run());
+      setup.options.make_target ? setup.options.make_target()
+                                : MakeTarget(setup.Run());
   if (!target.ok()) return target.status();
   absl::StatusOr<FindingStore> store = FindingStore::Open(setup.options.out);
   if (!store.ok()) return store.status();
-  Worker worker(setup, plan, counters, shared, *std::move(store), *std::move(target));
+  Worker worker(setup, plan, counters, shared, *std::move(store),
+                *std::move(target));
   worker.Loop();
   counters.finished.store(1);
   return absl::OkStatus();

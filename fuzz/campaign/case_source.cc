@@ -26,9 +26,9 @@ std::vector<std::pair<std::string, std::string>> CaseOrigin::Metadata(
   return m;
 }
 
-isa::Case NextCase(uint64_t campaign_seed, uint64_t index, uint32_t mutate_per_mille,
-                   const CampaignCorpus& corpus, const Policy& policy,
-                   CaseOrigin& origin) {
+isa::Case NextCase(uint64_t campaign_seed, uint64_t index,
+                   uint32_t mutate_per_mille, const CampaignCorpus& corpus,
+                   const Policy& policy, CaseOrigin& origin) {
   SeededChoices source(CaseSeed(campaign_seed ^ kSourceStream, index));
   if (corpus.size() > 0 && source.PerMille(mutate_per_mille)) {
     const size_t pick = source.Below(corpus.size());
@@ -39,8 +39,9 @@ isa::Case NextCase(uint64_t campaign_seed, uint64_t index, uint32_t mutate_per_m
   return BuildCase(campaign_seed, index, nullptr, policy, origin);
 }
 
-isa::Case BuildCase(uint64_t campaign_seed, uint64_t index, const isa::Case* parent,
-                    const Policy& policy, CaseOrigin& origin) {
+isa::Case BuildCase(uint64_t campaign_seed, uint64_t index,
+                    const isa::Case* parent, const Policy& policy,
+                    CaseOrigin& origin) {
   origin.index = index;
   origin.seed = CaseSeed(campaign_seed, index);
   origin.mutations.clear();

@@ -29,12 +29,13 @@ struct CaseOrigin {
 
 // Chooses generation or mutation (policy-free: the campaign's share), then
 // builds the case.
-isa::Case NextCase(uint64_t campaign_seed, uint64_t index, uint32_t mutate_per_mille,
-                   const CampaignCorpus& corpus, const Policy& policy,
-                   CaseOrigin& origin);
+isa::Case NextCase(uint64_t campaign_seed, uint64_t index,
+                   uint32_t mutate_per_mille, const CampaignCorpus& corpus,
+                   const Policy& policy, CaseOrigin& origin);
 // Rebuilds the case of `index` given its parent (nullptr: generated).
-isa::Case BuildCase(uint64_t campaign_seed, uint64_t index, const isa::Case* parent,
-                    const Policy& policy, CaseOrigin& origin);
+isa::Case BuildCase(uint64_t campaign_seed, uint64_t index,
+                    const isa::Case* parent, const Policy& policy,
+                    CaseOrigin& origin);
 
 }  // namespace atomfuzz::fuzz
 

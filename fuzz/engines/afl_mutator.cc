@@ -1,6 +1,6 @@
 // AFL++ custom mutator library (AFL_CUSTOM_MUTATOR_LIBRARY): the structure-
-// aware mutation and crossover of fuzz/mutate/byte_mutator.h behind AFL++'s C API
-// (docs/custom_mutators.md of AFL++). afl_custom_fuzz mutates the queue
+// aware mutation and crossover of fuzz/mutate/byte_mutator.h behind AFL++'s C
+// API (docs/custom_mutators.md of AFL++). afl_custom_fuzz mutates the queue
 // entry, or crosses it with the splice entry AFL++ passes as add_buf;
 // afl_custom_describe names the queue entry after the mutations applied.
 // It runs inside afl-fuzz, so it is built without AFL instrumentation (the
@@ -14,9 +14,9 @@
 #include <string>
 #include <vector>
 
-#include "fuzz/mutate/byte_mutator.h"
 #include "fuzz/engines/harness.h"
 #include "fuzz/generate/policy.h"
+#include "fuzz/mutate/byte_mutator.h"
 
 namespace {
 

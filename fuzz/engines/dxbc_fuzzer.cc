@@ -45,22 +45,23 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   absl::StatusOr<Program> program = DecodeDxbc(bytes);
   if (!program.ok()) {
     if (program.status().code() != absl::StatusCode::kInvalidArgument) {
-      Fail("decoder error is not InvalidArgument",
-           program.status().ToString());
+      Fail("decoder error is not InvalidArgument", program.status().ToString());
     }
     return 0;
   }
   const std::string text = Print(*program);
   absl::StatusOr<std::vector<uint8_t>> again = EncodeDxbc(*program);
-  if (!again.ok()) Fail("decoded program does not encode", text +
-                        again.status().ToString());
+  if (!again.ok())
+    Fail("decoded program does not encode", text + again.status().ToString());
   absl::StatusOr<Program> back = DecodeDxbc(*again);
-  if (!back.ok()) Fail("re-encoded program does not decode",
-                       text + back.status().ToString());
+  if (!back.ok())
+    Fail("re-encoded program does not decode", text + back.status().ToString());
   if (!(*back == *program)) Fail("program changed by encode/decode", text);
   absl::StatusOr<Program> assembled = Assemble(text, "decoded.asm");
-  if (!assembled.ok()) Fail("printed program does not assemble",
-                            text + assembled.status().ToString());
-  if (!(*assembled == *program)) Fail("program changed by print/assemble", text);
+  if (!assembled.ok())
+    Fail("printed program does not assemble",
+         text + assembled.status().ToString());
+  if (!(*assembled == *program))
+    Fail("program changed by print/assemble", text);
   return 0;
 }

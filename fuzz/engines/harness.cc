@@ -1,5 +1,4 @@
 #include "fuzz/engines/harness.h"
-#include "fuzz/differential.h"
 
 #include <algorithm>
 #include <array>
@@ -12,6 +11,7 @@
 #include "absl/strings/numbers.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_split.h"
+#include "fuzz/differential.h"
 #include "fuzz/runner.h"
 
 namespace atomfuzz::fuzz {
@@ -206,8 +206,9 @@ InputResult Harness::RunOne(absl::Span<const uint8_t> bytes) const {
     case RunKind::kTargetFailed:
     case RunKind::kJudgeFailed:
       // Not the input's fault: the engine must stop and show it.
-      return {Kind::kError, Report(d->c, "error", absl::StrCat(RunKindName(r.kind), ": ",
-                                                                r.message))};
+      return {Kind::kError,
+              Report(d->c, "error",
+                     absl::StrCat(RunKindName(r.kind), ": ", r.message))};
     case RunKind::kNotJudged:
     case RunKind::kRan:
       return {Kind::kRejected, r.message};

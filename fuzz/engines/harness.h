@@ -1,7 +1,7 @@
 // "Run one input", shared by the libFuzzer and AFL++ harnesses (and unit
-// tests): decode the bytes into a valid case (fuzz/mutate/case_decoder.h), run it on
-// the target, and bring the outcome to the oracle's judge. The engines own
-// argv, so options come as one string, ATOMFUZZ_OPTIONS
+// tests): decode the bytes into a valid case (fuzz/mutate/case_decoder.h), run
+// it on the target, and bring the outcome to the oracle's judge. The engines
+// own argv, so options come as one string, ATOMFUZZ_OPTIONS
 // ("target=fast,inject=xor-as-or,policy=default"), read once at start-up.
 #ifndef ATOMFUZZ_FUZZ_ENGINES_HARNESS_H_
 #define ATOMFUZZ_FUZZ_ENGINES_HARNESS_H_
@@ -13,8 +13,8 @@
 #include "absl/status/statusor.h"
 #include "absl/strings/string_view.h"
 #include "absl/types/span.h"
-#include "fuzz/mutate/case_decoder.h"
 #include "fuzz/generate/policy.h"
+#include "fuzz/mutate/case_decoder.h"
 #include "oracle/judge.h"
 #include "oracle/schedule.h"
 #include "targets/target.h"

@@ -9,8 +9,8 @@
 #include <cstdlib>
 #include <memory>
 
-#include "fuzz/mutate/byte_mutator.h"
 #include "fuzz/engines/harness.h"
+#include "fuzz/mutate/byte_mutator.h"
 
 // libFuzzer's byte mutation (with -dict tokens); weak, so that drivers that
 // lack it (AFL++'s libAFLDriver under OSS-Fuzz) still link.

@@ -17,7 +17,8 @@ namespace {
 
 [[noreturn]] void Fail(const char* what, const std::string& first,
                        const std::string& second) {
-  std::fprintf(stderr, "parser_fuzzer: %s\n--- first ---\n%s\n--- second ---\n%s\n",
+  std::fprintf(stderr,
+               "parser_fuzzer: %s\n--- first ---\n%s\n--- second ---\n%s\n",
                what, first.c_str(), second.c_str());
   std::abort();
 }
@@ -46,9 +47,11 @@ void CheckAssembly(absl::string_view text) {
     Fail("printed program does not assemble", printed,
          std::string(reparsed.status().message()));
   }
-  if (!(*reparsed == *program)) Fail("program changed by print/parse", printed, "");
+  if (!(*reparsed == *program))
+    Fail("program changed by print/parse", printed, "");
   const std::string again = atomfuzz::isa::Print(*reparsed);
-  if (again != printed) Fail("program print is not a fixed point", printed, again);
+  if (again != printed)
+    Fail("program print is not a fixed point", printed, again);
 }
 
 }  // namespace

@@ -106,11 +106,18 @@ void MatchBlocks(const isa::Program& p, CaseFacts& f) {
   if (!isa::PairBlocks(p, pairs).ok()) return;
   for (const uint32_t i : pairs.members) {
     switch (code[i].info().block) {
-      case isa::BlockShape::kOpen: f.partner[i] = pairs.close[i]; break;
+      case isa::BlockShape::kOpen:
+        f.partner[i] = pairs.close[i];
+        break;
       case isa::BlockShape::kMiddle:
-      case isa::BlockShape::kLabel: f.partner[i] = pairs.next[i]; break;
-      case isa::BlockShape::kClose: f.partner[i] = pairs.opener[i]; break;
-      default: break;
+      case isa::BlockShape::kLabel:
+        f.partner[i] = pairs.next[i];
+        break;
+      case isa::BlockShape::kClose:
+        f.partner[i] = pairs.opener[i];
+        break;
+      default:
+        break;
     }
   }
 }

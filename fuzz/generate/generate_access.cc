@@ -107,11 +107,12 @@ std::optional<Op> Builder::PickAtomicOp() {
   bool any = false;
   for (size_t k = 0; k < ops.size(); ++k) {
     const OpcodeInfo& row = isa::Info(ops[k]);
-    const bool legal =
-        row.family == Family::kCounter
-            ? std::any_of(targets_.begin(), targets_.end(),
-                          [&](const Target& t) { return Legal(row, t, row.rmw); })
-            : (row.memories & memories) != 0;
+    const bool legal = row.family == Family::kCounter
+                           ? std::any_of(targets_.begin(), targets_.end(),
+                                         [&](const Target& t) {
+                                           return Legal(row, t, row.rmw);
+                                         })
+                           : (row.memories & memories) != 0;
     if (!legal) continue;
     w[k] = p_.op_weights[static_cast<size_t>(row.op)];
     any = any || w[k] != 0;

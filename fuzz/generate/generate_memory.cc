@@ -45,9 +45,10 @@ bool IsTgsm(TargetKind k) {
 void Builder::ChooseDispatch() {
   const bool small = Chance(p_.small_dispatch_per_mille);
   const uint32_t groups = c_.InRange(
-      1, std::clamp<uint32_t>(small ? std::min(p_.small_max_groups, p_.max_groups)
-                                    : p_.max_groups,
-                              1, 65535));
+      1,
+      std::clamp<uint32_t>(
+          small ? std::min(p_.small_max_groups, p_.max_groups) : p_.max_groups,
+          1, 65535));
   case_.groups = Chance(p_.multi_dim_groups_per_mille)
                      ? Split(c_, groups)
                      : std::array<uint32_t, 3>{groups, 1, 1};

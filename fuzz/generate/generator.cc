@@ -135,12 +135,14 @@ std::vector<Instruction> Builder::Declarations() const {
   Append(out, Op::kDclInput, {flat});
   Append(out, Op::kDclTemps,
          {isa::Number(kFirstResult +
-                      std::max<uint32_t>(1, *std::max_element(result_regs_used_.begin(),
-                                                              result_regs_used_.end())))});
+                      std::max<uint32_t>(
+                          1, *std::max_element(result_regs_used_.begin(),
+                                               result_regs_used_.end())))});
   for (const Target& t : targets_) {
     if (!t.tgsm) continue;
     if (t.kind == isa::TargetKind::kTgsmRaw) {
-      Append(out, Op::kDclTgsmRaw, {isa::Tgsm(t.slot), isa::Number(4 * t.words)});
+      Append(out, Op::kDclTgsmRaw,
+             {isa::Tgsm(t.slot), isa::Number(4 * t.words)});
     } else {
       Append(out, Op::kDclTgsmStructured,
              {isa::Tgsm(t.slot), isa::Number(4 * t.stride_words()),
@@ -168,7 +170,7 @@ std::vector<Instruction>& CodeBuffer() {
 isa::Case Builder::Build() {
   code_.swap(CodeBuffer());
   code_.clear();
-  code_.reserve(128);  // most programs fit: no copies as the code grows
+  code_.reserve(128);          // most programs fit: no copies as the code grows
   case_.resources.reserve(8);  // the same for the UAVs
   ChooseDispatch();
   ChooseMemories();

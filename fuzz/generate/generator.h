@@ -6,9 +6,9 @@
 #ifndef ATOMFUZZ_FUZZ_GENERATE_GENERATOR_H_
 #define ATOMFUZZ_FUZZ_GENERATE_GENERATOR_H_
 
-#include "isa/case_file.h"
 #include "fuzz/generate/choices.h"
 #include "fuzz/generate/policy.h"
+#include "isa/case_file.h"
 
 namespace atomfuzz::fuzz {
 

@@ -252,7 +252,8 @@ int Log2(uint32_t pow2);
 
 // Operand shorthands (inline, as isa::Temp: hundreds a case).
 inline isa::Operand Dst(uint32_t reg, uint8_t comp) {
-  return isa::Temp(reg, isa::Selection::kMask, static_cast<uint8_t>(1u << comp));
+  return isa::Temp(reg, isa::Selection::kMask,
+                   static_cast<uint8_t>(1u << comp));
 }
 inline isa::Operand Src(uint32_t reg, uint8_t comp) {
   return isa::Temp(reg, isa::Selection::kSelect1, comp);

@@ -260,7 +260,9 @@ const std::vector<isa::Op>& AtomicOps() {
 
 const std::vector<isa::Op>& AluOps() {
   static const std::vector<isa::Op> ops =
-      OpsWhere([](const isa::OpcodeInfo& row) { return row.family == isa::Family::kAlu; });
+      OpsWhere([](const isa::OpcodeInfo& row) {
+        return row.family == isa::Family::kAlu;
+      });
   return ops;
 }
 

@@ -1,7 +1,8 @@
 // Operands for instructions a mutator inserts or rewrites, built from what the
-// case already declares (fuzz/generate/case_facts.h) and aimed at the edges the spec
-// names (6.A values, 6.B addresses). Every operand is in the canonical form
-// the case reader produces, so a mutated case prints and re-reads unchanged.
+// case already declares (fuzz/generate/case_facts.h) and aimed at the edges the
+// spec names (6.A values, 6.B addresses). Every operand is in the canonical
+// form the case reader produces, so a mutated case prints and re-reads
+// unchanged.
 #ifndef ATOMFUZZ_FUZZ_GENERATE_OPERAND_BUILDER_H_
 #define ATOMFUZZ_FUZZ_GENERATE_OPERAND_BUILDER_H_
 

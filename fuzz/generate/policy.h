@@ -1,7 +1,7 @@
-// What the case generator (fuzz/generate/generator.h) aims at, as pure data: limits
-// and weights, like YARPGen's GenPolicy (style guide 5). The generator holds
-// no probability of its own; every choice it makes reads a field here, so a
-// preset can steer it at an edge case of the spec without touching its code.
+// What the case generator (fuzz/generate/generator.h) aims at, as pure data:
+// limits and weights, like YARPGen's GenPolicy (style guide 5). The generator
+// holds no probability of its own; every choice it makes reads a field here, so
+// a preset can steer it at an edge case of the spec without touching its code.
 //
 // Conventions. Weights are relative (0 = never); per-mille fields are chances
 // out of 1000. Every enum lists its simplest member first, because a draw of

@@ -1,9 +1,10 @@
 // The engines' custom mutators over bytes, shared by libFuzzer
-// (LLVMFuzzerCustomMutator / CustomCrossOver, fuzz/engines/libfuzzer_main.cc) and
-// AFL++ (afl_custom_fuzz, fuzz/engines/afl_mutator.cc): decode the input the way the
-// harness does (case text, else generator choices), mutate or cross the case
-// structurally (fuzz/mutate/mutator.h), and write it back as case text. The output
-// is therefore always a valid case file; seeds and findings stay readable.
+// (LLVMFuzzerCustomMutator / CustomCrossOver, fuzz/engines/libfuzzer_main.cc)
+// and AFL++ (afl_custom_fuzz, fuzz/engines/afl_mutator.cc): decode the input
+// the way the harness does (case text, else generator choices), mutate or cross
+// the case structurally (fuzz/mutate/mutator.h), and write it back as case
+// text. The output is therefore always a valid case file; seeds and findings
+// stay readable.
 #ifndef ATOMFUZZ_FUZZ_MUTATE_BYTE_MUTATOR_H_
 #define ATOMFUZZ_FUZZ_MUTATE_BYTE_MUTATOR_H_
 
@@ -14,9 +15,9 @@
 #include <vector>
 
 #include "absl/types/span.h"
+#include "fuzz/generate/policy.h"
 #include "fuzz/mutate/case_decoder.h"
 #include "fuzz/mutate/mutator.h"
-#include "fuzz/generate/policy.h"
 #include "isa/case_file.h"
 
 namespace atomfuzz::fuzz {

@@ -1,8 +1,8 @@
 // The structure-aware mutations, one function each, all of one shape
 // (libFuzzer's MutationDispatcher): edit the case in place and return true,
 // or return false when the mutation does not apply to this case. They may
-// leave a case that breaks a rule; the dispatcher (fuzz/mutate/mutator.h) works on
-// a copy, validates the result and keeps only valid ones, so each mutation
+// leave a case that breaks a rule; the dispatcher (fuzz/mutate/mutator.h) works
+// on a copy, validates the result and keeps only valid ones, so each mutation
 // stays short and does not repeat the validator.
 #ifndef ATOMFUZZ_FUZZ_MUTATE_MUTATIONS_H_
 #define ATOMFUZZ_FUZZ_MUTATE_MUTATIONS_H_

@@ -4,8 +4,8 @@
 #include <algorithm>
 
 #include "fuzz/generate/case_facts.h"
-#include "fuzz/mutate/mutations.h"
 #include "fuzz/generate/operand_builder.h"
+#include "fuzz/mutate/mutations.h"
 
 namespace atomfuzz::fuzz {
 namespace {

@@ -2,8 +2,8 @@
 #include <vector>
 
 #include "fuzz/generate/case_facts.h"
-#include "fuzz/mutate/mutations.h"
 #include "fuzz/generate/operand_builder.h"
+#include "fuzz/mutate/mutations.h"
 
 namespace atomfuzz::fuzz {
 namespace {

@@ -33,7 +33,6 @@ constexpr NamedMutation kMutations[] = {
 // Attempts at a valid splice before crossover falls back to mutation.
 constexpr int kCrossOverAttempts = 16;
 
-
 // A copy to mutate: the parent's expectations would be wrong for it, and
 // its description would describe another case.
 void CopyAsChild(const isa::Case& parent, isa::Case& child) {
@@ -98,7 +97,8 @@ struct Mutator::Stack {
 
 bool Mutator::Apply(const NamedMutation& m, Stack& s, Choices& choices) const {
   CopyAsChild(*s.current, s.scratch);
-  if (!m.fn(s.scratch, choices, *policy_) || !Keep(s.scratch, *s.current, s.valid)) {
+  if (!m.fn(s.scratch, choices, *policy_) ||
+      !Keep(s.scratch, *s.current, s.valid)) {
     return false;
   }
   std::swap(s.c, s.scratch);

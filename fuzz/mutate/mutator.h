@@ -1,7 +1,7 @@
 // The structure-aware mutator (libFuzzer's MutationDispatcher shape): a table
-// of {function, name} mutations (fuzz/mutate/mutations.h), one picked at random and
-// retried up to max_attempts times until one applies. Each attempt works on a
-// copy (one reused case, mutator.cc); a result that fails isa::Validate,
+// of {function, name} mutations (fuzz/mutate/mutations.h), one picked at random
+// and retried up to max_attempts times until one applies. Each attempt works on
+// a copy (one reused case, mutator.cc); a result that fails isa::Validate,
 // exceeds the limits or equals the input is dropped, so every case that
 // leaves here is valid. The names of the applied mutations are returned and
 // appended to the case's metadata "mutations", so a finding shows how it
@@ -16,8 +16,8 @@
 #include "absl/types/span.h"
 #include "fuzz/generate/case_limits.h"
 #include "fuzz/generate/choices.h"
-#include "fuzz/mutate/mutations.h"
 #include "fuzz/generate/policy.h"
+#include "fuzz/mutate/mutations.h"
 #include "isa/case_file.h"
 
 namespace atomfuzz::fuzz {
@@ -59,8 +59,8 @@ class Mutator {
   // described the parent.
   bool Apply(const NamedMutation& m, isa::Case& c, Choices& choices) const;
 
-  // A valid case mixing `a` and `b` (fuzz/mutate/crossover.h); when no splice is
-  // valid within the attempts, a mutated `a`.
+  // A valid case mixing `a` and `b` (fuzz/mutate/crossover.h); when no splice
+  // is valid within the attempts, a mutated `a`.
   isa::Case CrossOver(const isa::Case& a, const isa::Case& b,
                       Choices& choices) const;
 

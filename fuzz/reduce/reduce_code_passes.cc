@@ -81,7 +81,8 @@ std::set<size_t> Range(size_t first, size_t last_inclusive) {
   return s;
 }
 
-bool UsesFile(const isa::Program& p, isa::RegFile file, std::optional<uint32_t> index) {
+bool UsesFile(const isa::Program& p, isa::RegFile file,
+              std::optional<uint32_t> index) {
   for (size_t i = FirstBodyInstruction(p); i < p.instructions.size(); ++i) {
     for (const isa::Operand& o : p.instructions[i].operands) {
       if (o.file == file && (!index || o.index == *index)) return true;
@@ -110,7 +111,8 @@ bool UsesMemory(const isa::Program& p, bool tgsm, uint32_t slot) {
 
 std::vector<ReduceEdit> DropBlockEdits(const isa::Case& c) {
   std::vector<ReduceEdit> edits;
-  for (const Block& b : Blocks(c.shader)) edits.push_back(RemoveIndices(Range(b.open, b.close)));
+  for (const Block& b : Blocks(c.shader))
+    edits.push_back(RemoveIndices(Range(b.open, b.close)));
   return edits;
 }
 
@@ -119,7 +121,8 @@ std::vector<ReduceEdit> DropChunkEdits(const isa::Case& c) {
   std::vector<ReduceEdit> edits;
   for (size_t k = (end - first) / 2; k >= 2; k /= 2) {
     for (size_t start = first; start < end; start += k) {
-      edits.push_back(RemoveIndices(Range(start, std::min(start + k, end) - 1)));
+      edits.push_back(
+          RemoveIndices(Range(start, std::min(start + k, end) - 1)));
     }
   }
   return edits;
@@ -173,7 +176,9 @@ std::vector<ReduceEdit> TidyDeclarationEdits(const isa::Case& c) {
                !d.operands.empty()) {
       const isa::Operand& o = d.operands[0];
       const bool indexed = o.file == isa::RegFile::kIndexableTemp;
-      if (!UsesFile(p, o.file, indexed ? std::optional<uint32_t>(o.index) : std::nullopt)) {
+      if (!UsesFile(
+              p, o.file,
+              indexed ? std::optional<uint32_t>(o.index) : std::nullopt)) {
         edits.push_back(RemoveIndices({i}));
       }
     } else if (d.op == Op::kDclGlobalFlags) {

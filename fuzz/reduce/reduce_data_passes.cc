@@ -42,18 +42,23 @@ void RemoveMemory(isa::Case& c, isa::RegFile file, uint32_t slot) {
   list.erase(std::remove_if(list.begin(), list.end(),
                             [&](const isa::Instruction& inst) {
                               if (IsDeclOf(inst, file, slot)) return true;
-                              if (inst.info().family == isa::Family::kDecl) return false;
-                              return std::any_of(inst.operands.begin(), inst.operands.end(),
-                                                 [&](const isa::Operand& o) {
-                                                   return o.file == file && o.index == slot;
-                                                 });
+                              if (inst.info().family == isa::Family::kDecl)
+                                return false;
+                              return std::any_of(
+                                  inst.operands.begin(), inst.operands.end(),
+                                  [&](const isa::Operand& o) {
+                                    return o.file == file && o.index == slot;
+                                  });
                             }),
              list.end());
   c.expect_returns.clear();
   if (file != isa::RegFile::kUav) return;
-  std::erase_if(c.resources, [slot](const isa::Resource& r) { return r.slot == slot; });
-  std::erase_if(c.expect_words, [slot](const auto& e) { return e.slot == slot; });
-  std::erase_if(c.expect_counters, [slot](const auto& e) { return e.slot == slot; });
+  std::erase_if(c.resources,
+                [slot](const isa::Resource& r) { return r.slot == slot; });
+  std::erase_if(c.expect_words,
+                [slot](const auto& e) { return e.slot == slot; });
+  std::erase_if(c.expect_counters,
+                [slot](const auto& e) { return e.slot == slot; });
 }
 
 // Typed views keep each texel at its coordinates when an extent shrinks.
@@ -62,8 +67,10 @@ void Relayout(isa::Resource& r, const std::array<uint32_t, 3>& old_size) {
   for (uint32_t z = 0; z < r.size[2]; ++z) {
     for (uint32_t y = 0; y < r.size[1]; ++y) {
       for (uint32_t x = 0; x < r.size[0]; ++x) {
-        const uint64_t from = x + uint64_t{old_size[0]} * (y + uint64_t{old_size[1]} * z);
-        const uint64_t to = x + uint64_t{r.size[0]} * (y + uint64_t{r.size[1]} * z);
+        const uint64_t from =
+            x + uint64_t{old_size[0]} * (y + uint64_t{old_size[1]} * z);
+        const uint64_t to =
+            x + uint64_t{r.size[0]} * (y + uint64_t{r.size[1]} * z);
         if (from < r.init.size()) init[to] = r.init[from];
       }
     }
@@ -90,8 +97,10 @@ ReduceEdit ResizeResource(size_t index, int field, uint32_t value) {
 void AddResourceWordEdits(const isa::Case& c, std::vector<ReduceEdit>& edits) {
   for (size_t i = 0; i < c.resources.size(); ++i) {
     const isa::Resource& r = c.resources[i];
-    if (r.kind == isa::ResourceKind::kRaw || r.kind == isa::ResourceKind::kStructured) {
-      const uint32_t n = r.kind == isa::ResourceKind::kRaw ? r.words : r.elements;
+    if (r.kind == isa::ResourceKind::kRaw ||
+        r.kind == isa::ResourceKind::kStructured) {
+      const uint32_t n =
+          r.kind == isa::ResourceKind::kRaw ? r.words : r.elements;
       for (uint32_t v : Shrunk(n)) edits.push_back(ResizeResource(i, 0, v));
       continue;
     }
@@ -115,7 +124,8 @@ void AddTgsmWordEdits(const isa::Case& c, std::vector<ReduceEdit>& edits) {
     }
     const size_t last = d.operands.size() - 1;
     const bool bytes = last == 1;
-    const uint32_t n = bytes ? d.operands[last].index / 4 : d.operands[last].index;
+    const uint32_t n =
+        bytes ? d.operands[last].index / 4 : d.operands[last].index;
     for (uint32_t v : Shrunk(n)) {
       edits.push_back([i, last, v, bytes](isa::Case& k) {
         k.shader.instructions[i].operands[last].index = bytes ? v * 4 : v;
@@ -129,7 +139,8 @@ void AddTgsmWordEdits(const isa::Case& c, std::vector<ReduceEdit>& edits) {
 
 std::vector<ReduceEdit> DropExpectationEdits(const isa::Case& c) {
   std::vector<ReduceEdit> edits;
-  const size_t n = c.expect_words.size() + c.expect_counters.size() + c.expect_returns.size();
+  const size_t n = c.expect_words.size() + c.expect_counters.size() +
+                   c.expect_returns.size();
   if (n == 0) return edits;
   edits.push_back([](isa::Case& k) {
     k.expect_words.clear();
@@ -177,7 +188,10 @@ std::vector<ReduceEdit> DropThreadEdits(const isa::Case& c) {
   std::vector<ReduceEdit> edits;
   for (size_t d = 0; d < 3; ++d) {
     for (uint32_t v : Shrunk(c.groups[d])) {
-      edits.push_back([d, v](isa::Case& k) { k.groups[d] = v; return true; });
+      edits.push_back([d, v](isa::Case& k) {
+        k.groups[d] = v;
+        return true;
+      });
     }
   }
   const auto& list = c.shader.instructions;
@@ -206,7 +220,8 @@ std::vector<ReduceEdit> SimplifyValueEdits(const isa::Case& c) {
   std::vector<ReduceEdit> edits;
   for (size_t r = 0; r < c.resources.size(); ++r) {
     const isa::Resource& res = c.resources[r];
-    if (std::any_of(res.init.begin(), res.init.end(), [](uint32_t w) { return w != 0; })) {
+    if (std::any_of(res.init.begin(), res.init.end(),
+                    [](uint32_t w) { return w != 0; })) {
       edits.push_back([r](isa::Case& k) {
         std::fill(k.resources[r].init.begin(), k.resources[r].init.end(), 0u);
         return true;
@@ -214,11 +229,18 @@ std::vector<ReduceEdit> SimplifyValueEdits(const isa::Case& c) {
     }
     for (size_t w = 0; w < res.init.size(); ++w) {
       for (uint32_t v : Simpler(res.init[w])) {
-        edits.push_back([r, w, v](isa::Case& k) { k.resources[r].init[w] = v; return true; });
+        edits.push_back([r, w, v](isa::Case& k) {
+          k.resources[r].init[w] = v;
+          return true;
+        });
       }
     }
-    for (uint32_t v : res.counter ? Simpler(*res.counter) : std::vector<uint32_t>{}) {
-      edits.push_back([r, v](isa::Case& k) { k.resources[r].counter = v; return true; });
+    for (uint32_t v :
+         res.counter ? Simpler(*res.counter) : std::vector<uint32_t>{}) {
+      edits.push_back([r, v](isa::Case& k) {
+        k.resources[r].counter = v;
+        return true;
+      });
     }
   }
   const auto& list = c.shader.instructions;

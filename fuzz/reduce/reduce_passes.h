@@ -31,19 +31,25 @@ struct ReducePass {
 std::span<const ReducePass> AllReducePasses();
 
 // Code passes (reduce_code_passes.cc).
-std::vector<ReduceEdit> DropBlockEdits(const isa::Case& c);        // drop-blocks
-std::vector<ReduceEdit> DropChunkEdits(const isa::Case& c);        // drop-chunks
-std::vector<ReduceEdit> UnwrapBlockEdits(const isa::Case& c);      // unwrap-blocks
-std::vector<ReduceEdit> DropInstructionEdits(const isa::Case& c);  // drop-instructions
-std::vector<ReduceEdit> TidyDeclarationEdits(const isa::Case& c);  // tidy-declarations
+std::vector<ReduceEdit> DropBlockEdits(const isa::Case& c);    // drop-blocks
+std::vector<ReduceEdit> DropChunkEdits(const isa::Case& c);    // drop-chunks
+std::vector<ReduceEdit> UnwrapBlockEdits(const isa::Case& c);  // unwrap-blocks
+std::vector<ReduceEdit> DropInstructionEdits(
+    const isa::Case& c);  // drop-instructions
+std::vector<ReduceEdit> TidyDeclarationEdits(
+    const isa::Case& c);  // tidy-declarations
 // Operand passes (reduce_operand_passes.cc).
-std::vector<ReduceEdit> ConstantSourceEdits(const isa::Case& c);   // constant-sources
+std::vector<ReduceEdit> ConstantSourceEdits(
+    const isa::Case& c);  // constant-sources
 // Data passes (reduce_data_passes.cc).
-std::vector<ReduceEdit> DropExpectationEdits(const isa::Case& c);  // drop-expectations
-std::vector<ReduceEdit> DropResourceEdits(const isa::Case& c);     // drop-resources
-std::vector<ReduceEdit> DropThreadEdits(const isa::Case& c);       // drop-threads
-std::vector<ReduceEdit> DropWordEdits(const isa::Case& c);         // drop-words
-std::vector<ReduceEdit> SimplifyValueEdits(const isa::Case& c);    // simplify-values
+std::vector<ReduceEdit> DropExpectationEdits(
+    const isa::Case& c);  // drop-expectations
+std::vector<ReduceEdit> DropResourceEdits(
+    const isa::Case& c);                                      // drop-resources
+std::vector<ReduceEdit> DropThreadEdits(const isa::Case& c);  // drop-threads
+std::vector<ReduceEdit> DropWordEdits(const isa::Case& c);    // drop-words
+std::vector<ReduceEdit> SimplifyValueEdits(
+    const isa::Case& c);  // simplify-values
 
 // Compared lexicographically: body instructions, threads, resources, words,
 // declarations, declared temps, expectations, register sources, then the

@@ -44,7 +44,8 @@ uint64_t ValueSum(const isa::Case& c) {
   for (size_t i = FirstBodyInstruction(c.shader); i < list.size(); ++i) {
     for (const isa::Operand& o : list[i].operands) {
       if (o.file != isa::RegFile::kImmediate) continue;
-      for (size_t lane = 0; lane < o.value_count && lane < 4; ++lane) sum += o.values[lane];
+      for (size_t lane = 0; lane < o.value_count && lane < 4; ++lane)
+        sum += o.values[lane];
     }
   }
   return sum;
@@ -55,7 +56,8 @@ uint64_t DeclaredTemps(const isa::Program& p) {
   for (size_t i = 0; i < FirstBodyInstruction(p); ++i) {
     const isa::Instruction& d = p.instructions[i];
     const int count = d.info().operand_with_role(isa::Role::kCount);
-    const bool temps = d.op == isa::Op::kDclTemps || d.op == isa::Op::kDclIndexableTemp;
+    const bool temps =
+        d.op == isa::Op::kDclTemps || d.op == isa::Op::kDclIndexableTemp;
     if (temps && count >= 0 && static_cast<size_t>(count) < d.operands.size()) {
       n += d.operands[static_cast<size_t>(count)].index;
     }
@@ -71,7 +73,8 @@ struct Loop {
   std::vector<uint64_t> measure;
 
   bool OutOfBudget() const {
-    return stats.attempts >= options.max_attempts || absl::Now() >= options.deadline;
+    return stats.attempts >= options.max_attempts ||
+           absl::Now() >= options.deadline;
   }
 
   // Tries every edit of one pass; after a kept edit the pass is asked again
@@ -113,19 +116,25 @@ std::span<const ReducePass> AllReducePasses() { return kPasses; }
 std::vector<uint64_t> ReductionMeasure(const isa::Case& c) {
   const CaseSize s = SizeOf(c);
   const size_t decls = FirstBodyInstruction(c.shader);
-  const size_t expectations =
-      c.expect_words.size() + c.expect_counters.size() + c.expect_returns.size();
-  return {static_cast<uint64_t>(s.instructions), static_cast<uint64_t>(s.threads),
-          static_cast<uint64_t>(s.resources),    static_cast<uint64_t>(s.words),
-          decls,                                 DeclaredTemps(c.shader),
-          expectations,                          RegisterSources(c.shader),
+  const size_t expectations = c.expect_words.size() + c.expect_counters.size() +
+                              c.expect_returns.size();
+  return {static_cast<uint64_t>(s.instructions),
+          static_cast<uint64_t>(s.threads),
+          static_cast<uint64_t>(s.resources),
+          static_cast<uint64_t>(s.words),
+          decls,
+          DeclaredTemps(c.shader),
+          expectations,
+          RegisterSources(c.shader),
           ValueSum(c)};
 }
 
 std::string ReduceStats::Summary() const {
-  std::string s = absl::StrCat(before.ToString(), " -> ", after.ToString(), "; ", attempts,
-                               " attempts, ", rounds, " rounds");
-  if (!complete) absl::StrAppend(&s, " (budget ran out: not known to be 1-minimal)");
+  std::string s =
+      absl::StrCat(before.ToString(), " -> ", after.ToString(), "; ", attempts,
+                   " attempts, ", rounds, " rounds");
+  if (!complete)
+    absl::StrAppend(&s, " (budget ran out: not known to be 1-minimal)");
   return s;
 }
 
@@ -133,7 +142,8 @@ ReduceResult Reduce(const isa::Case& c, const Interesting& interesting,
                     const ReduceOptions& options) {
   ReduceResult result;
   ReduceStats& stats = result.stats;
-  for (const ReducePass& p : kPasses) stats.passes.push_back({std::string(p.name)});
+  for (const ReducePass& p : kPasses)
+    stats.passes.push_back({std::string(p.name)});
   Loop loop{interesting, options, stats, c, ReductionMeasure(c)};
   bool budget_left = true;
   while (budget_left) {
@@ -143,9 +153,9 @@ ReduceResult Reduce(const isa::Case& c, const Interesting& interesting,
       const int64_t kept = stats.passes[i].accepted;
       budget_left = loop.RunPass(kPasses[i], stats.passes[i], progress);
       if (options.log && stats.passes[i].accepted > kept) {
-        options.log(absl::StrCat("round ", stats.rounds, " ", kPasses[i].name, ": kept ",
-                                 stats.passes[i].accepted - kept, ", now ",
-                                 SizeOf(loop.current).ToString()));
+        options.log(absl::StrCat("round ", stats.rounds, " ", kPasses[i].name,
+                                 ": kept ", stats.passes[i].accepted - kept,
+                                 ", now ", SizeOf(loop.current).ToString()));
       }
     }
     if (!progress && budget_left) {
@@ -156,15 +166,18 @@ ReduceResult Reduce(const isa::Case& c, const Interesting& interesting,
   // Provenance stays; the size it came from is added once (a reduced case
   // reduced again keeps its first origin).
   auto& meta = loop.current.metadata;
-  const bool has_origin = std::any_of(meta.begin(), meta.end(),
-                                      [](const auto& kv) { return kv.first == "reduced_from"; });
+  const bool has_origin =
+      std::any_of(meta.begin(), meta.end(),
+                  [](const auto& kv) { return kv.first == "reduced_from"; });
   if (!has_origin && !(loop.current == c)) {
     meta.emplace_back("reduced_from", SizeOf(c).ToString());
   }
   // Line numbers as in the printed case, so reports and judge messages
   // about the reduced case point into the file that gets saved.
-  absl::StatusOr<isa::Case> reparsed = isa::ParseCase(isa::PrintCase(loop.current), c.file);
-  result.reduced = reparsed.ok() ? *std::move(reparsed) : std::move(loop.current);
+  absl::StatusOr<isa::Case> reparsed =
+      isa::ParseCase(isa::PrintCase(loop.current), c.file);
+  result.reduced =
+      reparsed.ok() ? *std::move(reparsed) : std::move(loop.current);
   stats.before = SizeOf(c);
   stats.after = SizeOf(result.reduced);
   return result;
@@ -191,21 +204,26 @@ absl::StatusOr<Interesting> DivergesAs(
   const std::string label = TargetLabel(options);
   oracle::JudgeOptions judge;
   judge.interpret.max_steps_per_thread = kReduceStepBudget;
-  return Interesting([target, label, matches = std::move(matches), judge](const isa::Case& c) {
-    absl::StatusOr<Differential> d = RunAndJudge(c, *target, judge);
-    if (!d.ok() || d->verdict.kind != oracle::Verdict::Kind::kDivergence) return false;
-    absl::StatusOr<Signature> s = SignatureOf(c, *d, label);
-    return s.ok() && matches(*s);
-  });
+  return Interesting(
+      [target, label, matches = std::move(matches), judge](const isa::Case& c) {
+        absl::StatusOr<Differential> d = RunAndJudge(c, *target, judge);
+        if (!d.ok() || d->verdict.kind != oracle::Verdict::Kind::kDivergence)
+          return false;
+        absl::StatusOr<Signature> s = SignatureOf(c, *d, label);
+        return s.ok() && matches(*s);
+      });
 }
 
 }  // namespace
 
-absl::StatusOr<Interesting> SameBucketAs(const Signature& signature, const RunOptions& options) {
-  return DivergesAs(options, [signature](const Signature& s) { return s == signature; });
+absl::StatusOr<Interesting> SameBucketAs(const Signature& signature,
+                                         const RunOptions& options) {
+  return DivergesAs(options,
+                    [signature](const Signature& s) { return s == signature; });
 }
 
-absl::StatusOr<Interesting> SameBugAs(const Signature& signature, const RunOptions& options) {
+absl::StatusOr<Interesting> SameBugAs(const Signature& signature,
+                                      const RunOptions& options) {
   return DivergesAs(options, [signature](const Signature& s) {
     Signature any_opcode = s;
     any_opcode.opcode = signature.opcode;
@@ -213,7 +231,8 @@ absl::StatusOr<Interesting> SameBugAs(const Signature& signature, const RunOptio
   });
 }
 
-absl::StatusOr<SameBucket> MakeSameBucket(const isa::Case& original, const RunOptions& options) {
+absl::StatusOr<SameBucket> MakeSameBucket(const isa::Case& original,
+                                          const RunOptions& options) {
   absl::StatusOr<std::unique_ptr<targets::Target>> target =
       MakeTarget(ReproducibleOptions(options));
   if (!target.ok()) return target.status();
@@ -222,9 +241,9 @@ absl::StatusOr<SameBucket> MakeSameBucket(const isa::Case& original, const RunOp
   absl::StatusOr<Differential> d = RunAndJudge(original, **target, judge);
   if (!d.ok()) return d.status();
   if (d->verdict.kind != oracle::Verdict::Kind::kDivergence) {
-    return absl::FailedPreconditionError(absl::StrCat(
-        "the case does not diverge on ", TargetLabel(options),
-        " in deterministic mode: ", d->verdict.Summary()));
+    return absl::FailedPreconditionError(
+        absl::StrCat("the case does not diverge on ", TargetLabel(options),
+                     " in deterministic mode: ", d->verdict.Summary()));
   }
   absl::StatusOr<Signature> s = SignatureOf(original, *d, TargetLabel(options));
   if (!s.ok()) return s.status();

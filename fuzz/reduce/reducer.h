@@ -16,8 +16,8 @@
 #include "absl/status/statusor.h"
 #include "absl/time/time.h"
 #include "fuzz/runner.h"
-#include "fuzz/triage/signature.h"
 #include "fuzz/triage/case_size.h"
+#include "fuzz/triage/signature.h"
 #include "isa/case_file.h"
 
 namespace atomfuzz::fuzz {

@@ -24,7 +24,8 @@ CaseSize SizeOf(const isa::Case& c) {
   for (size_t i = 0; i < body; ++i) {
     const isa::Instruction& d = p.instructions[i];
     if (d.op == isa::Op::kDclThreadGroup && d.operands.size() == 3) {
-      group = int64_t{d.operands[0].index} * d.operands[1].index * d.operands[2].index;
+      group = int64_t{d.operands[0].index} * d.operands[1].index *
+              d.operands[2].index;
     }
     if (d.info().family == isa::Family::kDecl && !d.operands.empty() &&
         d.operands[0].file == isa::RegFile::kTgsm && d.operands.size() >= 2) {
@@ -48,8 +49,8 @@ bool CaseSize::operator<(const CaseSize& o) const {
 }
 
 std::string CaseSize::ToString() const {
-  return absl::StrFormat("%d instructions, %d threads, %d resources, %d words", instructions,
-                         threads, resources, words);
+  return absl::StrFormat("%d instructions, %d threads, %d resources, %d words",
+                         instructions, threads, resources, words);
 }
 
 }  // namespace atomfuzz::fuzz

@@ -29,8 +29,10 @@ constexpr char kAliases[] = ".aliases";
 constexpr char kBucketFile[] = "bucket.txt";
 
 absl::Status MakeDir(const std::string& path) {
-  if (::mkdir(path.c_str(), 0755) == 0 || errno == EEXIST) return absl::OkStatus();
-  return absl::InternalError(absl::StrCat(path, ": cannot create: ", std::strerror(errno)));
+  if (::mkdir(path.c_str(), 0755) == 0 || errno == EEXIST)
+    return absl::OkStatus();
+  return absl::InternalError(
+      absl::StrCat(path, ": cannot create: ", std::strerror(errno)));
 }
 
 bool Exists(const std::string& path) {
@@ -50,7 +52,8 @@ std::string OneLine(absl::string_view v) {
   return absl::StrReplaceAll(v, {{"\r", " "}, {"\n", " "}});
 }
 
-void SetMetadata(isa::Case& c, const std::string& key, absl::string_view value) {
+void SetMetadata(isa::Case& c, const std::string& key,
+                 absl::string_view value) {
   for (auto& [k, v] : c.metadata) {
     if (k == key) {
       v = OneLine(value);
@@ -69,30 +72,37 @@ void AddProvenance(isa::Case& c, const NewFinding& f, const std::string& id) {
 }
 
 int64_t FoundAt(const NewFinding& f) {
-  return f.found_at_unix != 0 ? f.found_at_unix : absl::ToUnixSeconds(absl::Now());
+  return f.found_at_unix != 0 ? f.found_at_unix
+                              : absl::ToUnixSeconds(absl::Now());
 }
 
 std::string BucketText(const NewFinding& f, const std::string& id) {
   const Signature& s = f.signature;
   return absl::StrFormat(
-      "id = %s\nkey = %s\nopcode = %s\nresource = %s\naddress = %s\ndivergence = %s\n"
+      "id = %s\nkey = %s\nopcode = %s\nresource = %s\naddress = %s\ndivergence "
+      "= %s\n"
       "target = %s\nfirst_seen = %d\nfirst_seen_elapsed = %.3f\nsummary = %s\n",
-      id, s.Key(), s.opcode, s.resource, s.address, s.divergence, s.target, FoundAt(f),
-      f.elapsed_s, OneLine(f.summary));
+      id, s.Key(), s.opcode, s.resource, s.address, s.divergence, s.target,
+      FoundAt(f), f.elapsed_s, OneLine(f.summary));
 }
 
-const isa::Case& Smallest(const NewFinding& f) { return f.reduced ? *f.reduced : f.original; }
+const isa::Case& Smallest(const NewFinding& f) {
+  return f.reduced ? *f.reduced : f.original;
+}
 
 // Saved exactly as printed, so the line numbers in the report (rendered on
 // the same case) point into it; provenance is in original.case.
-std::string ReducedText(const NewFinding& f) { return isa::PrintCase(Smallest(f)); }
+std::string ReducedText(const NewFinding& f) {
+  return isa::PrintCase(Smallest(f));
+}
 
 std::string OriginalText(const NewFinding& f, const std::string& id) {
   isa::Case c = f.original;
   AddProvenance(c, f, id);
   SetMetadata(c, "divergence", f.summary);
   SetMetadata(c, "found_at", absl::StrCat(FoundAt(f)));
-  if (f.elapsed_s >= 0) SetMetadata(c, "found_at_elapsed", absl::StrFormat("%.3f", f.elapsed_s));
+  if (f.elapsed_s >= 0)
+    SetMetadata(c, "found_at_elapsed", absl::StrFormat("%.3f", f.elapsed_s));
   return isa::PrintCase(c);
 }
 
@@ -114,7 +124,8 @@ absl::StatusOr<FindingStore> FindingStore::Open(const std::string& dir) {
   FindingStore store(absl::StrCat(dir, "/findings"));
   if (absl::Status s = MakeDir(store.findings_dir_); !s.ok()) return s;
   for (const char* sub : {kStaging, kAliases}) {
-    if (absl::Status s = MakeDir(absl::StrCat(store.findings_dir_, "/", sub)); !s.ok()) {
+    if (absl::Status s = MakeDir(absl::StrCat(store.findings_dir_, "/", sub));
+        !s.ok()) {
       return s;
     }
   }
@@ -122,12 +133,13 @@ absl::StatusOr<FindingStore> FindingStore::Open(const std::string& dir) {
   return store;
 }
 
-absl::StatusOr<FindingStore> FindingStore::OpenReadOnly(const std::string& dir) {
+absl::StatusOr<FindingStore> FindingStore::OpenReadOnly(
+    const std::string& dir) {
   FindingStore store(absl::StrCat(dir, "/findings"));
   struct stat st;
   if (::stat(store.findings_dir_.c_str(), &st) != 0 || !S_ISDIR(st.st_mode)) {
-    return absl::NotFoundError(
-        absl::StrCat(dir, ": no findings directory (", store.findings_dir_, ")"));
+    return absl::NotFoundError(absl::StrCat(dir, ": no findings directory (",
+                                            store.findings_dir_, ")"));
   }
   for (std::string& id : store.BucketIds()) store.known_.insert(std::move(id));
   return store;
@@ -148,9 +160,11 @@ bool FindingStore::Contains(const Signature& s) {
 std::vector<std::string> FindingStore::BucketIds() const {
   std::vector<std::string> ids;
   std::error_code ec;
-  for (const fs::directory_entry& e : fs::directory_iterator(findings_dir_, ec)) {
+  for (const fs::directory_entry& e :
+       fs::directory_iterator(findings_dir_, ec)) {
     const std::string name = e.path().filename().string();
-    if (IsBucketId(name) && Exists(absl::StrCat(e.path().string(), "/", kBucketFile))) {
+    if (IsBucketId(name) &&
+        Exists(absl::StrCat(e.path().string(), "/", kBucketFile))) {
       ids.push_back(name);
     }
   }
@@ -161,11 +175,13 @@ std::vector<std::string> FindingStore::BucketIds() const {
 // Assembles the bucket in .staging, then renames the directory into place:
 // rename(2) of a directory onto an existing non-empty one fails, so exactly
 // one process wins, and the bucket appears with all its files.
-absl::StatusOr<bool> FindingStore::Claim(const NewFinding& f, const std::string& id) {
+absl::StatusOr<bool> FindingStore::Claim(const NewFinding& f,
+                                         const std::string& id) {
   const std::string staging =
       absl::StrCat(findings_dir_, "/", kStaging, "/", id, ".", UniqueSuffix());
   if (absl::Status s = MakeDir(staging); !s.ok()) return s;
-  if (absl::Status s = MakeDir(absl::StrCat(staging, "/hits")); !s.ok()) return s;
+  if (absl::Status s = MakeDir(absl::StrCat(staging, "/hits")); !s.ok())
+    return s;
   const std::pair<std::string, std::string> files[] = {
       {"original.case", OriginalText(f, id)},
       {"reduced.case", ReducedText(f)},
@@ -181,8 +197,8 @@ absl::StatusOr<bool> FindingStore::Claim(const NewFinding& f, const std::string&
   if (status.ok()) {
     won = std::rename(staging.c_str(), BucketDir(id).c_str()) == 0;
     if (!won && errno != EEXIST && errno != ENOTEMPTY) {
-      status = absl::InternalError(
-          absl::StrCat(BucketDir(id), ": cannot create: ", std::strerror(errno)));
+      status = absl::InternalError(absl::StrCat(
+          BucketDir(id), ": cannot create: ", std::strerror(errno)));
     }
   }
   if (!won) {
@@ -194,15 +210,18 @@ absl::StatusOr<bool> FindingStore::Claim(const NewFinding& f, const std::string&
   return won;
 }
 
-absl::StatusOr<bool> FindingStore::OfferSmaller(const NewFinding& f, const std::string& id) {
+absl::StatusOr<bool> FindingStore::OfferSmaller(const NewFinding& f,
+                                                const std::string& id) {
   const std::string reduced = absl::StrCat(BucketDir(id), "/reduced.case");
   absl::StatusOr<CaseSize> current = SizeOfFile(reduced);
   const bool smaller = !current.ok() || SizeOf(Smallest(f)) < *current;
   if (!smaller) return false;
   // Each file is replaced whole; a report may briefly describe the
   // previous reproducer, never half of one.
-  if (absl::Status s = WriteFileAtomically(reduced, ReducedText(f)); !s.ok()) return s;
-  if (absl::Status s = WriteFileAtomically(absl::StrCat(BucketDir(id), "/report.txt"), f.report);
+  if (absl::Status s = WriteFileAtomically(reduced, ReducedText(f)); !s.ok())
+    return s;
+  if (absl::Status s = WriteFileAtomically(
+          absl::StrCat(BucketDir(id), "/report.txt"), f.report);
       !s.ok()) {
     return s;
   }
@@ -238,14 +257,18 @@ absl::StatusOr<SaveResult> FindingStore::Save(const NewFinding& f) {
 }
 
 absl::Status FindingStore::RecordHit(const Signature& s) {
-  if (!Contains(s)) return absl::NotFoundError(absl::StrCat("no bucket ", s.Id(), " ", s.Key()));
+  if (!Contains(s))
+    return absl::NotFoundError(
+        absl::StrCat("no bucket ", s.Id(), " ", s.Key()));
   return CountHit(s.Id());
 }
 
-absl::Status FindingStore::SaveAlias(const Signature& found, const Signature& bucket) {
+absl::Status FindingStore::SaveAlias(const Signature& found,
+                                     const Signature& bucket) {
   aliases_[found.Id()] = bucket;
-  return WriteFileAtomically(absl::StrCat(findings_dir_, "/", kAliases, "/", found.Id()),
-                             absl::StrCat(bucket.Key(), "\n"), /*sync=*/false);
+  return WriteFileAtomically(
+      absl::StrCat(findings_dir_, "/", kAliases, "/", found.Id()),
+      absl::StrCat(bucket.Key(), "\n"), /*sync=*/false);
 }
 
 std::optional<Signature> FindingStore::AliasOf(const Signature& found) {
@@ -256,24 +279,30 @@ std::optional<Signature> FindingStore::AliasOf(const Signature& found) {
   absl::StatusOr<std::string> text =
       ReadWholeFile(absl::StrCat(findings_dir_, "/", kAliases, "/", id));
   if (!text.ok()) return std::nullopt;
-  absl::StatusOr<Signature> bucket = ParseSignatureKey(absl::StripAsciiWhitespace(*text));
+  absl::StatusOr<Signature> bucket =
+      ParseSignatureKey(absl::StripAsciiWhitespace(*text));
   if (!bucket.ok()) return std::nullopt;
   aliases_[id] = *bucket;
   return *bucket;
 }
 
-absl::StatusOr<BucketInfo> FindingStore::ReadBucket(const std::string& id) const {
+absl::StatusOr<BucketInfo> FindingStore::ReadBucket(
+    const std::string& id) const {
   const std::string dir = BucketDir(id);
-  absl::StatusOr<std::string> text = ReadWholeFile(absl::StrCat(dir, "/", kBucketFile));
+  absl::StatusOr<std::string> text =
+      ReadWholeFile(absl::StrCat(dir, "/", kBucketFile));
   if (!text.ok()) return text.status();
   BucketInfo b;
   b.id = id;
-  for (absl::string_view line : absl::StrSplit(*text, '\n', absl::SkipEmpty())) {
+  for (absl::string_view line :
+       absl::StrSplit(*text, '\n', absl::SkipEmpty())) {
     std::pair<absl::string_view, absl::string_view> kv =
         absl::StrSplit(line, absl::MaxSplits(" = ", 1));
     if (kv.first == "key") {
       absl::StatusOr<Signature> s = ParseSignatureKey(kv.second);
-      if (!s.ok()) return absl::InvalidArgumentError(absl::StrCat(dir, ": ", s.status().message()));
+      if (!s.ok())
+        return absl::InvalidArgumentError(
+            absl::StrCat(dir, ": ", s.status().message()));
       b.signature = *s;
     } else if (kv.first == "first_seen") {
       (void)absl::SimpleAtoi(kv.second, &b.first_seen_unix);
@@ -284,14 +313,17 @@ absl::StatusOr<BucketInfo> FindingStore::ReadBucket(const std::string& id) const
     }
   }
   std::error_code ec;
-  for (const fs::directory_entry& e : fs::directory_iterator(absl::StrCat(dir, "/hits"), ec)) {
+  for (const fs::directory_entry& e :
+       fs::directory_iterator(absl::StrCat(dir, "/hits"), ec)) {
     if (absl::StrContains(e.path().filename().string(), ".tmp.")) continue;
     absl::StatusOr<std::string> count = ReadWholeFile(e.path().string());
     int64_t n = 0;
-    if (count.ok() && absl::SimpleAtoi(absl::StripAsciiWhitespace(*count), &n)) b.hits += n;
+    if (count.ok() && absl::SimpleAtoi(absl::StripAsciiWhitespace(*count), &n))
+      b.hits += n;
   }
   b.reduced_path = absl::StrCat(dir, "/reduced.case");
-  if (!Exists(b.reduced_path)) b.reduced_path = absl::StrCat(dir, "/original.case");
+  if (!Exists(b.reduced_path))
+    b.reduced_path = absl::StrCat(dir, "/original.case");
   absl::StatusOr<CaseSize> size = SizeOfFile(b.reduced_path);
   if (!size.ok()) return size.status();
   b.reduced_size = *size;

@@ -113,7 +113,7 @@ class FindingStore {
   std::string findings_dir_;
   std::string writer_;  // names this object's hit files
   absl::flat_hash_set<std::string> known_;
-  absl::flat_hash_map<std::string, int64_t> hits_;  // this writer's
+  absl::flat_hash_map<std::string, int64_t> hits_;       // this writer's
   absl::flat_hash_map<std::string, Signature> aliases_;  // found id -> bucket
 };
 

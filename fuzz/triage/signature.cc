@@ -30,10 +30,14 @@ std::string Token(absl::string_view s) {
 // A finding's kind as a signature's token: run statuses are short.
 std::string DivergenceKind(oracle::FindingKind kind) {
   switch (kind) {
-    case oracle::FindingKind::kCrashed: return "crash";
-    case oracle::FindingKind::kTimedOut: return "timeout";
-    case oracle::FindingKind::kBudgetExceeded: return "budget";
-    default: return Token(oracle::FindingKindName(kind));
+    case oracle::FindingKind::kCrashed:
+      return "crash";
+    case oracle::FindingKind::kTimedOut:
+      return "timeout";
+    case oracle::FindingKind::kBudgetExceeded:
+      return "budget";
+    default:
+      return Token(oracle::FindingKindName(kind));
   }
 }
 
@@ -45,13 +49,15 @@ struct Memory {
 // The memory an atomic instruction targets.
 std::optional<Memory> TargetOf(const isa::Instruction& inst) {
   const int t = inst.info().operand_with_role(isa::Role::kTarget);
-  if (t < 0 || static_cast<size_t>(t) >= inst.operands.size()) return std::nullopt;
+  if (t < 0 || static_cast<size_t>(t) >= inst.operands.size())
+    return std::nullopt;
   const isa::Operand& o = inst.operands[static_cast<size_t>(t)];
   return Memory{o.file == isa::RegFile::kTgsm, o.index};
 }
 
 const isa::Instruction* AtomicAt(const isa::Program& p, int index) {
-  if (index < 0 || static_cast<size_t>(index) >= p.instructions.size()) return nullptr;
+  if (index < 0 || static_cast<size_t>(index) >= p.instructions.size())
+    return nullptr;
   const isa::Instruction& inst = p.instructions[static_cast<size_t>(index)];
   return inst.info().is_atomic() ? &inst : nullptr;
 }
@@ -64,7 +70,8 @@ bool SameMemory(const isa::AtomicEvent& e, const Memory& m) {
 // at its word (if known, as the executor resolved it) or in its memory.
 bool AtFinding(const isa::AtomicEvent& e, const oracle::Finding& f,
                const std::optional<Memory>& m) {
-  if (f.instruction >= 0 && e.instruction != static_cast<uint32_t>(f.instruction)) {
+  if (f.instruction >= 0 &&
+      e.instruction != static_cast<uint32_t>(f.instruction)) {
     return false;
   }
   if (f.word >= 0 && m) {
@@ -76,22 +83,24 @@ bool AtFinding(const isa::AtomicEvent& e, const oracle::Finding& f,
 
 // Events of `trace` at the finding; when none is at its word, every event
 // of its instruction (a missing or skipped atomic has no word).
-std::vector<const isa::AtomicEvent*> EventsAt(const std::vector<isa::AtomicEvent>& trace,
-                                              const oracle::Finding& f,
-                                              const std::optional<Memory>& m) {
+std::vector<const isa::AtomicEvent*> EventsAt(
+    const std::vector<isa::AtomicEvent>& trace, const oracle::Finding& f,
+    const std::optional<Memory>& m) {
   std::vector<const isa::AtomicEvent*> out;
   for (const isa::AtomicEvent& e : trace) {
     if (AtFinding(e, f, m)) out.push_back(&e);
   }
   if (out.empty() && f.instruction >= 0) {
     for (const isa::AtomicEvent& e : trace) {
-      if (e.instruction == static_cast<uint32_t>(f.instruction)) out.push_back(&e);
+      if (e.instruction == static_cast<uint32_t>(f.instruction))
+        out.push_back(&e);
     }
   }
   return out;
 }
 
-std::string JoinedMnemonics(const isa::Program& p, const std::set<uint32_t>& instructions) {
+std::string JoinedMnemonics(const isa::Program& p,
+                            const std::set<uint32_t>& instructions) {
   std::set<std::string> names;
   for (uint32_t i : instructions) {
     if (const isa::Instruction* inst = AtomicAt(p, static_cast<int>(i))) {
@@ -114,17 +123,22 @@ std::string ResourceName(const isa::Case& c, const std::optional<Memory>& m) {
 // names the bug (an oob-wrap finding also has in-bounds neighbours).
 int Severity(isa::AddressClass a) {
   switch (a) {
-    case isa::AddressClass::kInBounds: return 0;
-    case isa::AddressClass::kSkip: return 1;
-    case isa::AddressClass::kUavPoison: return 2;
-    case isa::AddressClass::kTgsmPoison: return 3;
-    case isa::AddressClass::kUndefined: return 4;
+    case isa::AddressClass::kInBounds:
+      return 0;
+    case isa::AddressClass::kSkip:
+      return 1;
+    case isa::AddressClass::kUavPoison:
+      return 2;
+    case isa::AddressClass::kTgsmPoison:
+      return 3;
+    case isa::AddressClass::kUndefined:
+      return 4;
   }
   return 0;
 }
 
-using EventKeyTuple =
-    std::tuple<std::array<uint32_t, 3>, std::array<uint32_t, 3>, uint32_t, uint32_t>;
+using EventKeyTuple = std::tuple<std::array<uint32_t, 3>,
+                                 std::array<uint32_t, 3>, uint32_t, uint32_t>;
 EventKeyTuple KeyOf(const isa::AtomicEvent& e) {
   return {e.group, e.thread, e.instruction, e.occurrence};
 }
@@ -133,9 +147,10 @@ using SpecClasses = std::map<EventKeyTuple, isa::AddressClass>;
 // An atomic the target resolved into the finding's word although the spec
 // resolves it elsewhere (skip, poison): the likely culprit, whichever
 // instruction the judge's history blamed (it names the word's first atomic).
-std::optional<std::pair<const isa::AtomicEvent*, isa::AddressClass>> Misdirected(
-    const std::vector<isa::AtomicEvent>& trace, const oracle::Finding& f,
-    const std::optional<Memory>& m, const SpecClasses& spec) {
+std::optional<std::pair<const isa::AtomicEvent*, isa::AddressClass>>
+Misdirected(const std::vector<isa::AtomicEvent>& trace,
+            const oracle::Finding& f, const std::optional<Memory>& m,
+            const SpecClasses& spec) {
   std::optional<std::pair<const isa::AtomicEvent*, isa::AddressClass>> worst;
   if (f.word < 0 || !m) return worst;
   for (const isa::AtomicEvent& e : trace) {
@@ -144,17 +159,20 @@ std::optional<std::pair<const isa::AtomicEvent*, isa::AddressClass>> Misdirected
       continue;
     }
     auto it = spec.find(KeyOf(e));
-    if (it == spec.end() || it->second == isa::AddressClass::kInBounds) continue;
-    if (!worst || Severity(it->second) > Severity(worst->second)) worst = {{&e, it->second}};
+    if (it == spec.end() || it->second == isa::AddressClass::kInBounds)
+      continue;
+    if (!worst || Severity(it->second) > Severity(worst->second))
+      worst = {{&e, it->second}};
   }
   return worst;
 }
 
 // The spec's class of each involved event (the oracle's run), else the
 // target's own account.
-std::string AddressName(const std::vector<const isa::AtomicEvent*>& target_events,
-                        const std::vector<const isa::AtomicEvent*>& oracle_events,
-                        const SpecClasses& spec) {
+std::string AddressName(
+    const std::vector<const isa::AtomicEvent*>& target_events,
+    const std::vector<const isa::AtomicEvent*>& oracle_events,
+    const SpecClasses& spec) {
   std::optional<isa::AddressClass> pick;
   auto consider = [&](isa::AddressClass a) {
     if (!pick || Severity(a) > Severity(*pick)) pick = a;
@@ -166,13 +184,15 @@ std::string AddressName(const std::vector<const isa::AtomicEvent*>& target_event
   if (!pick) {
     for (const isa::AtomicEvent* e : oracle_events) consider(e->address);
   }
-  return pick ? std::string(isa::AddressClassName(*pick)) : std::string(kUnknown);
+  return pick ? std::string(isa::AddressClassName(*pick))
+              : std::string(kUnknown);
 }
 
 }  // namespace
 
 std::string Signature::Key() const {
-  std::string key = absl::StrJoin({opcode, resource, address, divergence, target}, "|");
+  std::string key =
+      absl::StrJoin({opcode, resource, address, divergence, target}, "|");
   if (!cause.empty()) absl::StrAppend(&key, "|", cause);
   return key;
 }
@@ -182,15 +202,22 @@ std::string CauseOf(absl::string_view message) {
   std::string out;
   for (size_t i = 0; i < message.size() && out.size() < 60;) {
     const char ch = message[i];
-    const bool in_word = i > 0 && (absl::ascii_isalpha(static_cast<unsigned char>(message[i - 1])) ||
-                                   message[i - 1] == '_');
+    const bool in_word =
+        i > 0 &&
+        (absl::ascii_isalpha(static_cast<unsigned char>(message[i - 1])) ||
+         message[i - 1] == '_');
     if (absl::ascii_isdigit(static_cast<unsigned char>(ch)) && !in_word) {
       // 12, 0x52, 0xdeadbeef: one N ("vkd3d" keeps its 3).
-      if (ch == '0' && i + 1 < message.size() && (message[i + 1] == 'x' || message[i + 1] == 'X')) {
+      if (ch == '0' && i + 1 < message.size() &&
+          (message[i + 1] == 'x' || message[i + 1] == 'X')) {
         i += 2;
-        while (i < message.size() && absl::ascii_isxdigit(static_cast<unsigned char>(message[i]))) ++i;
+        while (i < message.size() &&
+               absl::ascii_isxdigit(static_cast<unsigned char>(message[i])))
+          ++i;
       } else {
-        while (i < message.size() && absl::ascii_isdigit(static_cast<unsigned char>(message[i]))) ++i;
+        while (i < message.size() &&
+               absl::ascii_isdigit(static_cast<unsigned char>(message[i])))
+          ++i;
       }
       out += 'N';
       continue;
@@ -202,19 +229,24 @@ std::string CauseOf(absl::string_view message) {
   return t == kUnknown ? std::string() : t;
 }
 
-std::string Signature::Id() const { return absl::StrFormat("%016x", Fnv1a64(Key())); }
+std::string Signature::Id() const {
+  return absl::StrFormat("%016x", Fnv1a64(Key()));
+}
 
 absl::StatusOr<Signature> ParseSignatureKey(absl::string_view key) {
   std::vector<std::string> parts = absl::StrSplit(key, '|');
   if ((parts.size() != 5 && parts.size() != 6) ||
-      std::any_of(parts.begin(), parts.end(), [](const std::string& p) { return p.empty(); })) {
-    return absl::InvalidArgumentError(absl::StrFormat(
-        "expected a signature key 'opcode|resource|address|divergence|target[|cause]', "
-        "found '%s'",
-        key));
+      std::any_of(parts.begin(), parts.end(),
+                  [](const std::string& p) { return p.empty(); })) {
+    return absl::InvalidArgumentError(
+        absl::StrFormat("expected a signature key "
+                        "'opcode|resource|address|divergence|target[|cause]', "
+                        "found '%s'",
+                        key));
   }
-  return Signature{parts[0], parts[1], parts[2], parts[3], parts[4],
-                   parts.size() == 6 ? parts[5] : std::string()};
+  return Signature{parts[0], parts[1],
+                   parts[2], parts[3],
+                   parts[4], parts.size() == 6 ? parts[5] : std::string()};
 }
 
 uint64_t Fnv1a64(absl::string_view bytes) {
@@ -237,7 +269,8 @@ std::string TargetLabel(const RunOptions& options) {
 
 absl::StatusOr<Signature> SignatureOf(const isa::Case& c, const Differential& d,
                                       absl::string_view target_label) {
-  if (d.verdict.kind != oracle::Verdict::Kind::kDivergence || d.verdict.findings.empty()) {
+  if (d.verdict.kind != oracle::Verdict::Kind::kDivergence ||
+      d.verdict.findings.empty()) {
     return absl::FailedPreconditionError(
         absl::StrCat("no divergence to sign: ", d.verdict.Summary()));
   }
@@ -268,7 +301,8 @@ absl::StatusOr<Signature> SignatureOf(const isa::Case& c, const Differential& d,
       spec.ok() && spec->has_trace ? spec->trace : no_events;
 
   SpecClasses spec_classes;
-  for (const isa::AtomicEvent& e : spec_trace) spec_classes.emplace(KeyOf(e), e.address);
+  for (const isa::AtomicEvent& e : spec_trace)
+    spec_classes.emplace(KeyOf(e), e.address);
   if (auto m = Misdirected(d.outcome.trace, f, memory, spec_classes)) {
     s.opcode = JoinedMnemonics(c.shader, {m->first->instruction});
     s.address = std::string(isa::AddressClassName(m->second));

@@ -12,11 +12,14 @@ namespace {
 
 std::string Utc(int64_t unix_seconds) {
   if (unix_seconds <= 0) return "?";
-  return absl::FormatTime("%Y-%m-%d %H:%M:%S", absl::FromUnixSeconds(unix_seconds),
+  return absl::FormatTime("%Y-%m-%d %H:%M:%S",
+                          absl::FromUnixSeconds(unix_seconds),
                           absl::UTCTimeZone());
 }
 
-std::string Elapsed(double s) { return s < 0 ? "?" : absl::StrFormat("%.1fs", s); }
+std::string Elapsed(double s) {
+  return s < 0 ? "?" : absl::StrFormat("%.1fs", s);
+}
 
 std::string JsonString(absl::string_view s) {
   std::string out = "\"";
@@ -44,29 +47,39 @@ absl::StatusOr<std::vector<BucketInfo>> LoadTriage(const std::string& dir) {
 }
 
 void SortForTriage(std::vector<BucketInfo>& buckets) {
-  std::stable_sort(buckets.begin(), buckets.end(), [](const BucketInfo& a, const BucketInfo& b) {
-    // Unknown first-seen times (0) sort last among equal counts.
-    const int64_t ta = a.first_seen_unix > 0 ? a.first_seen_unix : INT64_MAX;
-    const int64_t tb = b.first_seen_unix > 0 ? b.first_seen_unix : INT64_MAX;
-    return std::make_tuple(-a.hits, ta, a.id) < std::make_tuple(-b.hits, tb, b.id);
-  });
+  std::stable_sort(buckets.begin(), buckets.end(),
+                   [](const BucketInfo& a, const BucketInfo& b) {
+                     // Unknown first-seen times (0) sort last among equal
+                     // counts.
+                     const int64_t ta =
+                         a.first_seen_unix > 0 ? a.first_seen_unix : INT64_MAX;
+                     const int64_t tb =
+                         b.first_seen_unix > 0 ? b.first_seen_unix : INT64_MAX;
+                     return std::make_tuple(-a.hits, ta, a.id) <
+                            std::make_tuple(-b.hits, tb, b.id);
+                   });
 }
 
 std::string TriageTable(const std::vector<BucketInfo>& buckets) {
   // A row and its indented details fit 100 columns (paths aside).
-  std::string out = absl::StrFormat("%-16s %6s  %-14s %-22s %-12s %s\n", "id", "hits",
-                                    "divergence", "opcode", "resource", "address");
+  std::string out =
+      absl::StrFormat("%-16s %6s  %-14s %-22s %-12s %s\n", "id", "hits",
+                      "divergence", "opcode", "resource", "address");
   int64_t hits = 0;
   for (const BucketInfo& b : buckets) {
     hits += b.hits;
     const Signature& s = b.signature;
-    absl::StrAppendFormat(&out, "%-16s %6d  %-14s %-22s %-12s %s\n", b.id, b.hits,
-                          s.divergence, s.opcode, s.resource, s.address);
-    absl::StrAppendFormat(&out, "%18s target %s, first seen %s UTC (%s into the campaign)\n", "",
-                          s.target, Utc(b.first_seen_unix), Elapsed(b.first_seen_elapsed));
-    absl::StrAppendFormat(&out, "%18s reproducer %s (%d instructions, %d threads)\n", "",
-                          b.reduced_path, b.reduced_size.instructions, b.reduced_size.threads);
-    if (!s.cause.empty()) absl::StrAppendFormat(&out, "%18s cause: %s\n", "", s.cause);
+    absl::StrAppendFormat(&out, "%-16s %6d  %-14s %-22s %-12s %s\n", b.id,
+                          b.hits, s.divergence, s.opcode, s.resource,
+                          s.address);
+    absl::StrAppendFormat(
+        &out, "%18s target %s, first seen %s UTC (%s into the campaign)\n", "",
+        s.target, Utc(b.first_seen_unix), Elapsed(b.first_seen_elapsed));
+    absl::StrAppendFormat(
+        &out, "%18s reproducer %s (%d instructions, %d threads)\n", "",
+        b.reduced_path, b.reduced_size.instructions, b.reduced_size.threads);
+    if (!s.cause.empty())
+      absl::StrAppendFormat(&out, "%18s cause: %s\n", "", s.cause);
   }
   absl::StrAppendFormat(&out, "%d buckets, %d hits\n", buckets.size(), hits);
   return out;
@@ -80,14 +93,18 @@ std::string TriageJson(const std::vector<BucketInfo>& buckets) {
     const Signature& s = b.signature;
     hits += b.hits;
     absl::StrAppend(&out, i ? ",\n  " : "\n  ", "{\"id\": ", JsonString(b.id),
-                    ", \"key\": ", JsonString(s.Key()), ", \"opcode\": ", JsonString(s.opcode),
+                    ", \"key\": ", JsonString(s.Key()),
+                    ", \"opcode\": ", JsonString(s.opcode),
                     ", \"resource\": ", JsonString(s.resource),
                     ", \"address\": ", JsonString(s.address),
                     ", \"divergence\": ", JsonString(s.divergence),
-                    ", \"target\": ", JsonString(s.target), ", \"cause\": ", JsonString(s.cause),
+                    ", \"target\": ", JsonString(s.target),
+                    ", \"cause\": ", JsonString(s.cause),
                     ", \"hits\": ", b.hits);
     const std::string elapsed =
-        b.first_seen_elapsed < 0 ? "null" : absl::StrFormat("%.3f", b.first_seen_elapsed);
+        b.first_seen_elapsed < 0
+            ? "null"
+            : absl::StrFormat("%.3f", b.first_seen_elapsed);
     absl::StrAppend(&out, ", \"first_seen\": ", b.first_seen_unix,
                     ", \"first_seen_elapsed\": ", elapsed,
                     ", \"summary\": ", JsonString(b.summary),
@@ -97,7 +114,8 @@ std::string TriageJson(const std::vector<BucketInfo>& buckets) {
                     ", \"resources\": ", b.reduced_size.resources,
                     ", \"words\": ", b.reduced_size.words, "}");
   }
-  absl::StrAppend(&out, buckets.empty() ? "" : "\n", "], \"hits\": ", hits, "}\n");
+  absl::StrAppend(&out, buckets.empty() ? "" : "\n", "], \"hits\": ", hits,
+                  "}\n");
   return out;
 }
 

@@ -49,7 +49,7 @@ class BucketLists {
   uint32_t Next(uint32_t member) const { return next_[member]; }
 
  private:
-  std::vector<uint32_t> first_, last_;  // per bucket
+  std::vector<uint32_t> first_, last_;             // per bucket
   std::vector<uint32_t> next_, prev_, bucket_of_;  // per member
 };
 

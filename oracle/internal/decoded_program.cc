@@ -11,8 +11,8 @@ namespace {
 // The component a write mask names when it names exactly one, else -1.
 // A table: std::has_single_bit, or mask & (mask - 1), compiles to a
 // software popcount on baseline x86-64.
-constexpr std::array<int8_t, 16> kOnlyLane = {-1, 0, 1, -1, 2, -1, -1, -1,
-                                              3, -1, -1, -1, -1, -1, -1, -1};
+constexpr std::array<int8_t, 16> kOnlyLane = {-1, 0,  1,  -1, 2,  -1, -1, -1,
+                                              3,  -1, -1, -1, -1, -1, -1, -1};
 
 }  // namespace
 
@@ -43,11 +43,14 @@ void Decode(const isa::Program& program, DecodedProgram& p) {
     d.family = info.family;
     if (info.family == isa::Family::kLoad) {
       const int k = isa::Layout(inst.op).with_role(isa::Role::kTarget);
-      const isa::Operand* mem = k >= 0 && static_cast<size_t>(k) < inst.operands.size()
-                                    ? &inst.operands[static_cast<size_t>(k)]
-                                    : nullptr;
-      if (mem != nullptr && (mem->file == isa::RegFile::kUav || mem->file == isa::RegFile::kTgsm)) {
-        std::vector<bool>& l = mem->file == isa::RegFile::kTgsm ? p.loaded_tgsm : p.loaded_uavs;
+      const isa::Operand* mem =
+          k >= 0 && static_cast<size_t>(k) < inst.operands.size()
+              ? &inst.operands[static_cast<size_t>(k)]
+              : nullptr;
+      if (mem != nullptr && (mem->file == isa::RegFile::kUav ||
+                             mem->file == isa::RegFile::kTgsm)) {
+        std::vector<bool>& l =
+            mem->file == isa::RegFile::kTgsm ? p.loaded_tgsm : p.loaded_uavs;
         if (l.size() <= mem->index) l.resize(size_t{mem->index} + 1, false);
         l[mem->index] = true;
       }
@@ -63,9 +66,10 @@ void Decode(const isa::Program& program, DecodedProgram& p) {
     }
     if (inst.op == Op::kDclTemps) p.temps = inst.operands[0].index;
     if (d.family == isa::Family::kAlu) {
-      const size_t dsts = static_cast<size_t>(isa::Layout(inst.op).destinations());
-      d.alu_sources = static_cast<uint8_t>(
-          std::min<size_t>(inst.operands.size() - std::min(dsts, inst.operands.size()), 4));
+      const size_t dsts =
+          static_cast<size_t>(isa::Layout(inst.op).destinations());
+      d.alu_sources = static_cast<uint8_t>(std::min<size_t>(
+          inst.operands.size() - std::min(dsts, inst.operands.size()), 4));
       d.alu_counted = static_cast<uint8_t>(alu_internal::Sources(inst.op));
       if (dsts == 1 && !inst.operands.empty()) {
         d.alu_lane = kOnlyLane[inst.operands[0].mask & 0xFu];

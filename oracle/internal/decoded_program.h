@@ -25,12 +25,14 @@ struct DecodedInstruction {
   // ALU: whether `flat` holds the instruction (one lane, no x#).
   bool alu_flat = false;
   uint32_t atomic_ordinal = UINT32_MAX;  // index into Thread::occurrences
-  FlatAlu flat;  // meaningful only where alu_flat (Decode leaves others as it found them)
+  FlatAlu flat;  // meaningful only where alu_flat (Decode leaves others as it
+                 // found them)
 };
 
 struct DecodedProgram {
   std::vector<DecodedInstruction> code;  // by instruction index
-  uint32_t leading_decls = 0;  // declarations before the first other instruction
+  uint32_t leading_decls =
+      0;  // declarations before the first other instruction
   uint32_t atomic_count = 0;
   // The memories some instruction loads from (u# slots; g# slots): only
   // their words can be read while others write them, and only their writes

@@ -24,7 +24,8 @@ class DenseIndex {
   uint32_t Find(uint64_t key) const {
     if (slots_.empty()) return kAbsent;
     for (size_t s = Home(key);; s = (s + 1) & mask_) {
-      if (slots_[s].number == kAbsent || slots_[s].key == key) return slots_[s].number;
+      if (slots_[s].number == kAbsent || slots_[s].key == key)
+        return slots_[s].number;
     }
   }
   // The key's number, and whether it was new (then it is the last: size()-1).
@@ -70,7 +71,9 @@ class DenseIndex {
     uint32_t number = kAbsent;  // kAbsent: empty
   };
   // Fibonacci hashing: the product's top bits depend on every key bit.
-  size_t Home(uint64_t key) const { return (key * 0x9E3779B97F4A7C15ull) >> shift_; }
+  size_t Home(uint64_t key) const {
+    return (key * 0x9E3779B97F4A7C15ull) >> shift_;
+  }
   // To at least `slots` slots (a power of two), every key put back.
   void Rehash(size_t slots);
 

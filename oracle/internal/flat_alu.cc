@@ -7,21 +7,45 @@ namespace atomfuzz::oracle {
 int FlatSources(isa::Op op) {
   using isa::Op;
   switch (op) {
-    case Op::kMov: case Op::kINeg: case Op::kNot: case Op::kCountBits: return 1;
-    case Op::kIAdd: case Op::kIShl: case Op::kIShr: case Op::kUShr: case Op::kAnd:
-    case Op::kOr: case Op::kXor: case Op::kIEq: case Op::kINe: case Op::kILt:
-    case Op::kIGe: case Op::kULt: case Op::kUGe: case Op::kIMax: case Op::kIMin:
-    case Op::kUMax: case Op::kUMin: return 2;
-    case Op::kMovc: case Op::kIMad: case Op::kUMad: case Op::kUbfe: return 3;
-    case Op::kBfi: return 4;
-    default: return -1;
+    case Op::kMov:
+    case Op::kINeg:
+    case Op::kNot:
+    case Op::kCountBits:
+      return 1;
+    case Op::kIAdd:
+    case Op::kIShl:
+    case Op::kIShr:
+    case Op::kUShr:
+    case Op::kAnd:
+    case Op::kOr:
+    case Op::kXor:
+    case Op::kIEq:
+    case Op::kINe:
+    case Op::kILt:
+    case Op::kIGe:
+    case Op::kULt:
+    case Op::kUGe:
+    case Op::kIMax:
+    case Op::kIMin:
+    case Op::kUMax:
+    case Op::kUMin:
+      return 2;
+    case Op::kMovc:
+    case Op::kIMad:
+    case Op::kUMad:
+    case Op::kUbfe:
+      return 3;
+    case Op::kBfi:
+      return 4;
+    default:
+      return -1;
   }
 }
 
 // The same reads and writes as Execution::Read and Write (and ReadOther,
 // WriteOther) for these files.
-bool FlatAlu::Of(const isa::Instruction& inst, int lane, size_t sources, int counted,
-                 size_t temp_values, FlatAlu& f) {
+bool FlatAlu::Of(const isa::Instruction& inst, int lane, size_t sources,
+                 int counted, size_t temp_values, FlatAlu& f) {
   f.op = inst.op;
   f.direct = FlatSources(inst.op) == counted;
   constexpr size_t kTemps = kSystemValueCount;  // where r0.x is
@@ -52,10 +76,12 @@ bool FlatAlu::Of(const isa::Instruction& inst, int lane, size_t sources, int cou
       const size_t r = size_t{op.index} * 4 + op.Component(lane);
       if (r < temp_values) read(k, kTemps + r);  // else undefined
     } else if (op.file == isa::RegFile::kImmediate) {
-      constant = Value::Of(op.values[op.value_count == 1 ? 0 : static_cast<size_t>(lane & 3)]);
+      constant = Value::Of(
+          op.values[op.value_count == 1 ? 0 : static_cast<size_t>(lane & 3)]);
     } else if (op.file == isa::RegFile::kIndexableTemp) {
       return false;
-    } else if (const int slot = SystemValueSlot(op.file, op.Component(lane)); slot >= 0) {
+    } else if (const int slot = SystemValueSlot(op.file, op.Component(lane));
+               slot >= 0) {
       read(k, static_cast<size_t>(slot));
     }
     // Any other file, or a component past z, reads as undefined.

@@ -51,8 +51,8 @@ struct FlatAlu {
   // components per thread, given its first `sources` source operands and
   // that the op reads `counted` of them, into `out` (default-constructed);
   // false if an operand is an x#.
-  static bool Of(const isa::Instruction& inst, int lane, size_t sources, int counted,
-                 size_t temp_values, FlatAlu& out);
+  static bool Of(const isa::Instruction& inst, int lane, size_t sources,
+                 int counted, size_t temp_values, FlatAlu& out);
 
   // One step of the lane on the thread's values (Thread::values): what
   // EvalAlu computes from the staged sources, without staging them where
@@ -76,7 +76,8 @@ struct FlatAlu {
     }
     return false;
   }
-  ABSL_ATTRIBUTE_ALWAYS_INLINE uint64_t Word(const Value* values, size_t k) const {
+  ABSL_ATTRIBUTE_ALWAYS_INLINE uint64_t Word(const Value* values,
+                                             size_t k) const {
     uint64_t w;
     std::memcpy(&w, values + index[k], sizeof w);
     return (w & keep[k]) | word[k];
@@ -90,9 +91,9 @@ struct FlatAlu {
     const uint64_t c = N > 2 ? Word(values, 2) : kDefined;
     const uint64_t e = N > 3 ? Word(values, 3) : kDefined;
     uint32_t high = 0;
-    const uint32_t r = alu_internal::Compute(kOp, static_cast<uint32_t>(a), static_cast<uint32_t>(b),
-                                             static_cast<uint32_t>(c), static_cast<uint32_t>(e),
-                                             &high);
+    const uint32_t r = alu_internal::Compute(
+        kOp, static_cast<uint32_t>(a), static_cast<uint32_t>(b),
+        static_cast<uint32_t>(c), static_cast<uint32_t>(e), &high);
     return r | (a & b & c & e & kDefined);
   }
 };
@@ -112,7 +113,9 @@ inline bool FlatAlu::Run(Value* values) const {
   uint64_t v;
   if (direct) {
     switch (op) {
-      case Op::kMov: v = Word(values, 0); break;
+      case Op::kMov:
+        v = Word(values, 0);
+        break;
       case Op::kMovc: {
         // Only the picked source needs to be defined (EvalAlu).
         const uint64_t cond = Word(values, 0);
@@ -123,31 +126,80 @@ inline bool FlatAlu::Run(Value* values) const {
         }
         break;
       }
-      case Op::kIAdd: v = Direct<Op::kIAdd, 2>(values); break;
-      case Op::kINeg: v = Direct<Op::kINeg, 1>(values); break;
-      case Op::kIMad: v = Direct<Op::kIMad, 3>(values); break;
-      case Op::kUMad: v = Direct<Op::kUMad, 3>(values); break;
-      case Op::kIShl: v = Direct<Op::kIShl, 2>(values); break;
-      case Op::kIShr: v = Direct<Op::kIShr, 2>(values); break;
-      case Op::kUShr: v = Direct<Op::kUShr, 2>(values); break;
-      case Op::kAnd: v = Direct<Op::kAnd, 2>(values); break;
-      case Op::kOr: v = Direct<Op::kOr, 2>(values); break;
-      case Op::kXor: v = Direct<Op::kXor, 2>(values); break;
-      case Op::kNot: v = Direct<Op::kNot, 1>(values); break;
-      case Op::kIEq: v = Direct<Op::kIEq, 2>(values); break;
-      case Op::kINe: v = Direct<Op::kINe, 2>(values); break;
-      case Op::kILt: v = Direct<Op::kILt, 2>(values); break;
-      case Op::kIGe: v = Direct<Op::kIGe, 2>(values); break;
-      case Op::kULt: v = Direct<Op::kULt, 2>(values); break;
-      case Op::kUGe: v = Direct<Op::kUGe, 2>(values); break;
-      case Op::kIMax: v = Direct<Op::kIMax, 2>(values); break;
-      case Op::kIMin: v = Direct<Op::kIMin, 2>(values); break;
-      case Op::kUMax: v = Direct<Op::kUMax, 2>(values); break;
-      case Op::kUMin: v = Direct<Op::kUMin, 2>(values); break;
-      case Op::kBfi: v = Direct<Op::kBfi, 4>(values); break;
-      case Op::kUbfe: v = Direct<Op::kUbfe, 3>(values); break;
-      case Op::kCountBits: v = Direct<Op::kCountBits, 1>(values); break;
-      default: return true;  // FlatSources is -1: never direct
+      case Op::kIAdd:
+        v = Direct<Op::kIAdd, 2>(values);
+        break;
+      case Op::kINeg:
+        v = Direct<Op::kINeg, 1>(values);
+        break;
+      case Op::kIMad:
+        v = Direct<Op::kIMad, 3>(values);
+        break;
+      case Op::kUMad:
+        v = Direct<Op::kUMad, 3>(values);
+        break;
+      case Op::kIShl:
+        v = Direct<Op::kIShl, 2>(values);
+        break;
+      case Op::kIShr:
+        v = Direct<Op::kIShr, 2>(values);
+        break;
+      case Op::kUShr:
+        v = Direct<Op::kUShr, 2>(values);
+        break;
+      case Op::kAnd:
+        v = Direct<Op::kAnd, 2>(values);
+        break;
+      case Op::kOr:
+        v = Direct<Op::kOr, 2>(values);
+        break;
+      case Op::kXor:
+        v = Direct<Op::kXor, 2>(values);
+        break;
+      case Op::kNot:
+        v = Direct<Op::kNot, 1>(values);
+        break;
+      case Op::kIEq:
+        v = Direct<Op::kIEq, 2>(values);
+        break;
+      case Op::kINe:
+        v = Direct<Op::kINe, 2>(values);
+        break;
+      case Op::kILt:
+        v = Direct<Op::kILt, 2>(values);
+        break;
+      case Op::kIGe:
+        v = Direct<Op::kIGe, 2>(values);
+        break;
+      case Op::kULt:
+        v = Direct<Op::kULt, 2>(values);
+        break;
+      case Op::kUGe:
+        v = Direct<Op::kUGe, 2>(values);
+        break;
+      case Op::kIMax:
+        v = Direct<Op::kIMax, 2>(values);
+        break;
+      case Op::kIMin:
+        v = Direct<Op::kIMin, 2>(values);
+        break;
+      case Op::kUMax:
+        v = Direct<Op::kUMax, 2>(values);
+        break;
+      case Op::kUMin:
+        v = Direct<Op::kUMin, 2>(values);
+        break;
+      case Op::kBfi:
+        v = Direct<Op::kBfi, 4>(values);
+        break;
+      case Op::kUbfe:
+        v = Direct<Op::kUbfe, 3>(values);
+        break;
+      case Op::kCountBits:
+        v = Direct<Op::kCountBits, 1>(values);
+        break;
+      default:
+        return true;  // FlatSources is -1: never direct
     }
   } else {
     std::array<Value, 4> src = constant;

@@ -1,13 +1,14 @@
 #include "oracle/internal/remaining_trail.h"
 
-#include "absl/container/flat_hash_map.h"
-
 #include <cassert>
 #include <cstdlib>
 
+#include "absl/container/flat_hash_map.h"
+
 namespace atomfuzz::oracle {
 
-void RemainingTrail::Reset(absl::Span<const Edge> edges, size_t values, uint32_t end) {
+void RemainingTrail::Reset(absl::Span<const Edge> edges, size_t values,
+                           uint32_t end) {
   edges_.assign(edges.begin(), edges.end());
   end_ = end;
   imbalance_ = 0;
@@ -29,7 +30,8 @@ void RemainingTrail::Reset(absl::Span<const Edge> edges, size_t values, uint32_t
   pair_of_.resize(edges.size());
   for (uint32_t i = 0; i < edges.size(); ++i) {
     const uint64_t key = (uint64_t{edges[i].before} << 32) | edges[i].after;
-    const auto [it, added] = ids.try_emplace(key, static_cast<uint32_t>(pairs_.size()));
+    const auto [it, added] =
+        ids.try_emplace(key, static_cast<uint32_t>(pairs_.size()));
     if (added) {
       pairs_.push_back(edges[i]);
       pair_left_.push_back(0);
@@ -82,7 +84,8 @@ bool RemainingTrail::PossibleAfter(size_t last) {
   const bool balanced = imbalance_ == 0;
   if (!balanced && !(imbalance_ == 2 && balance_[at] == -1)) return false;
   if (end_ == kNoEnd) return false;
-  if (end_ != kAnyEnd && (balanced ? end_ != at : balance_[end_] != 1)) return false;
+  if (end_ != kAnyEnd && (balanced ? end_ != at : balance_[end_] != 1))
+    return false;
   // Connectivity: every remaining op reachable from `at`, over the pairs
   // remaining ops have.
   parent_[at] = at;
@@ -92,7 +95,8 @@ bool RemainingTrail::PossibleAfter(size_t last) {
     parent_[pairs_[p].after] = pairs_[p].after;
   }
   for (size_t p = 0; p < pairs_.size(); ++p) {
-    if (pair_left_[p] != 0) parent_[Find(pairs_[p].before)] = Find(pairs_[p].after);
+    if (pair_left_[p] != 0)
+      parent_[Find(pairs_[p].before)] = Find(pairs_[p].after);
   }
   const uint32_t root = Find(at);
   for (size_t p = 0; p < pairs_.size(); ++p) {

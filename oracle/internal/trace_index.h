@@ -37,7 +37,9 @@ class TraceIndex {
       const isa::AtomicEvent& e = trace[i];
       size_t s = Home(e.group, e.thread, e.instruction, e.occurrence);
       for (; slots_[s] != kAbsent; s = (s + 1) & mask_) {
-        if (Same(trace[slots_[s]], e.group, e.thread, e.instruction, e.occurrence)) break;
+        if (Same(trace[slots_[s]], e.group, e.thread, e.instruction,
+                 e.occurrence))
+          break;
       }
       if (slots_[s] == kAbsent) slots_[s] = i;
     }
@@ -45,19 +47,23 @@ class TraceIndex {
 
   // The position of the first event with this key in the trace, or kAbsent.
   // Inlined: the judge asks at every atomic.
-  ABSL_ATTRIBUTE_ALWAYS_INLINE uint32_t Find(const std::array<uint32_t, 3>& group,
-                                             const std::array<uint32_t, 3>& thread,
-                                             uint32_t instruction, uint32_t occurrence) const {
-    for (size_t s = Home(group, thread, instruction, occurrence);; s = (s + 1) & mask_) {
+  ABSL_ATTRIBUTE_ALWAYS_INLINE uint32_t
+  Find(const std::array<uint32_t, 3>& group,
+       const std::array<uint32_t, 3>& thread, uint32_t instruction,
+       uint32_t occurrence) const {
+    for (size_t s = Home(group, thread, instruction, occurrence);;
+         s = (s + 1) & mask_) {
       const uint32_t i = slots_[s];
-      if (i == kAbsent || Same((*trace_)[i], group, thread, instruction, occurrence)) {
+      if (i == kAbsent ||
+          Same((*trace_)[i], group, thread, instruction, occurrence)) {
         return i;
       }
     }
   }
 
  private:
-  static bool Same(const isa::AtomicEvent& e, const std::array<uint32_t, 3>& group,
+  static bool Same(const isa::AtomicEvent& e,
+                   const std::array<uint32_t, 3>& group,
                    const std::array<uint32_t, 3>& thread, uint32_t instruction,
                    uint32_t occurrence) {
     return e.instruction == instruction && e.occurrence == occurrence &&
@@ -65,9 +71,12 @@ class TraceIndex {
   }
   // The key's eight words as four 64-bit ones, each times its own odd
   // constant: the sum's top bits depend on every key bit.
-  size_t Home(const std::array<uint32_t, 3>& group, const std::array<uint32_t, 3>& thread,
-              uint32_t instruction, uint32_t occurrence) const {
-    auto pair = [](uint32_t lo, uint32_t hi) { return (uint64_t{hi} << 32) | lo; };
+  size_t Home(const std::array<uint32_t, 3>& group,
+              const std::array<uint32_t, 3>& thread, uint32_t instruction,
+              uint32_t occurrence) const {
+    auto pair = [](uint32_t lo, uint32_t hi) {
+      return (uint64_t{hi} << 32) | lo;
+    };
     const uint64_t h = pair(group[0], group[1]) * 0x9E3779B97F4A7C15ull +
                        pair(group[2], thread[0]) * 0xC2B2AE3D27D4EB4Full +
                        pair(thread[1], thread[2]) * 0x165667B19E3779F9ull +

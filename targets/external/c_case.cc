@@ -32,7 +32,8 @@ atomfuzz_instruction ToC(const isa::Instruction& in) {
   c.glc = in.glc ? 1 : 0;
   c.opc = in.opc ? 1 : 0;
   c.dim = static_cast<uint32_t>(in.dim);
-  for (size_t i = 0; i < 4; ++i) c.types[i] = static_cast<uint32_t>(in.types[i]);
+  for (size_t i = 0; i < 4; ++i)
+    c.types[i] = static_cast<uint32_t>(in.types[i]);
   if (in.indexable) {
     c.has_indexable = 1;
     c.indexable_dim = static_cast<uint32_t>(in.indexable->dim);

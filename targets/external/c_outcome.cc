@@ -12,21 +12,26 @@ namespace {
 isa::Outcome Malformed(absl::string_view why) {
   isa::Outcome out;
   out.status = isa::RunStatus::kRejected;
-  out.message = absl::StrCat("malformed outcome from the external target: ", why);
+  out.message =
+      absl::StrCat("malformed outcome from the external target: ", why);
   return out;
 }
 
-std::optional<std::string> CheckUav(const atomfuzz_uav& u, const isa::Resource& r) {
-  if (u.slot != r.slot) return absl::StrCat("uav slot ", u.slot, ", expected u", r.slot);
+std::optional<std::string> CheckUav(const atomfuzz_uav& u,
+                                    const isa::Resource& r) {
+  if (u.slot != r.slot)
+    return absl::StrCat("uav slot ", u.slot, ", expected u", r.slot);
   if (u.word_count != r.init.size()) {
     return absl::StrCat("u", r.slot, " has ", u.word_count, " words, expected ",
                         r.init.size());
   }
-  if (u.word_count > 0 && u.words == nullptr) return absl::StrCat("u", r.slot, " words NULL");
+  if (u.word_count > 0 && u.words == nullptr)
+    return absl::StrCat("u", r.slot, " words NULL");
   return std::nullopt;
 }
 
-std::optional<std::string> CheckEvent(const atomfuzz_event& e, const isa::Case& c) {
+std::optional<std::string> CheckEvent(const atomfuzz_event& e,
+                                      const isa::Case& c) {
   if (e.file != static_cast<uint32_t>(isa::RegFile::kUav) &&
       e.file != static_cast<uint32_t>(isa::RegFile::kTgsm)) {
     return absl::StrCat("event file ", e.file);
@@ -36,7 +41,8 @@ std::optional<std::string> CheckEvent(const atomfuzz_event& e, const isa::Case& 
   }
   if (e.has_returned > 1) return "event has_returned not 0 or 1";
   if (e.instruction >= c.shader.instructions.size()) {
-    return absl::StrCat("event instruction ", e.instruction, " past the program");
+    return absl::StrCat("event instruction ", e.instruction,
+                        " past the program");
   }
   return std::nullopt;
 }
@@ -63,7 +69,8 @@ isa::Outcome FromC(const atomfuzz_outcome& o, const isa::Case& c) {
   if (o.status > ATOMFUZZ_STATUS_BUDGET_EXCEEDED) {
     return Malformed(absl::StrCat("status ", o.status));
   }
-  if (o.message_size > 0 && o.message == nullptr) return Malformed("message NULL");
+  if (o.message_size > 0 && o.message == nullptr)
+    return Malformed("message NULL");
   isa::Outcome out;
   out.status = static_cast<isa::RunStatus>(o.status);
   out.message.assign(o.message == nullptr ? "" : o.message,
@@ -71,7 +78,8 @@ isa::Outcome FromC(const atomfuzz_outcome& o, const isa::Case& c) {
   if (out.status != isa::RunStatus::kOk) return out;  // nothing else is read
 
   if (o.uav_count != c.resources.size()) {
-    return Malformed(absl::StrCat(o.uav_count, " UAVs, expected ", c.resources.size()));
+    return Malformed(
+        absl::StrCat(o.uav_count, " UAVs, expected ", c.resources.size()));
   }
   if (o.uav_count > 0 && o.uavs == nullptr) return Malformed("uavs NULL");
   for (size_t i = 0; i < c.resources.size(); ++i) {
@@ -89,12 +97,14 @@ isa::Outcome FromC(const atomfuzz_outcome& o, const isa::Case& c) {
   out.has_trace = o.has_trace == 1;
   if (!out.has_trace) return out;
   if (o.event_count > kMaxWireEvents) {
-    return Malformed(absl::StrCat(o.event_count, " events, at most ", kMaxWireEvents));
+    return Malformed(
+        absl::StrCat(o.event_count, " events, at most ", kMaxWireEvents));
   }
   if (o.event_count > 0 && o.events == nullptr) return Malformed("events NULL");
   out.trace.reserve(o.event_count);
   for (uint32_t i = 0; i < o.event_count; ++i) {
-    if (std::optional<std::string> bad = CheckEvent(o.events[i], c)) return Malformed(*bad);
+    if (std::optional<std::string> bad = CheckEvent(o.events[i], c))
+      return Malformed(*bad);
     out.trace.push_back(ToEvent(o.events[i]));
   }
   return out;

@@ -20,8 +20,12 @@ class ExternalTarget : public Target {
  public:
   ExternalTarget(std::string name, void* library, RunFn run, DestroyFn destroy,
                  void* handle, bool trace)
-      : name_(std::move(name)), library_(library), run_(run), destroy_(destroy),
-        handle_(handle), trace_(trace) {}
+      : name_(std::move(name)),
+        library_(library),
+        run_(run),
+        destroy_(destroy),
+        handle_(handle),
+        trace_(trace) {}
   ~ExternalTarget() override {
     destroy_(handle_);
     dlclose(library_);
@@ -34,7 +38,8 @@ class ExternalTarget : public Target {
       if (r.init.size() != r.WordCount()) {  // what the C structs promise
         isa::Outcome o;
         o.status = isa::RunStatus::kRejected;
-        o.message = absl::StrCat("u", r.slot, ": initial words do not fill the view");
+        o.message =
+            absl::StrCat("u", r.slot, ": initial words do not fill the view");
         return o;
       }
     }
@@ -46,8 +51,10 @@ class ExternalTarget : public Target {
       o.status = isa::RunStatus::kRejected;
       o.message = absl::StrCat("atomfuzz_target_run returned ", rc);
       if (out.message != nullptr && out.message_size > 0) {
-        absl::StrAppend(&o.message, ": ",
-                        absl::string_view(out.message, std::min<uint32_t>(out.message_size, 4096)));
+        absl::StrAppend(
+            &o.message, ": ",
+            absl::string_view(out.message,
+                              std::min<uint32_t>(out.message_size, 4096)));
       }
       return o;
     }
@@ -72,27 +79,29 @@ Fn Symbol(void* library, const char* name) {
 
 absl::StatusOr<ExternalSpec> ParseExternalName(absl::string_view name) {
   if (name.substr(0, kPrefix.size()) != kPrefix) {
-    return absl::InvalidArgumentError(absl::StrCat("expected ext:PATH, found '", name, "'"));
+    return absl::InvalidArgumentError(
+        absl::StrCat("expected ext:PATH, found '", name, "'"));
   }
   name.remove_prefix(kPrefix.size());
   ExternalSpec spec;
   const size_t colon = name.find(':');
   spec.path = std::string(name.substr(0, colon));
-  if (colon != absl::string_view::npos) spec.options = std::string(name.substr(colon + 1));
+  if (colon != absl::string_view::npos)
+    spec.options = std::string(name.substr(colon + 1));
   if (spec.path.empty()) {
-    return absl::InvalidArgumentError("--target=ext:PATH: expected a library path after 'ext:'");
+    return absl::InvalidArgumentError(
+        "--target=ext:PATH: expected a library path after 'ext:'");
   }
   return spec;
 }
 
-absl::StatusOr<std::unique_ptr<Target>> LoadExternalTarget(std::string name,
-                                                           const ExternalSpec& spec,
-                                                           const TargetOptions& options) {
+absl::StatusOr<std::unique_ptr<Target>> LoadExternalTarget(
+    std::string name, const ExternalSpec& spec, const TargetOptions& options) {
   void* library = dlopen(spec.path.c_str(), RTLD_NOW | RTLD_LOCAL);
   if (library == nullptr) {
     const char* why = dlerror();
-    return absl::InvalidArgumentError(
-        absl::StrCat(spec.path, ": cannot load: ", why ? why : "unknown reason"));
+    return absl::InvalidArgumentError(absl::StrCat(
+        spec.path, ": cannot load: ", why ? why : "unknown reason"));
   }
   const auto abi = Symbol<AbiVersionFn>(library, "atomfuzz_target_abi_version");
   const auto create = Symbol<CreateFn>(library, "atomfuzz_target_create");
@@ -101,13 +110,15 @@ absl::StatusOr<std::unique_ptr<Target>> LoadExternalTarget(std::string name,
   if (!abi || !create || !run || !destroy) {
     dlclose(library);
     return absl::InvalidArgumentError(absl::StrCat(
-        spec.path, ": expected the functions atomfuzz_target_abi_version, _create, _run "
-                   "and _destroy (include/atomfuzz/target.h)"));
+        spec.path,
+        ": expected the functions atomfuzz_target_abi_version, _create, _run "
+        "and _destroy (include/atomfuzz/target.h)"));
   }
   if (const uint32_t v = abi(); v != ATOMFUZZ_TARGET_ABI_VERSION) {
     dlclose(library);
-    return absl::InvalidArgumentError(absl::StrCat(spec.path, ": ABI version ", v,
-                                                   ", expected ", ATOMFUZZ_TARGET_ABI_VERSION));
+    return absl::InvalidArgumentError(
+        absl::StrCat(spec.path, ": ABI version ", v, ", expected ",
+                     ATOMFUZZ_TARGET_ABI_VERSION));
   }
   char error[1024] = {};
   void* handle = create(spec.options.c_str(), error, sizeof error);
@@ -118,21 +129,26 @@ absl::StatusOr<std::unique_ptr<Target>> LoadExternalTarget(std::string name,
         absl::StrCat(spec.path, ": atomfuzz_target_create(\"", spec.options,
                      "\") failed: ", error[0] ? error : "no reason given"));
   }
-  return std::make_unique<ExternalTarget>(std::move(name), library, run, destroy, handle,
-                                          options.trace);
+  return std::make_unique<ExternalTarget>(std::move(name), library, run,
+                                          destroy, handle, options.trace);
 }
 
-absl::StatusOr<std::unique_ptr<Target>> CreateExternalTarget(const std::string& name,
-                                                             const TargetOptions& options) {
+absl::StatusOr<std::unique_ptr<Target>> CreateExternalTarget(
+    const std::string& name, const TargetOptions& options) {
   absl::StatusOr<ExternalSpec> spec = ParseExternalName(name);
   if (!spec.ok()) return spec.status();
   // Checked here too, so a typo is an error without a child to start.
   struct stat st;
-  if (spec->path.find('/') != std::string::npos && stat(spec->path.c_str(), &st) != 0) {
-    return absl::InvalidArgumentError(absl::StrCat(spec->path, ": no such library"));
+  if (spec->path.find('/') != std::string::npos &&
+      stat(spec->path.c_str(), &st) != 0) {
+    return absl::InvalidArgumentError(
+        absl::StrCat(spec->path, ": no such library"));
   }
   return Isolate(
-      name, [name, spec = *spec, options] { return LoadExternalTarget(name, spec, options); },
+      name,
+      [name, spec = *spec, options] {
+        return LoadExternalTarget(name, spec, options);
+      },
       IsolationFor(options));
 }
 

@@ -23,15 +23,14 @@ absl::StatusOr<ExternalSpec> ParseExternalName(absl::string_view name);
 
 // Loads the library in this process and creates its handle. Only an
 // isolated child should call it: the library's crashes are this process's.
-absl::StatusOr<std::unique_ptr<Target>> LoadExternalTarget(std::string name,
-                                                           const ExternalSpec& spec,
-                                                           const TargetOptions& options);
+absl::StatusOr<std::unique_ptr<Target>> LoadExternalTarget(
+    std::string name, const ExternalSpec& spec, const TargetOptions& options);
 
 // The registry's entry: the library in a child process (Isolate()).
 // InvalidArgument for a bad name, a file that does not load, a wrong ABI
 // version or a create() that fails; the library's own reason is included.
-absl::StatusOr<std::unique_ptr<Target>> CreateExternalTarget(const std::string& name,
-                                                             const TargetOptions& options);
+absl::StatusOr<std::unique_ptr<Target>> CreateExternalTarget(
+    const std::string& name, const TargetOptions& options);
 
 }  // namespace atomfuzz::targets::external
 

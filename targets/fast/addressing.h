@@ -28,8 +28,10 @@ struct RawAddress {
 
 struct StructuredAddress {
   static Where At(const Memory& m, const uint32_t* a) {
-    if (a[1] % 4 != 0 || uint64_t{a[1]} + 4 > m.stride || a[0] >= m.elements) return {false, 0};
-    return {true, static_cast<uint32_t>(uint64_t{a[0]} * (m.stride / 4) + a[1] / 4)};
+    if (a[1] % 4 != 0 || uint64_t{a[1]} + 4 > m.stride || a[0] >= m.elements)
+      return {false, 0};
+    return {true,
+            static_cast<uint32_t>(uint64_t{a[0]} * (m.stride / 4) + a[1] / 4)};
   }
 };
 
@@ -45,7 +47,8 @@ struct TypedAddress {
   }
 };
 
-// Injected: the byte offset is dropped (translator computing index*stride only).
+// Injected: the byte offset is dropped (translator computing index*stride
+// only).
 struct StructuredNoOffset {
   static Where At(const Memory& m, const uint32_t* a) {
     if (a[0] >= m.elements) return {false, 0};
@@ -67,7 +70,10 @@ struct StructuredWrap32 {
 struct TypedNoY {
   static Where At(const Memory& m, const uint32_t* a) {
     const uint32_t b[3] = {a[0], 0, a[2]};
-    return TypedAddress::At(m, m.dim == isa::Dim::kTexture2D || m.dim == isa::Dim::kTexture2DArray ? b : a);
+    return TypedAddress::At(
+        m, m.dim == isa::Dim::kTexture2D || m.dim == isa::Dim::kTexture2DArray
+               ? b
+               : a);
   }
 };
 
@@ -79,9 +85,15 @@ struct WrapOutOfBounds {
     if (w.hit || m.words == 0) return w;
     uint64_t linear = 0;
     switch (m.kind) {
-      case Memory::Kind::kRaw: linear = a[0] / 4; break;
-      case Memory::Kind::kStructured: linear = uint64_t{a[0]} * (m.stride / 4) + a[1] / 4; break;
-      case Memory::Kind::kTyped: linear = a[0]; break;
+      case Memory::Kind::kRaw:
+        linear = a[0] / 4;
+        break;
+      case Memory::Kind::kStructured:
+        linear = uint64_t{a[0]} * (m.stride / 4) + a[1] / 4;
+        break;
+      case Memory::Kind::kTyped:
+        linear = a[0];
+        break;
     }
     return {true, static_cast<uint32_t>(linear % m.words)};
   }

@@ -18,29 +18,115 @@ inline uint32_t Select(uint32_t mask, uint32_t v, uint32_t old) {
 inline int32_t S(uint32_t v) { return static_cast<int32_t>(v); }
 inline uint32_t B(bool b) { return b ? ~0u : 0u; }
 
-struct Mov { static uint32_t F(uint32_t a, uint32_t, uint32_t, uint32_t) { return a; } };
-struct Movc { static uint32_t F(uint32_t c, uint32_t a, uint32_t b, uint32_t) { return c ? a : b; } };
-struct IAdd { static uint32_t F(uint32_t a, uint32_t b, uint32_t, uint32_t) { return a + b; } };
-struct INeg { static uint32_t F(uint32_t a, uint32_t, uint32_t, uint32_t) { return 0u - a; } };
-struct Mad { static uint32_t F(uint32_t a, uint32_t b, uint32_t c, uint32_t) { return a * b + c; } };
-struct IShl { static uint32_t F(uint32_t a, uint32_t b, uint32_t, uint32_t) { return a << (b & 31); } };
-struct IShr { static uint32_t F(uint32_t a, uint32_t b, uint32_t, uint32_t) { return static_cast<uint32_t>(S(a) >> (b & 31)); } };
-struct UShr { static uint32_t F(uint32_t a, uint32_t b, uint32_t, uint32_t) { return a >> (b & 31); } };
-struct And { static uint32_t F(uint32_t a, uint32_t b, uint32_t, uint32_t) { return a & b; } };
-struct Or { static uint32_t F(uint32_t a, uint32_t b, uint32_t, uint32_t) { return a | b; } };
-struct Xor { static uint32_t F(uint32_t a, uint32_t b, uint32_t, uint32_t) { return a ^ b; } };
-struct Not { static uint32_t F(uint32_t a, uint32_t, uint32_t, uint32_t) { return ~a; } };
-struct IEq { static uint32_t F(uint32_t a, uint32_t b, uint32_t, uint32_t) { return B(a == b); } };
-struct INe { static uint32_t F(uint32_t a, uint32_t b, uint32_t, uint32_t) { return B(a != b); } };
-struct ILt { static uint32_t F(uint32_t a, uint32_t b, uint32_t, uint32_t) { return B(S(a) < S(b)); } };
-struct IGe { static uint32_t F(uint32_t a, uint32_t b, uint32_t, uint32_t) { return B(S(a) >= S(b)); } };
-struct ULt { static uint32_t F(uint32_t a, uint32_t b, uint32_t, uint32_t) { return B(a < b); } };
-struct UGe { static uint32_t F(uint32_t a, uint32_t b, uint32_t, uint32_t) { return B(a >= b); } };
-struct IMax { static uint32_t F(uint32_t a, uint32_t b, uint32_t, uint32_t) { return S(a) > S(b) ? a : b; } };
-struct IMin { static uint32_t F(uint32_t a, uint32_t b, uint32_t, uint32_t) { return S(a) < S(b) ? a : b; } };
-struct UMax { static uint32_t F(uint32_t a, uint32_t b, uint32_t, uint32_t) { return a > b ? a : b; } };
-struct UMin { static uint32_t F(uint32_t a, uint32_t b, uint32_t, uint32_t) { return a < b ? a : b; } };
-struct CountBits { static uint32_t F(uint32_t a, uint32_t, uint32_t, uint32_t) { return static_cast<uint32_t>(std::popcount(a)); } };
+struct Mov {
+  static uint32_t F(uint32_t a, uint32_t, uint32_t, uint32_t) { return a; }
+};
+struct Movc {
+  static uint32_t F(uint32_t c, uint32_t a, uint32_t b, uint32_t) {
+    return c ? a : b;
+  }
+};
+struct IAdd {
+  static uint32_t F(uint32_t a, uint32_t b, uint32_t, uint32_t) {
+    return a + b;
+  }
+};
+struct INeg {
+  static uint32_t F(uint32_t a, uint32_t, uint32_t, uint32_t) { return 0u - a; }
+};
+struct Mad {
+  static uint32_t F(uint32_t a, uint32_t b, uint32_t c, uint32_t) {
+    return a * b + c;
+  }
+};
+struct IShl {
+  static uint32_t F(uint32_t a, uint32_t b, uint32_t, uint32_t) {
+    return a << (b & 31);
+  }
+};
+struct IShr {
+  static uint32_t F(uint32_t a, uint32_t b, uint32_t, uint32_t) {
+    return static_cast<uint32_t>(S(a) >> (b & 31));
+  }
+};
+struct UShr {
+  static uint32_t F(uint32_t a, uint32_t b, uint32_t, uint32_t) {
+    return a >> (b & 31);
+  }
+};
+struct And {
+  static uint32_t F(uint32_t a, uint32_t b, uint32_t, uint32_t) {
+    return a & b;
+  }
+};
+struct Or {
+  static uint32_t F(uint32_t a, uint32_t b, uint32_t, uint32_t) {
+    return a | b;
+  }
+};
+struct Xor {
+  static uint32_t F(uint32_t a, uint32_t b, uint32_t, uint32_t) {
+    return a ^ b;
+  }
+};
+struct Not {
+  static uint32_t F(uint32_t a, uint32_t, uint32_t, uint32_t) { return ~a; }
+};
+struct IEq {
+  static uint32_t F(uint32_t a, uint32_t b, uint32_t, uint32_t) {
+    return B(a == b);
+  }
+};
+struct INe {
+  static uint32_t F(uint32_t a, uint32_t b, uint32_t, uint32_t) {
+    return B(a != b);
+  }
+};
+struct ILt {
+  static uint32_t F(uint32_t a, uint32_t b, uint32_t, uint32_t) {
+    return B(S(a) < S(b));
+  }
+};
+struct IGe {
+  static uint32_t F(uint32_t a, uint32_t b, uint32_t, uint32_t) {
+    return B(S(a) >= S(b));
+  }
+};
+struct ULt {
+  static uint32_t F(uint32_t a, uint32_t b, uint32_t, uint32_t) {
+    return B(a < b);
+  }
+};
+struct UGe {
+  static uint32_t F(uint32_t a, uint32_t b, uint32_t, uint32_t) {
+    return B(a >= b);
+  }
+};
+struct IMax {
+  static uint32_t F(uint32_t a, uint32_t b, uint32_t, uint32_t) {
+    return S(a) > S(b) ? a : b;
+  }
+};
+struct IMin {
+  static uint32_t F(uint32_t a, uint32_t b, uint32_t, uint32_t) {
+    return S(a) < S(b) ? a : b;
+  }
+};
+struct UMax {
+  static uint32_t F(uint32_t a, uint32_t b, uint32_t, uint32_t) {
+    return a > b ? a : b;
+  }
+};
+struct UMin {
+  static uint32_t F(uint32_t a, uint32_t b, uint32_t, uint32_t) {
+    return a < b ? a : b;
+  }
+};
+struct CountBits {
+  static uint32_t F(uint32_t a, uint32_t, uint32_t, uint32_t) {
+    return static_cast<uint32_t>(std::popcount(a));
+  }
+};
 struct Ubfe {
   // width and offset use their low 5 bits (FS ubfe).
   static uint32_t F(uint32_t width, uint32_t offset, uint32_t v, uint32_t) {
@@ -51,7 +137,8 @@ struct Ubfe {
   }
 };
 struct Bfi {
-  static uint32_t F(uint32_t width, uint32_t offset, uint32_t insert, uint32_t base) {
+  static uint32_t F(uint32_t width, uint32_t offset, uint32_t insert,
+                    uint32_t base) {
     const uint32_t w = width & 31, o = offset & 31;
     const uint32_t bits = static_cast<uint32_t>((uint64_t{1} << w) - 1) << o;
     return ((insert << o) & bits) | (base & ~bits);
@@ -66,15 +153,18 @@ struct Bfi {
 // small group's lanes). Apart, so that the few-lane path needs few
 // registers.
 template <class F>
-[[gnu::always_inline]] inline void BlockLanes(uint32_t* d, const uint32_t* a, const uint32_t* b,
-                                              const uint32_t* c, const uint32_t* e,
+[[gnu::always_inline]] inline void BlockLanes(uint32_t* d, const uint32_t* a,
+                                              const uint32_t* b,
+                                              const uint32_t* c,
+                                              const uint32_t* e,
                                               const uint32_t* m, uint32_t n) {
   uint32_t l = 0;
 #pragma clang loop vectorize(disable) unroll(disable)
   for (; l + 4 <= n; l += 4) {
     uint32_t r[4];
     for (uint32_t i = 0; i < 4; ++i) {
-      r[i] = Select(m[l + i], F::F(a[l + i], b[l + i], c[l + i], e[l + i]), d[l + i]);
+      r[i] = Select(m[l + i], F::F(a[l + i], b[l + i], c[l + i], e[l + i]),
+                    d[l + i]);
     }
     std::memcpy(d + l, r, sizeof r);
   }
@@ -83,18 +173,21 @@ template <class F>
 }
 
 template <class F>
-[[gnu::noinline]] void WideLanes(uint32_t* d, const uint32_t* a, const uint32_t* b,
-                                 const uint32_t* c, const uint32_t* e, const uint32_t* m,
+[[gnu::noinline]] void WideLanes(uint32_t* d, const uint32_t* a,
+                                 const uint32_t* b, const uint32_t* c,
+                                 const uint32_t* e, const uint32_t* m,
                                  uint32_t n) {
   BlockLanes<F>(d, a, b, c, e, m, n);
 }
 
 template <class F>
-inline void Lanes(uint32_t* d, const uint32_t* a, const uint32_t* b, const uint32_t* c,
-                  const uint32_t* e, const uint32_t* m, uint32_t n) {
+inline void Lanes(uint32_t* d, const uint32_t* a, const uint32_t* b,
+                  const uint32_t* c, const uint32_t* e, const uint32_t* m,
+                  uint32_t n) {
   if (n >= 4) return WideLanes<F>(d, a, b, c, e, m, n);
 #pragma clang loop vectorize(disable) unroll(disable)
-  for (uint32_t l = 0; l < n; ++l) d[l] = Select(m[l], F::F(a[l], b[l], c[l], e[l]), d[l]);
+  for (uint32_t l = 0; l < n; ++l)
+    d[l] = Select(m[l], F::F(a[l], b[l], c[l], e[l]), d[l]);
 }
 
 template <class F>
@@ -103,8 +196,8 @@ void Alu(Wave& w, const Decoded& d) {
   for (int c = 0; c < 4; ++c) {
     if (!(d.mask & (1u << c))) continue;
     const size_t k = static_cast<size_t>(c);
-    Lanes<F>(w.Slot(d.dst[k]), w.Slot(d.src[0][k]), w.Slot(d.src[1][k]), w.Slot(d.src[2][k]),
-             w.Slot(d.src[3][k]), w.active.data(), n);
+    Lanes<F>(w.Slot(d.dst[k]), w.Slot(d.src[0][k]), w.Slot(d.src[1][k]),
+             w.Slot(d.src[2][k]), w.Slot(d.src[3][k]), w.active.data(), n);
   }
 }
 
@@ -117,7 +210,8 @@ void Alu(Wave& w, const Decoded& d) {
 template <class F>
 [[gnu::noinline]] void WideOne(Wave& w, const Decoded& d) {
   BlockLanes<F>(w.Slot(d.dst[0]), w.Slot(d.src[0][0]), w.Slot(d.src[1][0]),
-                w.Slot(d.src[2][0]), w.Slot(d.src[3][0]), w.active.data(), w.lanes);
+                w.Slot(d.src[2][0]), w.Slot(d.src[3][0]), w.active.data(),
+                w.lanes);
 }
 
 template <class F>
@@ -125,10 +219,12 @@ void AluOne(Wave& w, const Decoded& d) {
   const uint32_t n = w.lanes;
   if (n >= 4) return WideOne<F>(w, d);
   uint32_t* const out = w.Slot(d.dst[0]);
-  const uint32_t *a = w.Slot(d.src[0][0]), *b = w.Slot(d.src[1][0]), *c = w.Slot(d.src[2][0]),
-                 *e = w.Slot(d.src[3][0]), *m = w.active.data();
+  const uint32_t *a = w.Slot(d.src[0][0]), *b = w.Slot(d.src[1][0]),
+                 *c = w.Slot(d.src[2][0]), *e = w.Slot(d.src[3][0]),
+                 *m = w.active.data();
 #pragma clang loop vectorize(disable) unroll(disable)
-  for (uint32_t l = 0; l < n; ++l) out[l] = Select(m[l], F::F(a[l], b[l], c[l], e[l]), out[l]);
+  for (uint32_t l = 0; l < n; ++l)
+    out[l] = Select(m[l], F::F(a[l], b[l], c[l], e[l]), out[l]);
 }
 
 // Destinations that later components read: compute all, then write (E-8).
@@ -148,7 +244,8 @@ void AluBuffered(Wave& w, const Decoded& d) {
     const size_t k = static_cast<size_t>(c);
     uint32_t* dst = w.Slot(d.dst[k]);
     const uint32_t* out = w.scratch.data() + k * n;
-    for (uint32_t l = 0; l < n; ++l) dst[l] = Select(w.active[l], out[l], dst[l]);
+    for (uint32_t l = 0; l < n; ++l)
+      dst[l] = Select(w.active[l], out[l], dst[l]);
   }
 }
 
@@ -167,8 +264,9 @@ void Mul(Wave& w, const Decoded& d) {
     uint32_t* out_lo = w.scratch.data() + k * n;
     uint32_t* out_hi = w.scratch.data() + (4 + k) * n;
     for (uint32_t l = 0; l < n; ++l) {
-      const uint64_t p = kSigned ? static_cast<uint64_t>(int64_t{S(a[l])} * int64_t{S(b[l])})
-                                 : uint64_t{a[l]} * uint64_t{b[l]};
+      const uint64_t p =
+          kSigned ? static_cast<uint64_t>(int64_t{S(a[l])} * int64_t{S(b[l])})
+                  : uint64_t{a[l]} * uint64_t{b[l]};
       out_lo[l] = static_cast<uint32_t>(p);
       out_hi[l] = static_cast<uint32_t>(p >> 32);
     }
@@ -178,12 +276,14 @@ void Mul(Wave& w, const Decoded& d) {
     if (d.mask & (1u << c)) {
       uint32_t* dst = w.Slot(d.dst[k]);
       const uint32_t* out = w.scratch.data() + k * n;
-      for (uint32_t l = 0; l < n; ++l) dst[l] = Select(w.active[l], out[l], dst[l]);
+      for (uint32_t l = 0; l < n; ++l)
+        dst[l] = Select(w.active[l], out[l], dst[l]);
     }
     if (d.hi_mask & (1u << c)) {
       uint32_t* dst = w.Slot(d.dst_hi[k]);
       const uint32_t* out = w.scratch.data() + (4 + k) * n;
-      for (uint32_t l = 0; l < n; ++l) dst[l] = Select(w.active[l], out[l], dst[l]);
+      for (uint32_t l = 0; l < n; ++l)
+        dst[l] = Select(w.active[l], out[l], dst[l]);
     }
   }
 }
@@ -210,34 +310,63 @@ Handler Pick(Decoded& d, bool aliased) {
 
 Handler AluHandler(Op op, bool aliased, Decoded& d) {
   switch (op) {
-    case Op::kMov: return Pick<Mov>(d, aliased);
-    case Op::kMovc: return Pick<Movc>(d, aliased);
-    case Op::kIAdd: return Pick<IAdd>(d, aliased);
-    case Op::kINeg: return Pick<INeg>(d, aliased);
-    case Op::kIMul: return &Mul<true>;
-    case Op::kUMul: return &Mul<false>;
-    case Op::kIMad: case Op::kUMad: return Pick<Mad>(d, aliased);
-    case Op::kIShl: return Pick<IShl>(d, aliased);
-    case Op::kIShr: return Pick<IShr>(d, aliased);
-    case Op::kUShr: return Pick<UShr>(d, aliased);
-    case Op::kAnd: return Pick<And>(d, aliased);
-    case Op::kOr: return Pick<Or>(d, aliased);
-    case Op::kXor: return Pick<Xor>(d, aliased);
-    case Op::kNot: return Pick<Not>(d, aliased);
-    case Op::kIEq: return Pick<IEq>(d, aliased);
-    case Op::kINe: return Pick<INe>(d, aliased);
-    case Op::kILt: return Pick<ILt>(d, aliased);
-    case Op::kIGe: return Pick<IGe>(d, aliased);
-    case Op::kULt: return Pick<ULt>(d, aliased);
-    case Op::kUGe: return Pick<UGe>(d, aliased);
-    case Op::kIMax: return Pick<IMax>(d, aliased);
-    case Op::kIMin: return Pick<IMin>(d, aliased);
-    case Op::kUMax: return Pick<UMax>(d, aliased);
-    case Op::kUMin: return Pick<UMin>(d, aliased);
-    case Op::kBfi: return Pick<Bfi>(d, aliased);
-    case Op::kUbfe: return Pick<Ubfe>(d, aliased);
-    case Op::kCountBits: return Pick<CountBits>(d, aliased);
-    default: return Pick<Mov>(d, aliased);
+    case Op::kMov:
+      return Pick<Mov>(d, aliased);
+    case Op::kMovc:
+      return Pick<Movc>(d, aliased);
+    case Op::kIAdd:
+      return Pick<IAdd>(d, aliased);
+    case Op::kINeg:
+      return Pick<INeg>(d, aliased);
+    case Op::kIMul:
+      return &Mul<true>;
+    case Op::kUMul:
+      return &Mul<false>;
+    case Op::kIMad:
+    case Op::kUMad:
+      return Pick<Mad>(d, aliased);
+    case Op::kIShl:
+      return Pick<IShl>(d, aliased);
+    case Op::kIShr:
+      return Pick<IShr>(d, aliased);
+    case Op::kUShr:
+      return Pick<UShr>(d, aliased);
+    case Op::kAnd:
+      return Pick<And>(d, aliased);
+    case Op::kOr:
+      return Pick<Or>(d, aliased);
+    case Op::kXor:
+      return Pick<Xor>(d, aliased);
+    case Op::kNot:
+      return Pick<Not>(d, aliased);
+    case Op::kIEq:
+      return Pick<IEq>(d, aliased);
+    case Op::kINe:
+      return Pick<INe>(d, aliased);
+    case Op::kILt:
+      return Pick<ILt>(d, aliased);
+    case Op::kIGe:
+      return Pick<IGe>(d, aliased);
+    case Op::kULt:
+      return Pick<ULt>(d, aliased);
+    case Op::kUGe:
+      return Pick<UGe>(d, aliased);
+    case Op::kIMax:
+      return Pick<IMax>(d, aliased);
+    case Op::kIMin:
+      return Pick<IMin>(d, aliased);
+    case Op::kUMax:
+      return Pick<UMax>(d, aliased);
+    case Op::kUMin:
+      return Pick<UMin>(d, aliased);
+    case Op::kBfi:
+      return Pick<Bfi>(d, aliased);
+    case Op::kUbfe:
+      return Pick<Ubfe>(d, aliased);
+    case Op::kCountBits:
+      return Pick<CountBits>(d, aliased);
+    default:
+      return Pick<Mov>(d, aliased);
   }
 }
 

@@ -33,9 +33,9 @@ struct Memory {
   uint32_t stride = 0, elements = 0;  // structured
   isa::Dim dim = isa::Dim::kBuffer;   // typed
   std::array<uint32_t, 3> size = {1, 1, 1};
-  int width = 1;            // address components (spec 1.2)
-  uint32_t tgsm_base = 0;   // first word in the wave's TGSM block
-  uint32_t uav = 0;         // index into the run's UAV buffers
+  int width = 1;           // address components (spec 1.2)
+  uint32_t tgsm_base = 0;  // first word in the wave's TGSM block
+  uint32_t uav = 0;        // index into the run's UAV buffers
   bool float_format = false;
 };
 
@@ -43,19 +43,19 @@ struct Memory {
 // (slot * lanes + lane).
 struct Decoded {
   Handler fn = nullptr;
-  uint32_t instruction = 0;               // index in the program (trace)
-  uint8_t mask = 0;                       // destination components
-  std::array<uint32_t, 4> dst = {};       // slot per component
-  std::array<uint32_t, 4> dst_hi = {};    // imul/umul high half
+  uint32_t instruction = 0;             // index in the program (trace)
+  uint8_t mask = 0;                     // destination components
+  std::array<uint32_t, 4> dst = {};     // slot per component
+  std::array<uint32_t, 4> dst_hi = {};  // imul/umul high half
   uint8_t hi_mask = 0;
   std::array<std::array<uint32_t, 4>, 4> src = {};  // [source][component]
-  int memory = -1;                        // index into CompiledCase::memories
-  uint32_t target = 0;                    // jump target (control flow)
-  uint32_t atomic = 0;                    // ordinal among atomics (occurrences)
+  int memory = -1;      // index into CompiledCase::memories
+  uint32_t target = 0;  // jump target (control flow)
+  uint32_t atomic = 0;  // ordinal among atomics (occurrences)
   isa::Rmw rmw = isa::Rmw::kNone;
-  bool returns = false;                   // an immediate atomic (dst0)
+  bool returns = false;  // an immediate atomic (dst0)
   uint8_t sync_flags = 0;
-  uint32_t case_value = 0;                // case l(N)
+  uint32_t case_value = 0;  // case l(N)
   // Gather/scatter of x#[rN.c + k] into scratch slots (pseudo-instructions
   // around the instruction that uses it): element 0's first slot, elements,
   // constant offset, and the slot of rN.c (UINT32_MAX: no relative part).
@@ -65,9 +65,9 @@ struct Decoded {
 struct CompiledCase {
   std::vector<Decoded> code;
   std::vector<Memory> memories;
-  std::vector<uint32_t> uav_slots;      // UAV buffer i is u<uav_slots[i]>
-  uint32_t temp_slots = 0, slots = 0;   // register slots per lane
-  uint32_t constant_base = 0;           // constants fill [constant_base, slots)
+  std::vector<uint32_t> uav_slots;     // UAV buffer i is u<uav_slots[i]>
+  uint32_t temp_slots = 0, slots = 0;  // register slots per lane
+  uint32_t constant_base = 0;          // constants fill [constant_base, slots)
   // Pre-filled slots: constants (value per slot), and system values.
   std::vector<std::pair<uint32_t, uint32_t>> constants;  // slot, value
   uint32_t sv_thread_id = 0, sv_group_id = 0, sv_thread_in_group = 0,
@@ -75,8 +75,9 @@ struct CompiledCase {
   std::array<uint32_t, 3> group_size = {1, 1, 1};
   std::array<uint32_t, 3> groups = {1, 1, 1};
   uint32_t tgsm_words = 0;
-  uint32_t atomics = 0;                 // atomic instructions (occurrences)
-  std::vector<std::vector<uint32_t>> switch_values;  // per code index of a switch
+  uint32_t atomics = 0;  // atomic instructions (occurrences)
+  std::vector<std::vector<uint32_t>>
+      switch_values;  // per code index of a switch
   Inject inject = Inject::kNone;
   // Indexable temps: base slot and elements per x#.
   std::vector<std::pair<uint32_t, uint32_t>> xregs;
@@ -89,11 +90,11 @@ struct CompiledCase {
 // a campaign compiles case after case, and allocating them afresh each
 // time was a fifth of the compile.
 struct CompileTables {
-  ConstantSlots constants;                             // value -> slot
-  MemorySlots uavs, tgsm;                              // slot -> memory
-  std::vector<uint32_t> compiled_of;   // program index -> code index
-  isa::BlockPairs blocks;              // the program's block pairing
-  std::vector<uint32_t> control;       // program indices of control flow
+  ConstantSlots constants;            // value -> slot
+  MemorySlots uavs, tgsm;             // slot -> memory
+  std::vector<uint32_t> compiled_of;  // program index -> code index
+  isa::BlockPairs blocks;             // the program's block pairing
+  std::vector<uint32_t> control;      // program indices of control flow
 };
 
 // Compiles `c` into `out`, overwriting it and reusing its storage and
@@ -106,8 +107,8 @@ absl::Status Compile(const isa::Case& c, Inject inject, CompileTables& tables,
 // Compile's last step (jumps.cc), for a program with control flow: fills in
 // the jump targets and switch labels of `out` from `tables`' compiled_of
 // and control (the program indices of its control instructions).
-absl::Status ResolveJumps(const std::vector<isa::Instruction>& program, CompileTables& tables,
-                          CompiledCase& out);
+absl::Status ResolveJumps(const std::vector<isa::Instruction>& program,
+                          CompileTables& tables, CompiledCase& out);
 
 }  // namespace atomfuzz::targets::fast
 

@@ -23,7 +23,8 @@ constexpr size_t kScratch = 5;  // operands that may be x# in one instruction
 
 class Compiler {
  public:
-  Compiler(const isa::Case& c, Inject inject, CompileTables& tables, CompiledCase& out)
+  Compiler(const isa::Case& c, Inject inject, CompileTables& tables,
+           CompiledCase& out)
       : case_(c), tables_(tables), out_(out) {
     out_.Clear();
     out_.inject = inject;
@@ -53,16 +54,20 @@ class Compiler {
     // step by step, the 140-byte entries would be copied over and over.
     out_.code.reserve(code.size() + 8);
     tables_.compiled_of.assign(code.size(), 0);
-    const uint32_t n = static_cast<uint32_t>(code.size());  // not reloaded per pass
+    const uint32_t n =
+        static_cast<uint32_t>(code.size());  // not reloaded per pass
     for (uint32_t i = 0; i < n; ++i) {
       if (absl::Status s = Instruction(i); !s.ok()) return s;
       if (next_slot_ > kMaxSlots) {
-        return absl::InvalidArgumentError("too many registers for the fast target");
+        return absl::InvalidArgumentError(
+            "too many registers for the fast target");
       }
     }
     // Without control flow there is nothing to resolve or to find unbalanced.
     if (!tables_.control.empty()) {
-      if (absl::Status s = ResolveJumps(case_.shader.instructions, tables_, out_); !s.ok()) {
+      if (absl::Status s =
+              ResolveJumps(case_.shader.instructions, tables_, out_);
+          !s.ok()) {
         return s;
       }
     }
@@ -84,49 +89,58 @@ class Compiler {
       const auto& ops = i.operands;
       switch (i.op) {
         case Op::kDclTemps:
-          if (ops[0].index > 4096) return absl::InvalidArgumentError("dcl_temps beyond 4096");
+          if (ops[0].index > 4096)
+            return absl::InvalidArgumentError("dcl_temps beyond 4096");
           out_.temp_slots = ops[0].index * 4;
           break;
         case Op::kDclIndexableTemp:
           if (ops[0].index >= 4096 || ops[0].offset > 4096) {
             return absl::InvalidArgumentError("dcl_indexableTemp beyond 4096");
           }
-          if (out_.xregs.size() <= ops[0].index) out_.xregs.resize(ops[0].index + 1, {0, 0});
+          if (out_.xregs.size() <= ops[0].index)
+            out_.xregs.resize(ops[0].index + 1, {0, 0});
           out_.xregs[ops[0].index].second = ops[0].offset;
           break;
         case Op::kDclThreadGroup:
           out_.group_size = {ops[0].index, ops[1].index, ops[2].index};
           break;
-        case Op::kDclUavRaw: case Op::kDclUavStructured: case Op::kDclUavTyped: {
+        case Op::kDclUavRaw:
+        case Op::kDclUavStructured:
+        case Op::kDclUavTyped: {
           const isa::Resource* r = case_.FindResource(ops[0].index);
           if (r == nullptr) {
-            return absl::InvalidArgumentError(absl::StrCat("u", ops[0].index, " is not bound"));
+            return absl::InvalidArgumentError(
+                absl::StrCat("u", ops[0].index, " is not bound"));
           }
           Memory m;
           m.slot = r->slot;
           m.words = r->init.size();
           m.kind = r->kind == isa::ResourceKind::kRaw ? Memory::Kind::kRaw
-                   : r->kind == isa::ResourceKind::kStructured ? Memory::Kind::kStructured
-                                                               : Memory::Kind::kTyped;
+                   : r->kind == isa::ResourceKind::kStructured
+                       ? Memory::Kind::kStructured
+                       : Memory::Kind::kTyped;
           m.stride = r->stride;
           m.elements = r->elements;
           m.dim = r->dim;
           m.size = r->size;
           m.float_format = r->format == isa::Format::kR32Float;
           m.width = m.kind == Memory::Kind::kRaw ? 1
-                    : m.kind == Memory::Kind::kStructured ? 2
-                                                          : isa::TypedAddressWidth(r->dim);
+                    : m.kind == Memory::Kind::kStructured
+                        ? 2
+                        : isa::TypedAddressWidth(r->dim);
           m.uav = static_cast<uint32_t>(out_.uav_slots.size());
           out_.uav_slots.push_back(r->slot);
           tables_.uavs.Set(r->slot, static_cast<int>(out_.memories.size()));
           out_.memories.push_back(m);
           break;
         }
-        case Op::kDclTgsmRaw: case Op::kDclTgsmStructured: {
+        case Op::kDclTgsmRaw:
+        case Op::kDclTgsmStructured: {
           Memory m;
           m.tgsm = true;
           m.slot = ops[0].index;
-          m.kind = i.op == Op::kDclTgsmRaw ? Memory::Kind::kRaw : Memory::Kind::kStructured;
+          m.kind = i.op == Op::kDclTgsmRaw ? Memory::Kind::kRaw
+                                           : Memory::Kind::kStructured;
           m.width = i.op == Op::kDclTgsmRaw ? 1 : 2;
           if (i.op == Op::kDclTgsmRaw) {
             m.words = ops[1].index / 4;
@@ -137,7 +151,8 @@ class Compiler {
           }
           m.tgsm_base = static_cast<uint32_t>(tgsm);
           tgsm += m.words;
-          if (tgsm > 8192) return absl::InvalidArgumentError("g# beyond 32 KiB");
+          if (tgsm > 8192)
+            return absl::InvalidArgumentError("g# beyond 32 KiB");
           tables_.tgsm.Set(m.slot, static_cast<int>(out_.memories.size()));
           out_.memories.push_back(m);
           break;
@@ -151,18 +166,23 @@ class Compiler {
     // can wrap 64 bits (769546 * 494770 * 48448661 = 2^64 + 4), and the
     // waves count ids up to the real extents.
     uint64_t per_group = 1, threads = 1;
-    for (uint32_t n : out_.group_size) per_group = std::min<uint64_t>(per_group * n, 1025);
-    for (uint32_t n : case_.groups) threads = std::min(threads * n, kMaxThreads + 1);
+    for (uint32_t n : out_.group_size)
+      per_group = std::min<uint64_t>(per_group * n, 1025);
+    for (uint32_t n : case_.groups)
+      threads = std::min(threads * n, kMaxThreads + 1);
     threads = std::min(threads * per_group, kMaxThreads + 1);
     if (per_group == 0 || per_group > 1024 || threads > kMaxThreads) {
       const auto& gs = out_.group_size;
       const auto& g = case_.groups;
-      return absl::InvalidArgumentError(absl::StrCat(
-          "the fast target runs at most 1024 threads per group and 2^24 in all, not groups of ",
-          gs[0], "x", gs[1], "x", gs[2], " in a dispatch of ", g[0], "x", g[1], "x", g[2]));
+      return absl::InvalidArgumentError(
+          absl::StrCat("the fast target runs at most 1024 threads per group "
+                       "and 2^24 in all, not groups of ",
+                       gs[0], "x", gs[1], "x", gs[2], " in a dispatch of ",
+                       g[0], "x", g[1], "x", g[2]));
     }
     for (const isa::Resource& r : case_.resources) {
-      if (r.init.size() > kMaxWords) return absl::InvalidArgumentError("resource too large");
+      if (r.init.size() > kMaxWords)
+        return absl::InvalidArgumentError("resource too large");
     }
     return absl::OkStatus();
   }
@@ -184,21 +204,25 @@ class Compiler {
 
   // The slot each source lane reads. A scalar (l(v), or one component
   // selected) reads one slot in every lane: looked up once.
-  void SourceSlots(const Operand& o, size_t scratch_index, std::array<uint32_t, 4>& slots) {
+  void SourceSlots(const Operand& o, size_t scratch_index,
+                   std::array<uint32_t, 4>& slots) {
     if (o.file == RegFile::kImmediate) {  // l(v) or l(a, b, c, d)
       if (o.value_count == 1) {
         slots.fill(Constant(o.values[0]));
       } else {
-        for (size_t lane = 0; lane < 4; ++lane) slots[lane] = Constant(o.values[lane]);
+        for (size_t lane = 0; lane < 4; ++lane)
+          slots[lane] = Constant(o.values[lane]);
       }
       return;
     }
-    if (o.file == RegFile::kTemp && TempInRange(o)) {  // the usual case: no test per lane
+    if (o.file == RegFile::kTemp &&
+        TempInRange(o)) {  // the usual case: no test per lane
       const uint32_t base = o.index * 4;
       if (o.selection == isa::Selection::kSelect1) {
         slots.fill(base + o.swizzle[0]);
       } else {
-        for (size_t lane = 0; lane < 4; ++lane) slots[lane] = base + o.swizzle[lane];
+        for (size_t lane = 0; lane < 4; ++lane)
+          slots[lane] = base + o.swizzle[lane];
       }
       return;
     }
@@ -223,17 +247,22 @@ class Compiler {
     const int c = o.Component(lane);
     switch (o.file) {
       case RegFile::kImmediate:
-        return Constant(o.values[o.value_count == 1 ? 0 : static_cast<size_t>(lane & 3)]);
+        return Constant(
+            o.values[o.value_count == 1 ? 0 : static_cast<size_t>(lane & 3)]);
       case RegFile::kTemp:
         return TempSlot(o.index, c);
       case RegFile::kIndexableTemp:
-        return scratch_ + static_cast<uint32_t>(scratch_index * 4) + static_cast<uint32_t>(c);
+        return scratch_ + static_cast<uint32_t>(scratch_index * 4) +
+               static_cast<uint32_t>(c);
       case RegFile::kThreadID:
-        return c < 3 ? out_.sv_thread_id + static_cast<uint32_t>(c) : out_.sv_zero;
+        return c < 3 ? out_.sv_thread_id + static_cast<uint32_t>(c)
+                     : out_.sv_zero;
       case RegFile::kThreadGroupID:
-        return c < 3 ? out_.sv_group_id + static_cast<uint32_t>(c) : out_.sv_zero;
+        return c < 3 ? out_.sv_group_id + static_cast<uint32_t>(c)
+                     : out_.sv_zero;
       case RegFile::kThreadIDInGroup:
-        return c < 3 ? out_.sv_thread_in_group + static_cast<uint32_t>(c) : out_.sv_zero;
+        return c < 3 ? out_.sv_thread_in_group + static_cast<uint32_t>(c)
+                     : out_.sv_zero;
       case RegFile::kThreadIDInGroupFlattened:
         return out_.sv_flattened;
       default:
@@ -245,7 +274,8 @@ class Compiler {
   bool TempInRange(const Operand& o) const {
     uint32_t swizzle;
     std::memcpy(&swizzle, o.swizzle.data(), sizeof swizzle);
-    return uint64_t{o.index} * 4 + 4 <= out_.temp_slots && (swizzle & 0xFCFCFCFCu) == 0;
+    return uint64_t{o.index} * 4 + 4 <= out_.temp_slots &&
+           (swizzle & 0xFCFCFCFCu) == 0;
   }
   // r<index>.<c>; a register beyond dcl_temps reads the zero slot.
   uint32_t TempSlot(uint32_t index, int c) const {
@@ -253,10 +283,12 @@ class Compiler {
     return slot < out_.temp_slots ? static_cast<uint32_t>(slot) : out_.sv_zero;
   }
   // The slot each destination component writes, the file tested once.
-  void DestSlots(const Operand& o, size_t scratch_index, std::array<uint32_t, 4>& slots) {
+  void DestSlots(const Operand& o, size_t scratch_index,
+                 std::array<uint32_t, 4>& slots) {
     switch (o.file) {
       case RegFile::kTemp:
-        for (uint32_t c = 0; c < 4; ++c) slots[c] = TempSlot(o.index, static_cast<int>(c));
+        for (uint32_t c = 0; c < 4; ++c)
+          slots[c] = TempSlot(o.index, static_cast<int>(c));
         break;
       case RegFile::kIndexableTemp:
         for (uint32_t c = 0; c < 4; ++c) {
@@ -264,13 +296,15 @@ class Compiler {
         }
         break;
       default:
-        slots.fill(out_.sv_zero);  // null: written and never read (zero is refilled)
+        slots.fill(
+            out_.sv_zero);  // null: written and never read (zero is refilled)
         break;
     }
   }
 
   // A gather (before) or scatter (after) of one x# operand.
-  Decoded XAccess(const Operand& o, size_t scratch_index, bool scatter, uint8_t mask) {
+  Decoded XAccess(const Operand& o, size_t scratch_index, bool scatter,
+                  uint8_t mask) {
     Decoded d;
     d.fn = scatter ? ScatterHandler() : GatherHandler();
     const auto& [base, elements] = o.index < out_.xregs.size()
@@ -280,13 +314,16 @@ class Compiler {
     d.x_elements = elements;
     d.x_offset = o.offset;
     if (o.relative) {
-      const uint64_t rel = uint64_t{o.relative->temp} * 4 + o.relative->component;
-      d.x_rel = rel < out_.temp_slots ? static_cast<uint32_t>(rel) : out_.sv_zero;
+      const uint64_t rel =
+          uint64_t{o.relative->temp} * 4 + o.relative->component;
+      d.x_rel =
+          rel < out_.temp_slots ? static_cast<uint32_t>(rel) : out_.sv_zero;
     }
     d.mask = mask;
     for (int c = 0; c < 4; ++c) {
-      d.dst[static_cast<size_t>(c)] =
-          scratch_ + static_cast<uint32_t>(scratch_index * 4) + static_cast<uint32_t>(c);
+      d.dst[static_cast<size_t>(c)] = scratch_ +
+                                      static_cast<uint32_t>(scratch_index * 4) +
+                                      static_cast<uint32_t>(c);
     }
     return d;
   }
@@ -326,18 +363,24 @@ class Compiler {
         SourceSlots(o, scratch_index, d.src[src]);
         if (spec.role == isa::Role::kCaseValue) d.case_value = o.values[0];
         ++src;
-      } else if (spec.kind == isa::OperandKind::kMem || spec.kind == isa::OperandKind::kMemDst ||
-                 spec.kind == isa::OperandKind::kMemSrc || spec.kind == isa::OperandKind::kUav) {
-        if (o.relative) return absl::InvalidArgumentError("dynamically indexed u#/g# (E-44)");
-        const auto& table = o.file == RegFile::kUav ? tables_.uavs : tables_.tgsm;
+      } else if (spec.kind == isa::OperandKind::kMem ||
+                 spec.kind == isa::OperandKind::kMemDst ||
+                 spec.kind == isa::OperandKind::kMemSrc ||
+                 spec.kind == isa::OperandKind::kUav) {
+        if (o.relative)
+          return absl::InvalidArgumentError("dynamically indexed u#/g# (E-44)");
+        const auto& table =
+            o.file == RegFile::kUav ? tables_.uavs : tables_.tgsm;
         d.memory = table.Find(o.index);
         if (d.memory < 0) {
-          return absl::InvalidArgumentError(absl::StrCat("undeclared ", isa::RegFileName(o.file), o.index));
+          return absl::InvalidArgumentError(
+              absl::StrCat("undeclared ", isa::RegFileName(o.file), o.index));
         }
         // Loads keep the resource swizzle in src[3]; stores their mask.
         if (spec.kind == isa::OperandKind::kMemSrc) {
           for (int lane = 0; lane < 4; ++lane) {
-            d.src[3][static_cast<size_t>(lane)] = static_cast<uint32_t>(o.Component(lane));
+            d.src[3][static_cast<size_t>(lane)] =
+                static_cast<uint32_t>(o.Component(lane));
           }
         }
         if (spec.kind == isa::OperandKind::kMemDst) d.mask = o.mask;
@@ -355,11 +398,15 @@ class Compiler {
         d.fn = SyncHandler();
         break;
       default: {
-        if (d.memory < 0) return absl::InvalidArgumentError("memory instruction without memory");
-        d.fn = MemoryHandler(inst, out_.memories[static_cast<size_t>(d.memory)], out_.inject);
+        if (d.memory < 0)
+          return absl::InvalidArgumentError(
+              "memory instruction without memory");
+        d.fn = MemoryHandler(inst, out_.memories[static_cast<size_t>(d.memory)],
+                             out_.inject);
         if (d.fn == nullptr) {
           return absl::InvalidArgumentError(absl::StrCat(
-              row.mnemonic, " on this memory kind is not supported (line ", inst.line, ")"));
+              row.mnemonic, " on this memory kind is not supported (line ",
+              inst.line, ")"));
         }
         // Injected: dst0 always to .x (its first slot).
         if (out_.inject == Inject::kDst0WrongComponent && d.returns && d.mask) {
@@ -387,9 +434,11 @@ class Compiler {
     const isa::OpcodeInfo& row = inst.info();
     for (int k = 0; k < isa::Layout(inst.op).count; ++k) {
       const Operand& o = inst.operands[static_cast<size_t>(k)];
-      const bool dst = row.operands[static_cast<size_t>(k)].kind == isa::OperandKind::kDst;
+      const bool dst =
+          row.operands[static_cast<size_t>(k)].kind == isa::OperandKind::kDst;
       if (o.file == RegFile::kIndexableTemp && dst == scatter) {
-        out_.code.push_back(XAccess(o, static_cast<size_t>(k), scatter, scatter ? o.mask : 0xF));
+        out_.code.push_back(XAccess(o, static_cast<size_t>(k), scatter,
+                                    scatter ? o.mask : 0xF));
       }
     }
   }

@@ -46,7 +46,9 @@ class ConstantSlots {
   };
 
   // Fibonacci hashing: the top bits of value * 2^32/phi.
-  uint32_t Home(uint32_t value) const { return (value * 0x9E3779B1u) >> shift_; }
+  uint32_t Home(uint32_t value) const {
+    return (value * 0x9E3779B1u) >> shift_;
+  }
 
   // Doubles the table (at least 64 entries), keeping this case's entries.
   void Grow() {
@@ -71,7 +73,7 @@ class ConstantSlots {
   uint32_t limit_ = 0;        // entries before it grows: half the table
   uint32_t shift_ = 32;       // 32 - log2(table_.size())
   uint32_t generation_ = 1;
-  uint32_t size_ = 0;         // entries of this generation
+  uint32_t size_ = 0;  // entries of this generation
 };
 
 }  // namespace atomfuzz::targets::fast

@@ -32,7 +32,8 @@ void If(Wave& w, const Decoded& d) {
 
 void Else(Wave& w, const Decoded& d) {
   Frame& f = w.Top();
-  for (uint32_t l = 0; l < w.lanes; ++l) w.active[l] = f.parent[l] & ~f.taken[l];
+  for (uint32_t l = 0; l < w.lanes; ++l)
+    w.active[l] = f.parent[l] & ~f.taken[l];
   if (!w.Any(w.active)) w.pc = d.target;  // straight to endif
 }
 
@@ -89,7 +90,8 @@ void EndLoop(Wave& w, const Decoded& d) {
 Frame* Innermost(Wave& w, bool loops_only) {
   for (size_t i = w.depth; i-- > 0;) {
     Frame& f = w.frames[i];
-    if (f.kind == Frame::Kind::kLoop || (!loops_only && f.kind == Frame::Kind::kSwitch)) {
+    if (f.kind == Frame::Kind::kLoop ||
+        (!loops_only && f.kind == Frame::Kind::kSwitch)) {
       return &f;
     }
   }
@@ -164,7 +166,8 @@ void Default(Wave& w, const Decoded&) {
   Frame& f = w.Top();
   const std::vector<uint32_t>& labels = w.cc->switch_values[f.switch_values];
   for (uint32_t l = 0; l < w.lanes; ++l) {
-    const bool listed = std::find(labels.begin(), labels.end(), f.values[l]) != labels.end();
+    const bool listed =
+        std::find(labels.begin(), labels.end(), f.values[l]) != labels.end();
     f.taken[l] |= f.parent[l] & (listed ? 0u : ~0u);
   }
   w.Restore(f.taken);
@@ -179,26 +182,46 @@ void Sync(Wave&, const Decoded&) {}
 
 Handler ControlHandler(Op op) {
   switch (op) {
-    case Op::kIfZ: return &If<false>;
-    case Op::kIfNz: return &If<true>;
-    case Op::kElse: return &Else;
-    case Op::kEndIf: return &EndIfSafe;
-    case Op::kLoop: return &Loop;
-    case Op::kEndLoop: return &EndLoop;
-    case Op::kBreak: return &Break<0>;
-    case Op::kBreakcZ: return &Break<1>;
-    case Op::kBreakcNz: return &Break<2>;
-    case Op::kContinue: return &Continue<0>;
-    case Op::kContinuecZ: return &Continue<1>;
-    case Op::kContinuecNz: return &Continue<2>;
-    case Op::kSwitch: return &Switch;
-    case Op::kCase: return &Case;
-    case Op::kDefault: return &Default;
-    case Op::kEndSwitch: return &EndSwitch;
-    case Op::kRet: return &Ret<0>;
-    case Op::kRetcZ: return &Ret<1>;
-    case Op::kRetcNz: return &Ret<2>;
-    default: return &Sync;
+    case Op::kIfZ:
+      return &If<false>;
+    case Op::kIfNz:
+      return &If<true>;
+    case Op::kElse:
+      return &Else;
+    case Op::kEndIf:
+      return &EndIfSafe;
+    case Op::kLoop:
+      return &Loop;
+    case Op::kEndLoop:
+      return &EndLoop;
+    case Op::kBreak:
+      return &Break<0>;
+    case Op::kBreakcZ:
+      return &Break<1>;
+    case Op::kBreakcNz:
+      return &Break<2>;
+    case Op::kContinue:
+      return &Continue<0>;
+    case Op::kContinuecZ:
+      return &Continue<1>;
+    case Op::kContinuecNz:
+      return &Continue<2>;
+    case Op::kSwitch:
+      return &Switch;
+    case Op::kCase:
+      return &Case;
+    case Op::kDefault:
+      return &Default;
+    case Op::kEndSwitch:
+      return &EndSwitch;
+    case Op::kRet:
+      return &Ret<0>;
+    case Op::kRetcZ:
+      return &Ret<1>;
+    case Op::kRetcNz:
+      return &Ret<2>;
+    default:
+      return &Sync;
   }
 }
 

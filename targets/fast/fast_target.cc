@@ -30,7 +30,9 @@ struct WavePlan {
 
   WavePlan(Part a) : parts{a, Part{}}, count(1) {}
   WavePlan(Part a, Part b) : parts{a, b}, count(2) {}
-  absl::Span<const Part> Parts() const { return absl::MakeConstSpan(parts.data(), count); }
+  absl::Span<const Part> Parts() const {
+    return absl::MakeConstSpan(parts.data(), count);
+  }
 };
 
 // Waves in the order they are handed out. Normally one per group. Two
@@ -45,8 +47,10 @@ void PlanWaves(const CompiledCase& cc, std::vector<WavePlan>& plan) {
   const uint64_t groups = uint64_t{cc.groups[0]} * cc.groups[1] * cc.groups[2];
   plan.clear();
   constexpr uint64_t kMaxSharedLanes = 1u << 16;
-  if (cc.inject == Inject::kTgsmShared && groups * per_group <= kMaxSharedLanes) {
-    if (groups > 0) plan.push_back(WavePlan({0, static_cast<uint32_t>(groups * per_group)}));
+  if (cc.inject == Inject::kTgsmShared &&
+      groups * per_group <= kMaxSharedLanes) {
+    if (groups > 0)
+      plan.push_back(WavePlan({0, static_cast<uint32_t>(groups * per_group)}));
     return;
   }
   plan.reserve(groups);
@@ -74,7 +78,8 @@ size_t ExpectedEvents(const CompiledCase& cc) {
   constexpr uint64_t kMaxReserved = 1024;
   const auto& gs = cc.group_size;
   uint64_t events = cc.atomics;
-  for (uint64_t n : {gs[0], gs[1], gs[2], cc.groups[0], cc.groups[1], cc.groups[2]}) {
+  for (uint64_t n :
+       {gs[0], gs[1], gs[2], cc.groups[0], cc.groups[1], cc.groups[2]}) {
     events = std::min(events * n, kMaxReserved);
   }
   return static_cast<size_t>(events);
@@ -102,7 +107,8 @@ class FastTarget : public Target {
     isa::Outcome outcome;
     std::unique_ptr<Compilation> compilation = spare_compilation_.Take();
     const CompiledCase* cc = &compilation->compiled;
-    if (absl::Status s = Compile(c, inject_, compilation->tables, compilation->compiled);
+    if (absl::Status s =
+            Compile(c, inject_, compilation->tables, compilation->compiled);
         !s.ok()) {
       outcome.status = isa::RunStatus::kRejected;
       outcome.message = std::string(s.message());
@@ -120,15 +126,18 @@ class FastTarget : public Target {
     std::vector<WavePlan>& plan = compilation->plan;
     PlanWaves(*cc, plan);
     // glibc reads /sys on every call (about 7 us here): ask once.
-    static const unsigned cores = std::max(1u, std::thread::hardware_concurrency());
+    static const unsigned cores =
+        std::max(1u, std::thread::hardware_concurrency());
     const size_t workers = std::min<size_t>(
         plan.size(), options_.deterministic ? 1
-                     : options_.threads > 0  ? static_cast<size_t>(options_.threads)
-                                             : cores);
+                     : options_.threads > 0
+                         ? static_cast<size_t>(options_.threads)
+                         : cores);
     std::vector<std::vector<isa::AtomicEvent>>& traces = compilation->traces;
     traces.clear();
     traces.resize(std::max<size_t>(workers, 1));
-    if (options_.trace && traces.size() == 1) traces[0].reserve(ExpectedEvents(*cc));
+    if (options_.trace && traces.size() == 1)
+      traces[0].reserve(ExpectedEvents(*cc));
     std::atomic<size_t> next{0};
     std::atomic<bool> budget_exceeded{false}, thread_over{false};
     auto work = [&](size_t worker) {
@@ -140,7 +149,8 @@ class FastTarget : public Target {
       w.trace = options_.trace ? &traces[worker] : nullptr;
       w.max_trace = kMaxTraceEvents / traces.size();
       w.max_iterations = options_.max_steps_per_thread;
-      for (size_t i = next.fetch_add(1); i < plan.size(); i = next.fetch_add(1)) {
+      for (size_t i = next.fetch_add(1); i < plan.size();
+           i = next.fetch_add(1)) {
         if (budget_exceeded.load(std::memory_order_relaxed)) break;
         w.tgsm.assign(cc->tgsm_words, 0);  // undefined at group start (E-22)
         for (const WavePlan::Part& part : plan[i].Parts()) {
@@ -162,20 +172,23 @@ class FastTarget : public Target {
     }
     if (budget_exceeded) {
       outcome.status = isa::RunStatus::kBudgetExceeded;
-      const bool trace_full = std::any_of(traces.begin(), traces.end(), [&](const auto& t) {
-        return t.size() > kMaxTraceEvents / traces.size();
-      });
+      const bool trace_full =
+          std::any_of(traces.begin(), traces.end(), [&](const auto& t) {
+            return t.size() > kMaxTraceEvents / traces.size();
+          });
       outcome.message =
-          trace_full ? absl::StrCat("the run recorded more than ", kMaxTraceEvents, " atomics")
+          trace_full ? absl::StrCat("the run recorded more than ",
+                                    kMaxTraceEvents, " atomics")
           : thread_over
-              ? absl::StrCat("a thread started more than ", options_.max_steps_per_thread,
-                             " loop iterations")
-              : absl::StrCat("a wave ran more than ", options_.max_steps_per_wave,
-                             " instructions");
+              ? absl::StrCat("a thread started more than ",
+                             options_.max_steps_per_thread, " loop iterations")
+              : absl::StrCat("a wave ran more than ",
+                             options_.max_steps_per_wave, " instructions");
     }
     outcome.uavs.reserve(c.resources.size());
     for (const isa::Resource& r : c.resources) {  // sorted by slot
-      const auto it = std::find(cc->uav_slots.begin(), cc->uav_slots.end(), r.slot);
+      const auto it =
+          std::find(cc->uav_slots.begin(), cc->uav_slots.end(), r.slot);
       isa::UavState u;
       u.slot = r.slot;
       if (it == cc->uav_slots.end()) {
@@ -215,7 +228,8 @@ class FastTarget : public Target {
 
 }  // namespace
 
-absl::StatusOr<std::unique_ptr<Target>> CreateFastTarget(const TargetOptions& options) {
+absl::StatusOr<std::unique_ptr<Target>> CreateFastTarget(
+    const TargetOptions& options) {
   const std::optional<Inject> inject = InjectionFromName(options.inject);
   if (!inject) {
     return absl::InvalidArgumentError(absl::StrCat(

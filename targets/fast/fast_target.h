@@ -11,7 +11,8 @@
 namespace atomfuzz::targets::fast {
 
 // InvalidArgument for an unknown --inject name.
-absl::StatusOr<std::unique_ptr<Target>> CreateFastTarget(const TargetOptions& options);
+absl::StatusOr<std::unique_ptr<Target>> CreateFastTarget(
+    const TargetOptions& options);
 
 }  // namespace atomfuzz::targets::fast
 

@@ -16,7 +16,8 @@ namespace atomfuzz::targets::fast {
 Handler AluHandler(isa::Op op, bool aliased, Decoded& d);
 Handler ControlHandler(isa::Op op);
 Handler SyncHandler();
-Handler MemoryHandler(const isa::Instruction& inst, const Memory& m, Inject inject);
+Handler MemoryHandler(const isa::Instruction& inst, const Memory& m,
+                      Inject inject);
 Handler GatherHandler();   // x# -> scratch slots
 Handler ScatterHandler();  // scratch slots -> x#
 

@@ -17,22 +17,22 @@ namespace atomfuzz::targets::fast {
 
 enum class Inject : uint8_t {
   kNone,
-  kIMaxUnsigned,            // imax/imin compare unsigned
-  kUMaxSigned,              // umax/umin compare signed
-  kCmpExchSwapped,          // comparand and value swapped
-  kCmpExchSuccessFlag,      // cmp_exch returns 1/0 instead of the old value
-  kReturnNew,               // immediate atomics return the new value
-  kOobWrap,                 // out-of-bounds atomics wrap into range
-  kStructuredOffsetIgnored, // structured byte offset dropped
-  kStructuredIndexWrap32,   // struct index * stride in 32 bits (E-17)
-  kTex2DYIgnored,           // typed Texture2D(Array) y coordinate dropped
-  kTgsmShared,              // one TGSM for all groups
-  kConsumePreDecrement,     // consume returns the value before the decrement
-  kRmwNotAtomic,            // read-modify-write split into load and store
-  kDst0WrongComponent,      // dst0 written to .x whatever its mask
-  kSyncNoWait,              // sync_*_t does not wait for the whole group
-  kXorAsOr,                 // atomic xor performs or
-  kIAddSaturate,            // atomic iadd saturates instead of wrapping
+  kIMaxUnsigned,             // imax/imin compare unsigned
+  kUMaxSigned,               // umax/umin compare signed
+  kCmpExchSwapped,           // comparand and value swapped
+  kCmpExchSuccessFlag,       // cmp_exch returns 1/0 instead of the old value
+  kReturnNew,                // immediate atomics return the new value
+  kOobWrap,                  // out-of-bounds atomics wrap into range
+  kStructuredOffsetIgnored,  // structured byte offset dropped
+  kStructuredIndexWrap32,    // struct index * stride in 32 bits (E-17)
+  kTex2DYIgnored,            // typed Texture2D(Array) y coordinate dropped
+  kTgsmShared,               // one TGSM for all groups
+  kConsumePreDecrement,      // consume returns the value before the decrement
+  kRmwNotAtomic,             // read-modify-write split into load and store
+  kDst0WrongComponent,       // dst0 written to .x whatever its mask
+  kSyncNoWait,               // sync_*_t does not wait for the whole group
+  kXorAsOr,                  // atomic xor performs or
+  kIAddSaturate,             // atomic iadd saturates instead of wrapping
 };
 
 struct InjectionInfo {

@@ -14,11 +14,12 @@ namespace atomfuzz::targets::fast {
 using isa::BlockKind;
 using isa::BlockShape;
 
-absl::Status ResolveJumps(const std::vector<isa::Instruction>& program, CompileTables& tables,
-                          CompiledCase& out) {
+absl::Status ResolveJumps(const std::vector<isa::Instruction>& program,
+                          CompileTables& tables, CompiledCase& out) {
   isa::BlockPairs& pairs = tables.blocks;
   if (absl::Status s = isa::PairBlocks(program, pairs); !s.ok()) {
-    return absl::InvalidArgumentError(absl::StrCat("unbalanced control flow: ", s.message()));
+    return absl::InvalidArgumentError(
+        absl::StrCat("unbalanced control flow: ", s.message()));
   }
   const std::vector<uint32_t>& compiled_of = tables.compiled_of;
   auto at = [&](uint32_t p) -> Decoded& { return out.code[compiled_of[p]]; };
@@ -28,8 +29,9 @@ absl::Status ResolveJumps(const std::vector<isa::Instruction>& program, CompileT
     switch (row.block) {
       case BlockShape::kOpen:
         // if: its false branch is the else, or the endif.
-        at(p).target = compiled_of[row.block_kind == BlockKind::kIf ? pairs.next[p]
-                                                                    : pairs.close[p]];
+        at(p).target =
+            compiled_of[row.block_kind == BlockKind::kIf ? pairs.next[p]
+                                                         : pairs.close[p]];
         if (row.block_kind == BlockKind::kSwitch) {
           at(p).case_value = static_cast<uint32_t>(out.switch_values.size());
           out.switch_values.emplace_back();
@@ -39,11 +41,13 @@ absl::Status ResolveJumps(const std::vector<isa::Instruction>& program, CompileT
         at(p).target = compiled_of[pairs.close[p]];
         break;
       case BlockShape::kClose:
-        if (row.block_kind == BlockKind::kLoop) at(p).target = compiled_of[pairs.opener[p]];
+        if (row.block_kind == BlockKind::kLoop)
+          at(p).target = compiled_of[pairs.opener[p]];
         break;
       case BlockShape::kLabel:
         if (program[p].op == isa::Op::kCase) {
-          out.switch_values[at(pairs.opener[p]).case_value].push_back(at(p).case_value);
+          out.switch_values[at(pairs.opener[p]).case_value].push_back(
+              at(p).case_value);
         }
         break;
       default:

@@ -23,11 +23,16 @@ constexpr auto kRelaxed = std::memory_order_relaxed;
 const Memory& MemOf(const Wave& w, const Decoded& d) {
   return w.cc->memories[static_cast<size_t>(d.memory)];
 }
-uint32_t* UavWords(Wave& w, const Memory& m) { return w.memory->uavs[m.uav].data(); }
+uint32_t* UavWords(Wave& w, const Memory& m) {
+  return w.memory->uavs[m.uav].data();
+}
 
 // The address components of lane l (spec 1.2): src[k] per component.
-inline void Address(Wave& w, const Decoded& d, int source, uint32_t l, uint32_t* a) {
-  for (int c = 0; c < 3; ++c) a[c] = w.Slot(d.src[static_cast<size_t>(source)][static_cast<size_t>(c)])[l];
+inline void Address(Wave& w, const Decoded& d, int source, uint32_t l,
+                    uint32_t* a) {
+  for (int c = 0; c < 3; ++c)
+    a[c] =
+        w.Slot(d.src[static_cast<size_t>(source)][static_cast<size_t>(c)])[l];
 }
 
 void WriteDst0(Wave& w, const Decoded& d, uint32_t l, uint32_t v) {
@@ -37,7 +42,8 @@ void WriteDst0(Wave& w, const Decoded& d, uint32_t l, uint32_t v) {
 }
 
 void Record(Wave& w, const Decoded& d, uint32_t l, const Memory& m, bool hit,
-            uint32_t word, uint32_t a, uint32_t b, std::optional<uint32_t> ret) {
+            uint32_t word, uint32_t a, uint32_t b,
+            std::optional<uint32_t> ret) {
   if (w.trace == nullptr) return;  // occurrences are only kept for the trace
   uint32_t& occurrence = w.occurrences[size_t{d.atomic} * w.lanes + l];
   {
@@ -79,11 +85,19 @@ struct AtomicLanes {
 
 ABSL_ATTRIBUTE_ALWAYS_INLINE AtomicLanes LanesOf(Wave& w, const Decoded& d) {
   const bool cmp = d.rmw == isa::Rmw::kCmpExch;
-  AtomicLanes o{w.lanes, w.active.data(), w.Slot(d.src[0][0]), w.Slot(d.src[0][1]),
-                w.Slot(d.src[0][2]), w.Slot(d.src[1][0]), nullptr, {}, 0};
+  AtomicLanes o{w.lanes,
+                w.active.data(),
+                w.Slot(d.src[0][0]),
+                w.Slot(d.src[0][1]),
+                w.Slot(d.src[0][2]),
+                w.Slot(d.src[1][0]),
+                nullptr,
+                {},
+                0};
   o.vb = cmp ? w.Slot(d.src[2][0]) : o.va;
   for (int c = 0; c < 4; ++c) {
-    if (d.mask & (1u << c)) o.dst[o.dsts++] = w.Slot(d.dst[static_cast<size_t>(c)]);
+    if (d.mask & (1u << c))
+      o.dst[o.dsts++] = w.Slot(d.dst[static_cast<size_t>(c)]);
   }
   return o;
 }
@@ -105,11 +119,16 @@ void AtomicNoTrace(Wave& w, const Decoded& d) {
       const Where at = A::At(m, addr);
       if (!at.hit) continue;
       std::atomic_ref<uint32_t> word(words[at.word]);
-      if constexpr (R::kFetch == rmw::Fetch::kAdd) word.fetch_add(va[l], kRelaxed);
-      if constexpr (R::kFetch == rmw::Fetch::kAnd) word.fetch_and(va[l], kRelaxed);
-      if constexpr (R::kFetch == rmw::Fetch::kOr) word.fetch_or(va[l], kRelaxed);
-      if constexpr (R::kFetch == rmw::Fetch::kXor) word.fetch_xor(va[l], kRelaxed);
-      if constexpr (R::kFetch == rmw::Fetch::kExchange) word.exchange(va[l], kRelaxed);
+      if constexpr (R::kFetch == rmw::Fetch::kAdd)
+        word.fetch_add(va[l], kRelaxed);
+      if constexpr (R::kFetch == rmw::Fetch::kAnd)
+        word.fetch_and(va[l], kRelaxed);
+      if constexpr (R::kFetch == rmw::Fetch::kOr)
+        word.fetch_or(va[l], kRelaxed);
+      if constexpr (R::kFetch == rmw::Fetch::kXor)
+        word.fetch_xor(va[l], kRelaxed);
+      if constexpr (R::kFetch == rmw::Fetch::kExchange)
+        word.exchange(va[l], kRelaxed);
     }
     return;
   }
@@ -118,7 +137,9 @@ void AtomicNoTrace(Wave& w, const Decoded& d) {
     const uint32_t addr[3] = {a0[l], a1[l], a2[l]};
     const Where at = A::At(m, addr);
     uint32_t old = 0;
-    if (at.hit) old = rmw::Apply<R>(std::atomic_ref<uint32_t>(words[at.word]), va[l], vb[l]);
+    if (at.hit)
+      old = rmw::Apply<R>(std::atomic_ref<uint32_t>(words[at.word]), va[l],
+                          vb[l]);
     const uint32_t ret = R::Ret(old, va[l]);
     for (int k = 0; k < dsts; ++k) dst[k][l] = ret;
   }
@@ -146,14 +167,16 @@ void Atomic(Wave& w, const Decoded& d) {
       if (!active[l]) continue;
       const uint32_t addr[3] = {a0[l], a1[l], a2[l]};
       const Where at = A::At(m, addr);
-      before[l] = at.hit ? std::atomic_ref<uint32_t>(words[at.word]).load(kRelaxed) : 0;
+      before[l] =
+          at.hit ? std::atomic_ref<uint32_t>(words[at.word]).load(kRelaxed) : 0;
     }
   }
   // The trace (occurrences are only kept for it) and each event's fields
   // common to all lanes.
   std::vector<isa::AtomicEvent>* const trace = w.trace;
   uint32_t* const occurrences =
-      trace != nullptr ? w.occurrences.data() + size_t{d.atomic} * lanes : nullptr;
+      trace != nullptr ? w.occurrences.data() + size_t{d.atomic} * lanes
+                       : nullptr;
   const std::array<uint32_t, 3>* const gid = w.lane_gid.data();
   const std::array<uint32_t, 3>* const tid = w.lane_tid.data();
   const uint32_t instruction = d.instruction;
@@ -169,7 +192,8 @@ void Atomic(Wave& w, const Decoded& d) {
     if (at.hit) {
       if constexpr (kV == Variant::kTwoPhase) {
         old = before[l];
-        std::atomic_ref<uint32_t>(words[at.word]).store(R::New(old, a, b), kRelaxed);
+        std::atomic_ref<uint32_t>(words[at.word])
+            .store(R::New(old, a, b), kRelaxed);
       } else if constexpr (kTgsm) {
         old = words[at.word];
         words[at.word] = R::New(old, a, b);
@@ -191,7 +215,8 @@ void Atomic(Wave& w, const Decoded& d) {
     e.file = file;
     e.slot = m.slot;
     e.word = at.word;
-    e.address = at.hit ? isa::AddressClass::kInBounds : isa::AddressClass::kSkip;
+    e.address =
+        at.hit ? isa::AddressClass::kInBounds : isa::AddressClass::kSkip;
     e.src0 = a;
     e.src1 = b;
     e.returned = returns ? ret : old;
@@ -230,20 +255,26 @@ void LoadWindow(Wave& w, const Decoded& d) {
     const uint32_t offset = w.Slot(d.src[kStructured ? 1 : 0][0])[l];
     uint32_t window[4] = {0, 0, 0, 0};
     if (offset % 4 == 0 && (!kStructured || index < m.elements)) {
-      const uint64_t base = (kStructured ? uint64_t{index} * m.stride : 0) + offset;
+      const uint64_t base =
+          (kStructured ? uint64_t{index} * m.stride : 0) + offset;
       for (int c = 0; c < 4; ++c) {
         const uint64_t byte = base + 4ull * static_cast<uint64_t>(c);
-        const bool inside = byte + 4 <= m.words * 4 &&
-                            (!kStructured || uint64_t{offset} + 4ull * static_cast<uint64_t>(c) + 4 <= m.stride);
+        const bool inside =
+            byte + 4 <= m.words * 4 &&
+            (!kStructured ||
+             uint64_t{offset} + 4ull * static_cast<uint64_t>(c) + 4 <=
+                 m.stride);
         if (inside) {
           window[c] = kTgsm ? words[byte / 4]
-                            : std::atomic_ref<const uint32_t>(words[byte / 4]).load(kRelaxed);
+                            : std::atomic_ref<const uint32_t>(words[byte / 4])
+                                  .load(kRelaxed);
         }
       }
     }
     for (int c = 0; c < 4; ++c) {
       if (d.mask & (1u << c)) {
-        w.Slot(d.dst[static_cast<size_t>(c)])[l] = window[d.src[3][static_cast<size_t>(c)] & 3];
+        w.Slot(d.dst[static_cast<size_t>(c)])[l] =
+            window[d.src[3][static_cast<size_t>(c)] & 3];
       }
     }
   }
@@ -259,10 +290,13 @@ void LoadTyped(Wave& w, const Decoded& d) {
     Address(w, d, 0, l, addr);
     const Where at = TypedAddress::At(m, addr);
     const uint32_t texel[4] = {
-        at.hit ? std::atomic_ref<const uint32_t>(words[at.word]).load(kRelaxed) : 0, 0, 0, one};
+        at.hit ? std::atomic_ref<const uint32_t>(words[at.word]).load(kRelaxed)
+               : 0,
+        0, 0, one};
     for (int c = 0; c < 4; ++c) {
       if (d.mask & (1u << c)) {
-        w.Slot(d.dst[static_cast<size_t>(c)])[l] = texel[d.src[3][static_cast<size_t>(c)] & 3];
+        w.Slot(d.dst[static_cast<size_t>(c)])[l] =
+            texel[d.src[3][static_cast<size_t>(c)] & 3];
       }
     }
   }
@@ -291,11 +325,13 @@ void StoreWindow(Wave& w, const Decoded& d) {
     const uint32_t index = kStructured ? index_of[l] : 0;
     const uint32_t offset = offset_of[l];
     if (offset % 4 != 0) continue;
-    if (kStructured && (uint64_t{offset} + 4ull * static_cast<uint64_t>(count) > m.stride ||
-                        index >= m.elements)) {
+    if (kStructured &&
+        (uint64_t{offset} + 4ull * static_cast<uint64_t>(count) > m.stride ||
+         index >= m.elements)) {
       continue;
     }
-    const uint64_t base = (kStructured ? uint64_t{index} * m.stride : 0) + offset;
+    const uint64_t base =
+        (kStructured ? uint64_t{index} * m.stride : 0) + offset;
     for (int c = 0; c < count; ++c) {
       const uint64_t byte = base + 4ull * static_cast<uint64_t>(c);
       if (!(mask & (1u << c)) || byte + 4 > m.words * 4) continue;
@@ -317,17 +353,23 @@ void StoreTyped(Wave& w, const Decoded& d) {
     uint32_t addr[3];
     Address(w, d, 0, l, addr);
     const Where at = TypedAddress::At(m, addr);
-    if (at.hit) std::atomic_ref<uint32_t>(words[at.word]).store(w.Slot(d.src[1][0])[l], kRelaxed);
+    if (at.hit)
+      std::atomic_ref<uint32_t>(words[at.word])
+          .store(w.Slot(d.src[1][0])[l], kRelaxed);
   }
 }
 
 // x#[rN.c + k] <-> scratch slots.
 void Gather(Wave& w, const Decoded& d) {
   for (uint32_t l = 0; l < w.lanes; ++l) {
-    const uint64_t element = uint64_t{d.x_offset} + (d.x_rel != UINT32_MAX ? w.Slot(d.x_rel)[l] : 0);
+    const uint64_t element =
+        uint64_t{d.x_offset} + (d.x_rel != UINT32_MAX ? w.Slot(d.x_rel)[l] : 0);
     for (int c = 0; c < 4; ++c) {
       w.Slot(d.dst[static_cast<size_t>(c)])[l] =
-          element < d.x_elements ? w.Slot(d.x_base + static_cast<uint32_t>(element * 4) + static_cast<uint32_t>(c))[l] : 0;
+          element < d.x_elements
+              ? w.Slot(d.x_base + static_cast<uint32_t>(element * 4) +
+                       static_cast<uint32_t>(c))[l]
+              : 0;
     }
   }
 }
@@ -335,11 +377,13 @@ void Gather(Wave& w, const Decoded& d) {
 void Scatter(Wave& w, const Decoded& d) {
   for (uint32_t l = 0; l < w.lanes; ++l) {
     if (!w.active[l]) continue;
-    const uint64_t element = uint64_t{d.x_offset} + (d.x_rel != UINT32_MAX ? w.Slot(d.x_rel)[l] : 0);
+    const uint64_t element =
+        uint64_t{d.x_offset} + (d.x_rel != UINT32_MAX ? w.Slot(d.x_rel)[l] : 0);
     if (element >= d.x_elements) continue;  // out of range: dropped
     for (int c = 0; c < 4; ++c) {
       if (d.mask & (1u << c)) {
-        w.Slot(d.x_base + static_cast<uint32_t>(element * 4) + static_cast<uint32_t>(c))[l] =
+        w.Slot(d.x_base + static_cast<uint32_t>(element * 4) +
+               static_cast<uint32_t>(c))[l] =
             w.Slot(d.dst[static_cast<size_t>(c)])[l];
       }
     }
@@ -351,17 +395,28 @@ void Scatter(Wave& w, const Decoded& d) {
 template <class A, bool kTgsm, Variant kV>
 Handler ForBaseRmw(isa::Rmw r) {
   switch (r) {
-    case isa::Rmw::kIAdd: return &Atomic<A, rmw::IAdd, kTgsm, kV>;
-    case isa::Rmw::kAnd: return &Atomic<A, rmw::And, kTgsm, kV>;
-    case isa::Rmw::kOr: return &Atomic<A, rmw::Or, kTgsm, kV>;
-    case isa::Rmw::kXor: return &Atomic<A, rmw::Xor, kTgsm, kV>;
-    case isa::Rmw::kExch: return &Atomic<A, rmw::Exch, kTgsm, kV>;
-    case isa::Rmw::kCmpExch: return &Atomic<A, rmw::CmpExch, kTgsm, kV>;
-    case isa::Rmw::kIMax: return &Atomic<A, rmw::IMax, kTgsm, kV>;
-    case isa::Rmw::kIMin: return &Atomic<A, rmw::IMin, kTgsm, kV>;
-    case isa::Rmw::kUMax: return &Atomic<A, rmw::UMax, kTgsm, kV>;
-    case isa::Rmw::kUMin: return &Atomic<A, rmw::UMin, kTgsm, kV>;
-    default: return nullptr;
+    case isa::Rmw::kIAdd:
+      return &Atomic<A, rmw::IAdd, kTgsm, kV>;
+    case isa::Rmw::kAnd:
+      return &Atomic<A, rmw::And, kTgsm, kV>;
+    case isa::Rmw::kOr:
+      return &Atomic<A, rmw::Or, kTgsm, kV>;
+    case isa::Rmw::kXor:
+      return &Atomic<A, rmw::Xor, kTgsm, kV>;
+    case isa::Rmw::kExch:
+      return &Atomic<A, rmw::Exch, kTgsm, kV>;
+    case isa::Rmw::kCmpExch:
+      return &Atomic<A, rmw::CmpExch, kTgsm, kV>;
+    case isa::Rmw::kIMax:
+      return &Atomic<A, rmw::IMax, kTgsm, kV>;
+    case isa::Rmw::kIMin:
+      return &Atomic<A, rmw::IMin, kTgsm, kV>;
+    case isa::Rmw::kUMax:
+      return &Atomic<A, rmw::UMax, kTgsm, kV>;
+    case isa::Rmw::kUMin:
+      return &Atomic<A, rmw::UMin, kTgsm, kV>;
+    default:
+      return nullptr;
   }
 }
 
@@ -372,24 +427,31 @@ Handler ForInjectedRmw(isa::Rmw r, Inject inject) {
   using isa::Rmw;
   switch (inject) {
     case Inject::kIMaxUnsigned:
-      if (r == Rmw::kIMax) return &Atomic<A, rmw::IMaxUnsigned, kTgsm, Variant::kNormal>;
-      if (r == Rmw::kIMin) return &Atomic<A, rmw::IMinUnsigned, kTgsm, Variant::kNormal>;
+      if (r == Rmw::kIMax)
+        return &Atomic<A, rmw::IMaxUnsigned, kTgsm, Variant::kNormal>;
+      if (r == Rmw::kIMin)
+        return &Atomic<A, rmw::IMinUnsigned, kTgsm, Variant::kNormal>;
       break;
     case Inject::kUMaxSigned:
-      if (r == Rmw::kUMax) return &Atomic<A, rmw::UMaxSigned, kTgsm, Variant::kNormal>;
-      if (r == Rmw::kUMin) return &Atomic<A, rmw::UMinSigned, kTgsm, Variant::kNormal>;
+      if (r == Rmw::kUMax)
+        return &Atomic<A, rmw::UMaxSigned, kTgsm, Variant::kNormal>;
+      if (r == Rmw::kUMin)
+        return &Atomic<A, rmw::UMinSigned, kTgsm, Variant::kNormal>;
       break;
     case Inject::kCmpExchSwapped:
-      if (r == Rmw::kCmpExch) return &Atomic<A, rmw::CmpExchSwapped, kTgsm, Variant::kNormal>;
+      if (r == Rmw::kCmpExch)
+        return &Atomic<A, rmw::CmpExchSwapped, kTgsm, Variant::kNormal>;
       break;
     case Inject::kCmpExchSuccessFlag:
-      if (r == Rmw::kCmpExch) return &Atomic<A, rmw::CmpExchFlag, kTgsm, Variant::kNormal>;
+      if (r == Rmw::kCmpExch)
+        return &Atomic<A, rmw::CmpExchFlag, kTgsm, Variant::kNormal>;
       break;
     case Inject::kXorAsOr:
       if (r == Rmw::kXor) return &Atomic<A, rmw::Or, kTgsm, Variant::kNormal>;
       break;
     case Inject::kIAddSaturate:
-      if (r == Rmw::kIAdd) return &Atomic<A, rmw::IAddSaturate, kTgsm, Variant::kNormal>;
+      if (r == Rmw::kIAdd)
+        return &Atomic<A, rmw::IAddSaturate, kTgsm, Variant::kNormal>;
       break;
     case Inject::kReturnNew:
       return ForBaseRmw<A, kTgsm, Variant::kReturnNew>(r);
@@ -416,51 +478,71 @@ Handler AtomicHandler(const Memory& m, isa::Rmw r, Inject inject) {
   // Injected address variants (u# only: E-17 on g# poisons anyway).
   switch (inject) {
     case Inject::kStructuredOffsetIgnored:
-      if (inst) return ForBaseRmw<StructuredNoOffset, false, Variant::kNormal>(r);
+      if (inst)
+        return ForBaseRmw<StructuredNoOffset, false, Variant::kNormal>(r);
       break;
     case Inject::kStructuredIndexWrap32:
       if (inst) return ForBaseRmw<StructuredWrap32, false, Variant::kNormal>(r);
       break;
     case Inject::kTex2DYIgnored:
-      if (m.kind == Memory::Kind::kTyped) return ForBaseRmw<TypedNoY, false, Variant::kNormal>(r);
+      if (m.kind == Memory::Kind::kTyped)
+        return ForBaseRmw<TypedNoY, false, Variant::kNormal>(r);
       break;
     case Inject::kOobWrap:
       switch (m.kind) {
-        case Memory::Kind::kRaw: return ForBaseRmw<WrapOutOfBounds<RawAddress>, false, Variant::kNormal>(r);
-        case Memory::Kind::kStructured: return ForBaseRmw<WrapOutOfBounds<StructuredAddress>, false, Variant::kNormal>(r);
-        case Memory::Kind::kTyped: return ForBaseRmw<WrapOutOfBounds<TypedAddress>, false, Variant::kNormal>(r);
+        case Memory::Kind::kRaw:
+          return ForBaseRmw<WrapOutOfBounds<RawAddress>, false,
+                            Variant::kNormal>(r);
+        case Memory::Kind::kStructured:
+          return ForBaseRmw<WrapOutOfBounds<StructuredAddress>, false,
+                            Variant::kNormal>(r);
+        case Memory::Kind::kTyped:
+          return ForBaseRmw<WrapOutOfBounds<TypedAddress>, false,
+                            Variant::kNormal>(r);
       }
       break;
     default:
       break;
   }
   switch (m.kind) {
-    case Memory::Kind::kRaw: return ForAddress<RawAddress, false>(r, inject);
-    case Memory::Kind::kStructured: return ForAddress<StructuredAddress, false>(r, inject);
-    case Memory::Kind::kTyped: return ForAddress<TypedAddress, false>(r, inject);
+    case Memory::Kind::kRaw:
+      return ForAddress<RawAddress, false>(r, inject);
+    case Memory::Kind::kStructured:
+      return ForAddress<StructuredAddress, false>(r, inject);
+    case Memory::Kind::kTyped:
+      return ForAddress<TypedAddress, false>(r, inject);
   }
   return nullptr;
 }
 
 }  // namespace
 
-Handler MemoryHandler(const isa::Instruction& inst, const Memory& m, Inject inject) {
+Handler MemoryHandler(const isa::Instruction& inst, const Memory& m,
+                      Inject inject) {
   const bool structured = m.kind == Memory::Kind::kStructured;
   switch (inst.info().family) {
     case isa::Family::kLoad:
-      if (inst.op == Op::kLdUavTyped) return m.kind == Memory::Kind::kTyped && !m.tgsm ? &LoadTyped : nullptr;
+      if (inst.op == Op::kLdUavTyped)
+        return m.kind == Memory::Kind::kTyped && !m.tgsm ? &LoadTyped : nullptr;
       if (m.kind == Memory::Kind::kTyped) return nullptr;
-      if (m.tgsm) return structured ? &LoadWindow<true, true> : &LoadWindow<false, true>;
+      if (m.tgsm)
+        return structured ? &LoadWindow<true, true> : &LoadWindow<false, true>;
       return structured ? &LoadWindow<true, false> : &LoadWindow<false, false>;
     case isa::Family::kStore:
-      if (inst.op == Op::kStoreUavTyped) return m.kind == Memory::Kind::kTyped && !m.tgsm ? &StoreTyped : nullptr;
+      if (inst.op == Op::kStoreUavTyped)
+        return m.kind == Memory::Kind::kTyped && !m.tgsm ? &StoreTyped
+                                                         : nullptr;
       if (m.kind == Memory::Kind::kTyped) return nullptr;
-      if (m.tgsm) return structured ? &StoreWindow<true, true> : &StoreWindow<false, true>;
-      return structured ? &StoreWindow<true, false> : &StoreWindow<false, false>;
+      if (m.tgsm)
+        return structured ? &StoreWindow<true, true>
+                          : &StoreWindow<false, true>;
+      return structured ? &StoreWindow<true, false>
+                        : &StoreWindow<false, false>;
     case isa::Family::kCounter:
       if (m.tgsm || !structured) return nullptr;
       if (inst.op == Op::kImmAtomicAlloc) return &Counter<false, false>;
-      return inject == Inject::kConsumePreDecrement ? &Counter<true, true> : &Counter<true, false>;
+      return inject == Inject::kConsumePreDecrement ? &Counter<true, true>
+                                                    : &Counter<true, false>;
     case isa::Family::kAtomic:
     case isa::Family::kImmAtomic:
       return AtomicHandler(m, inst.info().rmw, inject);

@@ -27,7 +27,8 @@ class Spare {
   void GiveBack(std::unique_ptr<T> t) {
     T* expected = nullptr;
     // Kept only if none is; otherwise `t` is freed here.
-    if (spare_.compare_exchange_strong(expected, t.get(), std::memory_order_acq_rel)) {
+    if (spare_.compare_exchange_strong(expected, t.get(),
+                                       std::memory_order_acq_rel)) {
       t.release();
     }
   }

@@ -10,7 +10,8 @@ Frame& Wave::Push(Frame::Kind kind) {
   f.kind = kind;
   // One pass over the four masks, not four assign calls: each call cost
   // more than a small group's lanes.
-  for (Mask* m : {&f.parent, &f.broken, &f.continued, &f.taken}) Ensure(*m, lanes);
+  for (Mask* m : {&f.parent, &f.broken, &f.continued, &f.taken})
+    Ensure(*m, lanes);
   const uint32_t* const entering = active.data();
   uint32_t* const parent = f.parent.data();
   uint32_t* const broken = f.broken.data();
@@ -30,7 +31,8 @@ void Wave::Restore(const Mask& parent) {
   const Mask* broken = nullptr;
   for (size_t i = depth; i-- > 0;) {
     const Frame& f = frames[i];
-    if (!broken && (f.kind == Frame::Kind::kLoop || f.kind == Frame::Kind::kSwitch)) {
+    if (!broken &&
+        (f.kind == Frame::Kind::kLoop || f.kind == Frame::Kind::kSwitch)) {
       broken = &f.broken;
     }
     if (!continued && f.kind == Frame::Kind::kLoop) continued = &f.continued;
@@ -149,7 +151,8 @@ void FillWholeGroup(Wave& w, uint64_t g) {
   uint32_t l = 0;
   for (uint32_t z = 0; z < gs[2]; ++z) {
     for (uint32_t y = 0; y < gs[1]; ++y) {
-      for (uint32_t x = 0; x < gs[0]; ++x, ++l) sv.SetLane(l, gid, {x, y, z}, l);
+      for (uint32_t x = 0; x < gs[0]; ++x, ++l)
+        sv.SetLane(l, gid, {x, y, z}, l);
     }
   }
 }
@@ -161,9 +164,10 @@ void FillLanes(Wave& w, uint64_t first, uint64_t per_group) {
   for (uint32_t l = 0; l < w.lanes; ++l) {
     const uint64_t t = first + l;
     const uint64_t g = t / per_group, k = t % per_group;
-    const std::array<uint32_t, 3> tid = {static_cast<uint32_t>(k % gs[0]),
-                                         static_cast<uint32_t>(k / gs[0] % gs[1]),
-                                         static_cast<uint32_t>(k / gs[0] / gs[1])};
+    const std::array<uint32_t, 3> tid = {
+        static_cast<uint32_t>(k % gs[0]),
+        static_cast<uint32_t>(k / gs[0] % gs[1]),
+        static_cast<uint32_t>(k / gs[0] / gs[1])};
     sv.SetLane(l, GroupId(*w.cc, g), tid, static_cast<uint32_t>(k));
   }
 }

@@ -28,11 +28,11 @@ void Ensure(std::vector<T>& v, size_t n) {
 struct Frame {
   enum class Kind : uint8_t { kIf, kLoop, kSwitch };
   Kind kind = Kind::kIf;
-  Mask parent;      // active lanes when the block was entered
-  Mask taken;       // if: lanes in the true branch; switch: lanes that entered
-  Mask broken;      // loop/switch: lanes that left with break
-  Mask continued;   // loop: lanes waiting at continue for the next iteration
-  Mask values;      // switch: the selector per lane
+  Mask parent;     // active lanes when the block was entered
+  Mask taken;      // if: lanes in the true branch; switch: lanes that entered
+  Mask broken;     // loop/switch: lanes that left with break
+  Mask continued;  // loop: lanes waiting at continue for the next iteration
+  Mask values;     // switch: the selector per lane
   uint32_t switch_values = 0;  // switch: index into CompiledCase::switch_values
 };
 
@@ -46,15 +46,15 @@ struct Wave {
   const CompiledCase* cc = nullptr;
   RunMemory* memory = nullptr;
   uint32_t lanes = 0;
-  std::vector<uint32_t> regs;   // slot * lanes + lane
+  std::vector<uint32_t> regs;  // slot * lanes + lane
   // The lane count whose constants regs holds (RunWave fills them); 0 when
   // it holds none for this run's case.
   uint32_t constant_lanes = 0;
   Mask active;
   Mask returned;
-  std::vector<Frame> frames;    // grows on demand; `depth` in use
+  std::vector<Frame> frames;  // grows on demand; `depth` in use
   size_t depth = 0;
-  std::vector<uint32_t> tgsm;   // this wave's g# words
+  std::vector<uint32_t> tgsm;     // this wave's g# words
   std::vector<uint32_t> scratch;  // ALU buffering (8 * lanes: imul/umul)
   uint32_t pc = 0;
   // Set when every lane has returned, with over_budget, or when the trace is
@@ -73,7 +73,9 @@ struct Wave {
   // endless loop of atomics records an event per lane per step.
   size_t max_trace = SIZE_MAX;
 
-  bool TraceFull() const { return trace != nullptr && trace->size() > max_trace; }
+  bool TraceFull() const {
+    return trace != nullptr && trace->size() > max_trace;
+  }
   uint32_t* Slot(uint32_t s) { return regs.data() + size_t{s} * lanes; }
   bool Any(const Mask& m) const {
     uint32_t any = 0;

@@ -26,9 +26,11 @@ inline constexpr uint32_t kMaxWireBatch = 4096;  // cases in one request
 
 std::string EncodeBatchRequest(absl::Span<const isa::Case> cases);
 // The case texts. InvalidArgument "batch wire: ..." when malformed.
-absl::StatusOr<std::vector<std::string>> DecodeBatchRequest(absl::string_view bytes);
+absl::StatusOr<std::vector<std::string>> DecodeBatchRequest(
+    absl::string_view bytes);
 
-std::string EncodeBatchResults(absl::Span<const absl::StatusOr<isa::Outcome>> results);
+std::string EncodeBatchResults(
+    absl::Span<const absl::StatusOr<isa::Outcome>> results);
 // Exactly `expected` results (any other count is malformed); an error
 // result keeps its code and message.
 absl::StatusOr<std::vector<absl::StatusOr<isa::Outcome>>> DecodeBatchResults(

@@ -36,7 +36,8 @@ void Detach(pid_t parent, const IsolationOptions& options) {
   setpgid(0, 0);  // its own group, so a timeout kills whatever it spawned
   prctl(PR_SET_PDEATHSIG, SIGKILL);
   if (getppid() != parent) _exit(0);  // the parent died before prctl
-  for (int sig : {SIGINT, SIGTERM, SIGHUP, SIGCHLD, SIGPIPE}) signal(sig, SIG_DFL);
+  for (int sig : {SIGINT, SIGTERM, SIGHUP, SIGCHLD, SIGPIPE})
+    signal(sig, SIG_DFL);
   dup2(STDERR_FILENO, STDOUT_FILENO);  // a chatty library must not mix in
   if (options.memory_limit_bytes > 0) {
     const rlimit limit{options.memory_limit_bytes, options.memory_limit_bytes};
@@ -67,7 +68,8 @@ void ServeBatch(int fd, Target& target, absl::string_view request) {
     }
   }
   std::vector<absl::StatusOr<isa::Outcome>> ran = target.RunBatch(cases);
-  for (size_t k = 0; k < ran.size() && k < where.size(); ++k) results[where[k]] = std::move(ran[k]);
+  for (size_t k = 0; k < ran.size() && k < where.size(); ++k)
+    results[where[k]] = std::move(ran[k]);
   Send(fd, kTagResults, EncodeBatchResults(results));
 }
 
@@ -86,8 +88,10 @@ void ServeChild(int fd, pid_t parent, const TargetFactory& factory,
   Send(fd, kTagReady, "");
   std::string request;
   for (;;) {
-    if (ReadFrame(fd, kMaxRequestBytes, NoDeadline(), request) != FrameResult::kOk ||
-        request.empty() || (request[0] != kTagCase && request[0] != kTagBatch)) {
+    if (ReadFrame(fd, kMaxRequestBytes, NoDeadline(), request) !=
+            FrameResult::kOk ||
+        request.empty() ||
+        (request[0] != kTagCase && request[0] != kTagBatch)) {
       // The parent closed the socket (or broke the protocol): let the target
       // release what it holds (a device, a library's handle), then leave
       // without the parent's atexit handlers.

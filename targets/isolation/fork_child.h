@@ -15,8 +15,8 @@ inline constexpr char kTagNoTarget = 'F';  // child -> parent: factory failed
 inline constexpr char kTagOutcome = 'O';   // child -> parent: wire outcome
 inline constexpr char kTagError = 'E';     // child -> parent: u8 code, message
 inline constexpr char kTagCase = 'C';      // parent -> child: case text
-inline constexpr char kTagBatch = 'B';     // parent -> child: batch_wire request
-inline constexpr char kTagResults = 'N';   // child -> parent: batch_wire results
+inline constexpr char kTagBatch = 'B';    // parent -> child: batch_wire request
+inline constexpr char kTagResults = 'N';  // child -> parent: batch_wire results
 inline constexpr size_t kMaxRequestBytes = size_t{1} << 30;
 
 [[noreturn]] void ServeChild(int fd, pid_t parent, const TargetFactory& factory,

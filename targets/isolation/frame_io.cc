@@ -64,15 +64,18 @@ FrameResult WriteFrame(int fd, absl::string_view bytes, Deadline deadline) {
   if (bytes.size() > UINT32_MAX) return FrameResult::kTooLarge;
   const uint32_t n = static_cast<uint32_t>(bytes.size());
   const char header[4] = {static_cast<char>(n), static_cast<char>(n >> 8),
-                          static_cast<char>(n >> 16), static_cast<char>(n >> 24)};
+                          static_cast<char>(n >> 16),
+                          static_cast<char>(n >> 24)};
   FrameResult r = WriteAll(fd, header, sizeof header, deadline);
   if (r != FrameResult::kOk) return r;
   return WriteAll(fd, bytes.data(), bytes.size(), deadline);
 }
 
-FrameResult ReadFrame(int fd, size_t max_bytes, Deadline deadline, std::string& out) {
+FrameResult ReadFrame(int fd, size_t max_bytes, Deadline deadline,
+                      std::string& out) {
   unsigned char header[4];
-  FrameResult r = ReadAll(fd, reinterpret_cast<char*>(header), sizeof header, deadline);
+  FrameResult r =
+      ReadAll(fd, reinterpret_cast<char*>(header), sizeof header, deadline);
   if (r != FrameResult::kOk) return r;
   const uint32_t n = uint32_t{header[0]} | uint32_t{header[1]} << 8 |
                      uint32_t{header[2]} << 16 | uint32_t{header[3]} << 24;

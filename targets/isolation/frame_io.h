@@ -23,7 +23,8 @@ enum class FrameResult {
 
 // The fd may be blocking or not; both wait with poll() until the deadline.
 FrameResult WriteFrame(int fd, absl::string_view bytes, Deadline deadline);
-FrameResult ReadFrame(int fd, size_t max_bytes, Deadline deadline, std::string& out);
+FrameResult ReadFrame(int fd, size_t max_bytes, Deadline deadline,
+                      std::string& out);
 
 }  // namespace atomfuzz::targets
 

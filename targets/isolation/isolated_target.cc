@@ -23,16 +23,26 @@ namespace {
 
 absl::string_view SignalName(int sig) {
   switch (sig) {
-    case SIGSEGV: return "SIGSEGV";
-    case SIGBUS: return "SIGBUS";
-    case SIGABRT: return "SIGABRT";
-    case SIGILL: return "SIGILL";
-    case SIGFPE: return "SIGFPE";
-    case SIGKILL: return "SIGKILL";
-    case SIGTRAP: return "SIGTRAP";
-    case SIGSYS: return "SIGSYS";
-    case SIGTERM: return "SIGTERM";
-    case SIGXCPU: return "SIGXCPU";
+    case SIGSEGV:
+      return "SIGSEGV";
+    case SIGBUS:
+      return "SIGBUS";
+    case SIGABRT:
+      return "SIGABRT";
+    case SIGILL:
+      return "SIGILL";
+    case SIGFPE:
+      return "SIGFPE";
+    case SIGKILL:
+      return "SIGKILL";
+    case SIGTRAP:
+      return "SIGTRAP";
+    case SIGSYS:
+      return "SIGSYS";
+    case SIGTERM:
+      return "SIGTERM";
+    case SIGXCPU:
+      return "SIGXCPU";
   }
   return "another signal";
 }
@@ -40,7 +50,8 @@ absl::string_view SignalName(int sig) {
 // A status code sent by the child as one byte; anything odd is kInternal.
 absl::StatusCode CodeFrom(char byte) {
   const int code = static_cast<unsigned char>(byte);
-  if (code == 0 || code > static_cast<int>(absl::StatusCode::kUnauthenticated)) {
+  if (code == 0 ||
+      code > static_cast<int>(absl::StatusCode::kUnauthenticated)) {
     return absl::StatusCode::kInternal;
   }
   return static_cast<absl::StatusCode>(code);
@@ -55,8 +66,11 @@ isa::Outcome Failed(isa::RunStatus status, std::string message) {
 
 class IsolatedTarget : public Target {
  public:
-  IsolatedTarget(std::string name, TargetFactory factory, IsolationOptions options)
-      : name_(std::move(name)), factory_(std::move(factory)), options_(options) {}
+  IsolatedTarget(std::string name, TargetFactory factory,
+                 IsolationOptions options)
+      : name_(std::move(name)),
+        factory_(std::move(factory)),
+        options_(options) {}
   ~IsolatedTarget() override { Kill(); }
 
   absl::string_view name() const override { return name_; }
@@ -66,7 +80,8 @@ class IsolatedTarget : public Target {
   absl::Status Start(std::string& death) {
     int fds[2];
     if (socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, fds) != 0) {
-      return absl::InternalError(absl::StrCat("socketpair: ", std::strerror(errno)));
+      return absl::InternalError(
+          absl::StrCat("socketpair: ", std::strerror(errno)));
     }
     const pid_t parent = getpid();
     const pid_t pid = fork();
@@ -86,10 +101,12 @@ class IsolatedTarget : public Target {
     served_ = 0;
     std::string reply;
     switch (ReadFrame(fd_, kMaxWireMessage + 2, DeadlineFromNow(), reply)) {
-      case FrameResult::kOk: break;
+      case FrameResult::kOk:
+        break;
       case FrameResult::kTimedOut:
         Kill();
-        death = absl::StrFormat("the child did not start within %g s", options_.timeout_seconds);
+        death = absl::StrFormat("the child did not start within %g s",
+                                options_.timeout_seconds);
         return absl::OkStatus();
       default:
         death = Reap();
@@ -139,7 +156,8 @@ class IsolatedTarget : public Target {
   FrameResult Exchange(const std::string& request, std::string& reply) {
     const Deadline deadline = DeadlineFromNow();
     FrameResult r = WriteFrame(fd_, request, deadline);
-    if (r == FrameResult::kOk) r = ReadFrame(fd_, options_.max_reply_bytes, deadline, reply);
+    if (r == FrameResult::kOk)
+      r = ReadFrame(fd_, options_.max_reply_bytes, deadline, reply);
     if (r == FrameResult::kOk) ++served_;
     return r;
   }
@@ -151,14 +169,18 @@ class IsolatedTarget : public Target {
       if (pid_ < 0) return Failed(isa::RunStatus::kCrashed, death);
     }
     std::string reply;
-    switch (Exchange(absl::StrCat(std::string(1, kTagCase), isa::PrintCase(c)), reply)) {
-      case FrameResult::kOk: break;
+    switch (Exchange(absl::StrCat(std::string(1, kTagCase), isa::PrintCase(c)),
+                     reply)) {
+      case FrameResult::kOk:
+        break;
       case FrameResult::kTimedOut:
         Kill();
-        return Failed(isa::RunStatus::kTimedOut,
-                      absl::StrFormat("no reply within %g s; the child was killed",
-                                      options_.timeout_seconds));
-      case FrameResult::kClosed: return Failed(isa::RunStatus::kCrashed, Reap());
+        return Failed(
+            isa::RunStatus::kTimedOut,
+            absl::StrFormat("no reply within %g s; the child was killed",
+                            options_.timeout_seconds));
+      case FrameResult::kClosed:
+        return Failed(isa::RunStatus::kCrashed, Reap());
       case FrameResult::kTooLarge:
         Kill();
         return Failed(isa::RunStatus::kRejected,
@@ -166,8 +188,11 @@ class IsolatedTarget : public Target {
                                    options_.max_reply_bytes, " bytes"));
     }
     if (!reply.empty() && reply[0] == kTagOutcome) {
-      absl::StatusOr<isa::Outcome> o = DecodeOutcome(absl::string_view(reply).substr(1));
-      if (!o.ok()) return Failed(isa::RunStatus::kRejected, std::string(o.status().message()));
+      absl::StatusOr<isa::Outcome> o =
+          DecodeOutcome(absl::string_view(reply).substr(1));
+      if (!o.ok())
+        return Failed(isa::RunStatus::kRejected,
+                      std::string(o.status().message()));
       return o;
     }
     if (reply.size() >= 2 && reply[0] == kTagError) {
@@ -187,14 +212,16 @@ class IsolatedTarget : public Target {
     // A batch shares one case's deadline: it costs less than its cases
     // alone, and a slow one is only run again.
     std::string reply;
-    const FrameResult r =
-        Exchange(absl::StrCat(std::string(1, kTagBatch), EncodeBatchRequest(cases)), reply);
+    const FrameResult r = Exchange(
+        absl::StrCat(std::string(1, kTagBatch), EncodeBatchRequest(cases)),
+        reply);
     if (r == FrameResult::kClosed) {
       Reap();
       return std::nullopt;
     }
     if (r == FrameResult::kOk && !reply.empty() && reply[0] == kTagResults) {
-      auto results = DecodeBatchResults(absl::string_view(reply).substr(1), cases.size());
+      auto results =
+          DecodeBatchResults(absl::string_view(reply).substr(1), cases.size());
       if (results.ok()) return *std::move(results);
     }
     Kill();
@@ -235,8 +262,9 @@ class IsolatedTarget : public Target {
                              SignalName(WTERMSIG(status)));
     }
     if (WEXITSTATUS(status) == kOutOfMemoryExit) {
-      return absl::StrFormat("out of memory (the child's address space is capped at %d MiB)",
-                             options_.memory_limit_bytes >> 20);
+      return absl::StrFormat(
+          "out of memory (the child's address space is capped at %d MiB)",
+          options_.memory_limit_bytes >> 20);
     }
     return absl::StrFormat("exit status %d", WEXITSTATUS(status));
   }
@@ -261,9 +289,11 @@ class IsolatedTarget : public Target {
 
 }  // namespace
 
-absl::StatusOr<std::unique_ptr<Target>> Isolate(std::string name, TargetFactory factory,
+absl::StatusOr<std::unique_ptr<Target>> Isolate(std::string name,
+                                                TargetFactory factory,
                                                 IsolationOptions options) {
-  auto target = std::make_unique<IsolatedTarget>(std::move(name), std::move(factory), options);
+  auto target = std::make_unique<IsolatedTarget>(std::move(name),
+                                                 std::move(factory), options);
   std::string death;
   if (absl::Status s = target->Start(death); !s.ok()) return s;
   if (!death.empty()) {

@@ -35,7 +35,8 @@ using TargetFactory = std::function<absl::StatusOr<std::unique_ptr<Target>>()>;
 
 // Starts the child once, so that a factory error (a missing library, a bad
 // option) is returned here, with the factory's own status code.
-absl::StatusOr<std::unique_ptr<Target>> Isolate(std::string name, TargetFactory factory,
+absl::StatusOr<std::unique_ptr<Target>> Isolate(std::string name,
+                                                TargetFactory factory,
                                                 IsolationOptions options);
 
 // The exit status of a child whose allocation failed (operator new's handler).

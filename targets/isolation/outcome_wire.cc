@@ -40,7 +40,8 @@ class Reader {
     if (in_.size() < 4) return false;
     v = 0;
     for (int i = 0; i < 4; ++i) {
-      v |= uint32_t{static_cast<uint8_t>(in_[static_cast<size_t>(i)])} << (8 * i);
+      v |= uint32_t{static_cast<uint8_t>(in_[static_cast<size_t>(i)])}
+           << (8 * i);
     }
     in_.remove_prefix(4);
     return true;
@@ -148,7 +149,8 @@ std::string EncodeOutcome(const isa::Outcome& o) {
       }
       w.U8(byte);
     }
-    w.U8(static_cast<uint8_t>((u.counter ? 1 : 0) | (u.counter_defined ? 2 : 0)));
+    w.U8(static_cast<uint8_t>((u.counter ? 1 : 0) |
+                              (u.counter_defined ? 2 : 0)));
     w.U32(u.counter.value_or(0));
   }
   w.U8(o.has_trace ? 1 : 0);

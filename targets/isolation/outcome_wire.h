@@ -16,7 +16,7 @@ namespace atomfuzz::targets {
 
 inline constexpr uint32_t kOutcomeWireMagic = 0x314f4641;  // "AFO1"
 inline constexpr uint32_t kMaxWireMessage = 1u << 16;      // bytes
-inline constexpr uint32_t kMaxWireUavs = 64;                // u0..u63
+inline constexpr uint32_t kMaxWireUavs = 64;               // u0..u63
 inline constexpr uint64_t kMaxWireEvents = uint64_t{1} << 22;
 
 std::string EncodeOutcome(const isa::Outcome& o);

@@ -1,8 +1,7 @@
 #include "targets/vulkan/component_versions.h"
 
-#include <vulkan/vulkan.h>
-
 #include <vkd3d_shader.h>
+#include <vulkan/vulkan.h>
 
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
@@ -13,8 +12,8 @@ namespace atomfuzz::targets::vulkan {
 namespace {
 
 std::string ApiVersion(uint32_t v) {
-  return absl::StrFormat("%u.%u.%u", VK_API_VERSION_MAJOR(v), VK_API_VERSION_MINOR(v),
-                         VK_API_VERSION_PATCH(v));
+  return absl::StrFormat("%u.%u.%u", VK_API_VERSION_MAJOR(v),
+                         VK_API_VERSION_MINOR(v), VK_API_VERSION_PATCH(v));
 }
 
 // One row per physical device: its name, driver and the API it offers.
@@ -22,7 +21,8 @@ void AddDevices(std::vector<std::pair<std::string, std::string>>& rows) {
   auto app = VkStruct<VkApplicationInfo>(VK_STRUCTURE_TYPE_APPLICATION_INFO);
   app.pApplicationName = "atomfuzz --version";
   app.apiVersion = VK_API_VERSION_1_1;  // for the driver properties
-  auto info = VkStruct<VkInstanceCreateInfo>(VK_STRUCTURE_TYPE_INSTANCE_CREATE_INFO);
+  auto info =
+      VkStruct<VkInstanceCreateInfo>(VK_STRUCTURE_TYPE_INSTANCE_CREATE_INFO);
   info.pApplicationInfo = &app;
   VkInstance instance = VK_NULL_HANDLE;
   if (vkCreateInstance(&info, nullptr, &instance) != VK_SUCCESS) {
@@ -41,9 +41,10 @@ void AddDevices(std::vector<std::pair<std::string, std::string>>& rows) {
         VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_PROPERTIES_2);
     props.pNext = &driver;
     vkGetPhysicalDeviceProperties2(d, &props);
-    rows.emplace_back(absl::StrCat("Vulkan device ", props.properties.deviceName),
-                      absl::StrCat(driver.driverName, " ", driver.driverInfo, ", Vulkan ",
-                                   ApiVersion(props.properties.apiVersion)));
+    rows.emplace_back(
+        absl::StrCat("Vulkan device ", props.properties.deviceName),
+        absl::StrCat(driver.driverName, " ", driver.driverInfo, ", Vulkan ",
+                     ApiVersion(props.properties.apiVersion)));
   }
   vkDestroyInstance(instance, nullptr);
 }
@@ -57,9 +58,10 @@ std::vector<std::pair<std::string, std::string>> ComponentVersions() {
   rows.emplace_back("vkd3d-shader", vkd3d_shader_get_version(&major, &minor));
   rows.emplace_back("SPIRV-Tools", spvSoftwareVersionDetailsString());
   uint32_t loader = 0;
-  rows.emplace_back("Vulkan loader", vkEnumerateInstanceVersion(&loader) == VK_SUCCESS
-                                         ? ApiVersion(loader)
-                                         : std::string("unknown"));
+  rows.emplace_back("Vulkan loader",
+                    vkEnumerateInstanceVersion(&loader) == VK_SUCCESS
+                        ? ApiVersion(loader)
+                        : std::string("unknown"));
   AddDevices(rows);
   return rows;
 }

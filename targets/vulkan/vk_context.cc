@@ -15,15 +15,19 @@ absl::StatusOr<VkContext> CreateContext(const std::string& substring) {
   SetQuietEnvironment();
   VkContext c;
   c.device_substring = substring;
-  VkApplicationInfo app = VkStruct<VkApplicationInfo>(VK_STRUCTURE_TYPE_APPLICATION_INFO);
+  VkApplicationInfo app =
+      VkStruct<VkApplicationInfo>(VK_STRUCTURE_TYPE_APPLICATION_INFO);
   app.pApplicationName = "atomfuzz";
   app.apiVersion = VK_API_VERSION_1_1;
-  VkInstanceCreateInfo ici = VkStruct<VkInstanceCreateInfo>(VK_STRUCTURE_TYPE_INSTANCE_CREATE_INFO);
+  VkInstanceCreateInfo ici =
+      VkStruct<VkInstanceCreateInfo>(VK_STRUCTURE_TYPE_INSTANCE_CREATE_INFO);
   ici.pApplicationInfo = &app;
-  if (VkResult r = vkCreateInstance(&ici, nullptr, &c.instance); r != VK_SUCCESS) {
+  if (VkResult r = vkCreateInstance(&ici, nullptr, &c.instance);
+      r != VK_SUCCESS) {
     return absl::FailedPreconditionError(absl::StrCat(
         "no Vulkan: vkCreateInstance failed (", static_cast<int>(r),
-        "); install a Vulkan loader and driver (e.g. mesa-vulkan-drivers for lavapipe)"));
+        "); install a Vulkan loader and driver (e.g. mesa-vulkan-drivers for "
+        "lavapipe)"));
   }
   uint32_t count = 0;
   vkEnumeratePhysicalDevices(c.instance, &count, nullptr);
@@ -31,14 +35,15 @@ absl::StatusOr<VkContext> CreateContext(const std::string& substring) {
   vkEnumeratePhysicalDevices(c.instance, &count, devices.data());
   // No substring: lavapipe (llvmpipe) where present, else the first device.
   std::vector<std::string> names;
-  for (const std::string& want : {substring.empty() ? std::string("llvmpipe") : substring,
-                                  substring}) {
+  for (const std::string& want :
+       {substring.empty() ? std::string("llvmpipe") : substring, substring}) {
     names.clear();
     for (VkPhysicalDevice d : devices) {
       VkPhysicalDeviceProperties p;
       vkGetPhysicalDeviceProperties(d, &p);
       names.push_back(p.deviceName);
-      if (c.physical == VK_NULL_HANDLE && names.back().find(want) != std::string::npos) {
+      if (c.physical == VK_NULL_HANDLE &&
+          names.back().find(want) != std::string::npos) {
         c.physical = d;
         c.properties = p;
       }
@@ -47,9 +52,10 @@ absl::StatusOr<VkContext> CreateContext(const std::string& substring) {
   if (c.physical == VK_NULL_HANDLE) {
     vkDestroyInstance(c.instance, nullptr);
     return absl::FailedPreconditionError(
-        devices.empty() ? std::string("no Vulkan physical device")
-                        : absl::StrCat("no Vulkan device name contains '", substring,
-                                       "' (devices: ", absl::StrJoin(names, ", "), ")"));
+        devices.empty()
+            ? std::string("no Vulkan physical device")
+            : absl::StrCat("no Vulkan device name contains '", substring,
+                           "' (devices: ", absl::StrJoin(names, ", "), ")"));
   }
   vkGetPhysicalDeviceMemoryProperties(c.physical, &c.memory);
   vkGetPhysicalDeviceQueueFamilyProperties(c.physical, &count, nullptr);
@@ -64,11 +70,12 @@ absl::StatusOr<VkContext> CreateContext(const std::string& substring) {
   }
   if (!found) {
     vkDestroyInstance(c.instance, nullptr);
-    return absl::FailedPreconditionError(
-        absl::StrCat("Vulkan device '", c.properties.deviceName, "' has no compute queue"));
+    return absl::FailedPreconditionError(absl::StrCat(
+        "Vulkan device '", c.properties.deviceName, "' has no compute queue"));
   }
   const float priority = 1.0f;
-  VkDeviceQueueCreateInfo qci = VkStruct<VkDeviceQueueCreateInfo>(VK_STRUCTURE_TYPE_DEVICE_QUEUE_CREATE_INFO);
+  VkDeviceQueueCreateInfo qci = VkStruct<VkDeviceQueueCreateInfo>(
+      VK_STRUCTURE_TYPE_DEVICE_QUEUE_CREATE_INFO);
   qci.queueFamilyIndex = c.queue_family;
   qci.queueCount = 1;
   qci.pQueuePriorities = &priority;
@@ -85,13 +92,15 @@ absl::StatusOr<VkContext> CreateContext(const std::string& substring) {
           VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_ROBUSTNESS_2_FEATURES_EXT);
   const char* robust2_name = VK_EXT_ROBUSTNESS_2_EXTENSION_NAME;
   uint32_t extension_count = 0;
-  vkEnumerateDeviceExtensionProperties(c.physical, nullptr, &extension_count, nullptr);
+  vkEnumerateDeviceExtensionProperties(c.physical, nullptr, &extension_count,
+                                       nullptr);
   std::vector<VkExtensionProperties> extensions(extension_count);
-  vkEnumerateDeviceExtensionProperties(c.physical, nullptr, &extension_count, extensions.data());
+  vkEnumerateDeviceExtensionProperties(c.physical, nullptr, &extension_count,
+                                       extensions.data());
   for (const VkExtensionProperties& e : extensions) {
     if (std::string(e.extensionName) == robust2_name) {
-      VkPhysicalDeviceFeatures2 query =
-          VkStruct<VkPhysicalDeviceFeatures2>(VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_FEATURES_2);
+      VkPhysicalDeviceFeatures2 query = VkStruct<VkPhysicalDeviceFeatures2>(
+          VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_FEATURES_2);
       query.pNext = &robust2;
       vkGetPhysicalDeviceFeatures2(c.physical, &query);
       robust2.robustImageAccess2 = VK_FALSE;
@@ -100,7 +109,8 @@ absl::StatusOr<VkContext> CreateContext(const std::string& substring) {
                                 features.robustBufferAccess == VK_TRUE;
     }
   }
-  VkDeviceCreateInfo dci = VkStruct<VkDeviceCreateInfo>(VK_STRUCTURE_TYPE_DEVICE_CREATE_INFO);
+  VkDeviceCreateInfo dci =
+      VkStruct<VkDeviceCreateInfo>(VK_STRUCTURE_TYPE_DEVICE_CREATE_INFO);
   dci.queueCreateInfoCount = 1;
   dci.pQueueCreateInfos = &qci;
   dci.pEnabledFeatures = &features;
@@ -109,17 +119,21 @@ absl::StatusOr<VkContext> CreateContext(const std::string& substring) {
     dci.enabledExtensionCount = 1;
     dci.ppEnabledExtensionNames = &robust2_name;
   }
-  if (VkResult r = vkCreateDevice(c.physical, &dci, nullptr, &c.device); r != VK_SUCCESS) {
+  if (VkResult r = vkCreateDevice(c.physical, &dci, nullptr, &c.device);
+      r != VK_SUCCESS) {
     vkDestroyInstance(c.instance, nullptr);
-    return absl::FailedPreconditionError(absl::StrCat(
-        "vkCreateDevice failed on '", c.properties.deviceName, "' (", static_cast<int>(r), ")"));
+    return absl::FailedPreconditionError(
+        absl::StrCat("vkCreateDevice failed on '", c.properties.deviceName,
+                     "' (", static_cast<int>(r), ")"));
   }
   vkGetDeviceQueue(c.device, c.queue_family, 0, &c.queue);
-  VkCommandPoolCreateInfo pci = VkStruct<VkCommandPoolCreateInfo>(VK_STRUCTURE_TYPE_COMMAND_POOL_CREATE_INFO);
+  VkCommandPoolCreateInfo pci = VkStruct<VkCommandPoolCreateInfo>(
+      VK_STRUCTURE_TYPE_COMMAND_POOL_CREATE_INFO);
   pci.flags = VK_COMMAND_POOL_CREATE_RESET_COMMAND_BUFFER_BIT;
   pci.queueFamilyIndex = c.queue_family;
-  if (absl::Status s = VkCheck(vkCreateCommandPool(c.device, &pci, nullptr, &c.command_pool),
-                               "vkCreateCommandPool");
+  if (absl::Status s =
+          VkCheck(vkCreateCommandPool(c.device, &pci, nullptr, &c.command_pool),
+                  "vkCreateCommandPool");
       !s.ok()) {
     return s;
   }
@@ -129,7 +143,8 @@ absl::StatusOr<VkContext> CreateContext(const std::string& substring) {
       {VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, 160},
       {VK_DESCRIPTOR_TYPE_STORAGE_IMAGE, 80},
   };
-  VkDescriptorPoolCreateInfo dpci = VkStruct<VkDescriptorPoolCreateInfo>(VK_STRUCTURE_TYPE_DESCRIPTOR_POOL_CREATE_INFO);
+  VkDescriptorPoolCreateInfo dpci = VkStruct<VkDescriptorPoolCreateInfo>(
+      VK_STRUCTURE_TYPE_DESCRIPTOR_POOL_CREATE_INFO);
   dpci.maxSets = 1;
   dpci.poolSizeCount = 3;
   dpci.pPoolSizes = sizes;
@@ -139,8 +154,10 @@ absl::StatusOr<VkContext> CreateContext(const std::string& substring) {
       !s.ok()) {
     return s;
   }
-  VkFenceCreateInfo fci = VkStruct<VkFenceCreateInfo>(VK_STRUCTURE_TYPE_FENCE_CREATE_INFO);
-  if (absl::Status s = VkCheck(vkCreateFence(c.device, &fci, nullptr, &c.fence), "vkCreateFence");
+  VkFenceCreateInfo fci =
+      VkStruct<VkFenceCreateInfo>(VK_STRUCTURE_TYPE_FENCE_CREATE_INFO);
+  if (absl::Status s = VkCheck(vkCreateFence(c.device, &fci, nullptr, &c.fence),
+                               "vkCreateFence");
       !s.ok()) {
     return s;
   }
@@ -158,7 +175,8 @@ void SetQuietEnvironment() {
 
 absl::Status VkCheck(VkResult r, const char* what) {
   if (r == VK_SUCCESS) return absl::OkStatus();
-  const std::string msg = absl::StrCat(what, " failed (VkResult ", static_cast<int>(r), ")");
+  const std::string msg =
+      absl::StrCat(what, " failed (VkResult ", static_cast<int>(r), ")");
   if (r == VK_ERROR_DEVICE_LOST) return absl::UnavailableError(msg);
   if (r == VK_ERROR_OUT_OF_HOST_MEMORY || r == VK_ERROR_OUT_OF_DEVICE_MEMORY) {
     return absl::ResourceExhaustedError(msg);
@@ -166,9 +184,11 @@ absl::Status VkCheck(VkResult r, const char* what) {
   return absl::InternalError(msg);
 }
 
-int VkContext::FindMemoryType(uint32_t type_bits, VkMemoryPropertyFlags flags) const {
+int VkContext::FindMemoryType(uint32_t type_bits,
+                              VkMemoryPropertyFlags flags) const {
   for (uint32_t i = 0; i < memory.memoryTypeCount; ++i) {
-    if ((type_bits & (1u << i)) && (memory.memoryTypes[i].propertyFlags & flags) == flags) {
+    if ((type_bits & (1u << i)) &&
+        (memory.memoryTypes[i].propertyFlags & flags) == flags) {
       return static_cast<int>(i);
     }
   }
@@ -192,9 +212,10 @@ absl::StatusOr<VkContext*> GetVkContext(const std::string& device_substring) {
   }
   if (!failure.ok()) return failure;
   if (context->device_substring != device_substring) {
-    return absl::FailedPreconditionError(absl::StrCat(
-        "this process already uses Vulkan device '", context->properties.deviceName,
-        "'; --vk-device='", device_substring, "' needs a new process"));
+    return absl::FailedPreconditionError(
+        absl::StrCat("this process already uses Vulkan device '",
+                     context->properties.deviceName, "'; --vk-device='",
+                     device_substring, "' needs a new process"));
   }
   return context;
 }

@@ -39,7 +39,7 @@ struct VkContext {
   VkFence fence = VK_NULL_HANDLE;
   VkPhysicalDeviceProperties properties{};
   VkPhysicalDeviceMemoryProperties memory{};
-  std::string device_substring;  // what selected it ("" = the first)
+  std::string device_substring;        // what selected it ("" = the first)
   bool robust_buffer_access2 = false;  // VK_EXT_robustness2 enabled
 
   // A memory type index with all of `flags` among `type_bits`, or -1.

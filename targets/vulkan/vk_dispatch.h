@@ -22,7 +22,8 @@ namespace atomfuzz::targets::vulkan {
 // zero-sized view), more memory than kMaxDispatchWords.
 inline constexpr uint64_t kMaxDispatchWords = uint64_t{1} << 24;  // 64 MiB
 std::string DeviceRefusal(const VkContext& vk, const isa::Case& c,
-                          absl::Span<const UavBinding> bindings, BufferUavMode mode);
+                          absl::Span<const UavBinding> bindings,
+                          BufferUavMode mode);
 
 // UAV and counter descriptors one shader may bind in `mode`, whatever their
 // kinds (texel buffers count as storage images in Vulkan's limits, SSBOs
@@ -33,10 +34,9 @@ uint32_t DescriptorLimit(const VkContext& vk, BufferUavMode mode);
 // The final state of every resource of `c` (sorted by slot, all defined).
 // `bindings` lists the UAVs the shader declares; the others are untouched.
 // Errors are the device's (allocation, device lost, a 60 s timeout).
-absl::StatusOr<std::vector<isa::UavState>> Dispatch(VkContext& vk, const isa::Case& c,
-                                                    absl::Span<const uint32_t> spirv,
-                                                    absl::Span<const UavBinding> bindings,
-                                                    BufferUavMode mode);
+absl::StatusOr<std::vector<isa::UavState>> Dispatch(
+    VkContext& vk, const isa::Case& c, absl::Span<const uint32_t> spirv,
+    absl::Span<const UavBinding> bindings, BufferUavMode mode);
 
 }  // namespace atomfuzz::targets::vulkan
 

@@ -7,12 +7,15 @@ namespace atomfuzz::targets::vulkan {
 RunObjects::~RunObjects() {
   VkDevice d = vk_.device;
   if (!commands_.empty()) {
-    vkFreeCommandBuffers(d, vk_.command_pool, static_cast<uint32_t>(commands_.size()),
+    vkFreeCommandBuffers(d, vk_.command_pool,
+                         static_cast<uint32_t>(commands_.size()),
                          commands_.data());
   }
   for (VkPipeline p : pipelines_) vkDestroyPipeline(d, p, nullptr);
-  for (VkPipelineLayout l : pipeline_layouts_) vkDestroyPipelineLayout(d, l, nullptr);
-  for (VkDescriptorSetLayout l : set_layouts_) vkDestroyDescriptorSetLayout(d, l, nullptr);
+  for (VkPipelineLayout l : pipeline_layouts_)
+    vkDestroyPipelineLayout(d, l, nullptr);
+  for (VkDescriptorSetLayout l : set_layouts_)
+    vkDestroyDescriptorSetLayout(d, l, nullptr);
   for (VkShaderModule s : shaders_) vkDestroyShaderModule(d, s, nullptr);
   for (VkImageView v : image_views_) vkDestroyImageView(d, v, nullptr);
   for (VkImage i : images_) vkDestroyImage(d, i, nullptr);
@@ -25,11 +28,13 @@ absl::StatusOr<VkDeviceMemory> RunObjects::Bind(VkMemoryRequirements req,
                                                 VkMemoryPropertyFlags flags) {
   const int type = vk_.FindMemoryType(req.memoryTypeBits, flags);
   if (type < 0) return absl::InternalError("no Vulkan memory type fits");
-  VkMemoryAllocateInfo mai = VkStruct<VkMemoryAllocateInfo>(VK_STRUCTURE_TYPE_MEMORY_ALLOCATE_INFO);
+  VkMemoryAllocateInfo mai =
+      VkStruct<VkMemoryAllocateInfo>(VK_STRUCTURE_TYPE_MEMORY_ALLOCATE_INFO);
   mai.allocationSize = req.size;
   mai.memoryTypeIndex = static_cast<uint32_t>(type);
   VkDeviceMemory m;
-  if (absl::Status s = VkCheck(vkAllocateMemory(vk_.device, &mai, nullptr, &m), "vkAllocateMemory");
+  if (absl::Status s = VkCheck(vkAllocateMemory(vk_.device, &mai, nullptr, &m),
+                               "vkAllocateMemory");
       !s.ok()) {
     return s;
   }
@@ -37,41 +42,50 @@ absl::StatusOr<VkDeviceMemory> RunObjects::Bind(VkMemoryRequirements req,
   return m;
 }
 
-absl::StatusOr<HostBuffer> RunObjects::Buffer(uint64_t words, VkBufferUsageFlags usage,
+absl::StatusOr<HostBuffer> RunObjects::Buffer(uint64_t words,
+                                              VkBufferUsageFlags usage,
                                               VkFormat format) {
   HostBuffer b;
   b.count = words;
-  VkBufferCreateInfo bci = VkStruct<VkBufferCreateInfo>(VK_STRUCTURE_TYPE_BUFFER_CREATE_INFO);
+  VkBufferCreateInfo bci =
+      VkStruct<VkBufferCreateInfo>(VK_STRUCTURE_TYPE_BUFFER_CREATE_INFO);
   bci.size = words * 4;
   bci.usage = usage;
   bci.sharingMode = VK_SHARING_MODE_EXCLUSIVE;
-  if (absl::Status s = VkCheck(vkCreateBuffer(vk_.device, &bci, nullptr, &b.buffer), "vkCreateBuffer");
+  if (absl::Status s =
+          VkCheck(vkCreateBuffer(vk_.device, &bci, nullptr, &b.buffer),
+                  "vkCreateBuffer");
       !s.ok()) {
     return s;
   }
   buffers_.push_back(b.buffer);
   VkMemoryRequirements req;
   vkGetBufferMemoryRequirements(vk_.device, b.buffer, &req);
-  absl::StatusOr<VkDeviceMemory> m = Bind(
-      req, VK_MEMORY_PROPERTY_HOST_VISIBLE_BIT | VK_MEMORY_PROPERTY_HOST_COHERENT_BIT);
+  absl::StatusOr<VkDeviceMemory> m =
+      Bind(req, VK_MEMORY_PROPERTY_HOST_VISIBLE_BIT |
+                    VK_MEMORY_PROPERTY_HOST_COHERENT_BIT);
   if (!m.ok()) return m.status();
-  if (absl::Status s = VkCheck(vkBindBufferMemory(vk_.device, b.buffer, *m, 0), "vkBindBufferMemory");
+  if (absl::Status s = VkCheck(vkBindBufferMemory(vk_.device, b.buffer, *m, 0),
+                               "vkBindBufferMemory");
       !s.ok()) {
     return s;
   }
   void* p = nullptr;
-  if (absl::Status s = VkCheck(vkMapMemory(vk_.device, *m, 0, VK_WHOLE_SIZE, 0, &p), "vkMapMemory");
+  if (absl::Status s = VkCheck(
+          vkMapMemory(vk_.device, *m, 0, VK_WHOLE_SIZE, 0, &p), "vkMapMemory");
       !s.ok()) {
     return s;
   }
   b.words = static_cast<uint32_t*>(p);
   if (format != VK_FORMAT_UNDEFINED) {
-    VkBufferViewCreateInfo vci = VkStruct<VkBufferViewCreateInfo>(VK_STRUCTURE_TYPE_BUFFER_VIEW_CREATE_INFO);
+    VkBufferViewCreateInfo vci = VkStruct<VkBufferViewCreateInfo>(
+        VK_STRUCTURE_TYPE_BUFFER_VIEW_CREATE_INFO);
     vci.buffer = b.buffer;
     vci.format = format;
     vci.range = words * 4;
-    if (absl::Status s = VkCheck(vkCreateBufferView(vk_.device, &vci, nullptr, &b.view),
-                                 "vkCreateBufferView");
+    if (absl::Status s =
+            VkCheck(vkCreateBufferView(vk_.device, &vci, nullptr, &b.view),
+                    "vkCreateBufferView");
         !s.ok()) {
       return s;
     }
@@ -80,10 +94,11 @@ absl::StatusOr<HostBuffer> RunObjects::Buffer(uint64_t words, VkBufferUsageFlags
   return b;
 }
 
-absl::StatusOr<StorageImage> RunObjects::Image(uint8_t dim, VkFormat format,
-                                               const std::array<uint32_t, 3>& size) {
+absl::StatusOr<StorageImage> RunObjects::Image(
+    uint8_t dim, VkFormat format, const std::array<uint32_t, 3>& size) {
   StorageImage im;
-  VkImageCreateInfo ici = VkStruct<VkImageCreateInfo>(VK_STRUCTURE_TYPE_IMAGE_CREATE_INFO);
+  VkImageCreateInfo ici =
+      VkStruct<VkImageCreateInfo>(VK_STRUCTURE_TYPE_IMAGE_CREATE_INFO);
   VkImageViewType view_type = VK_IMAGE_VIEW_TYPE_1D;
   switch (static_cast<isa::Dim>(dim)) {
     case isa::Dim::kTexture1D:
@@ -124,7 +139,8 @@ absl::StatusOr<StorageImage> RunObjects::Image(uint8_t dim, VkFormat format,
   ici.usage = VK_IMAGE_USAGE_STORAGE_BIT | VK_IMAGE_USAGE_TRANSFER_SRC_BIT |
               VK_IMAGE_USAGE_TRANSFER_DST_BIT;
   ici.initialLayout = VK_IMAGE_LAYOUT_UNDEFINED;
-  if (absl::Status s = VkCheck(vkCreateImage(vk_.device, &ici, nullptr, &im.image), "vkCreateImage");
+  if (absl::Status s = VkCheck(
+          vkCreateImage(vk_.device, &ici, nullptr, &im.image), "vkCreateImage");
       !s.ok()) {
     return s;
   }
@@ -133,17 +149,20 @@ absl::StatusOr<StorageImage> RunObjects::Image(uint8_t dim, VkFormat format,
   vkGetImageMemoryRequirements(vk_.device, im.image, &req);
   absl::StatusOr<VkDeviceMemory> m = Bind(req, 0);
   if (!m.ok()) return m.status();
-  if (absl::Status s = VkCheck(vkBindImageMemory(vk_.device, im.image, *m, 0), "vkBindImageMemory");
+  if (absl::Status s = VkCheck(vkBindImageMemory(vk_.device, im.image, *m, 0),
+                               "vkBindImageMemory");
       !s.ok()) {
     return s;
   }
-  VkImageViewCreateInfo vci = VkStruct<VkImageViewCreateInfo>(VK_STRUCTURE_TYPE_IMAGE_VIEW_CREATE_INFO);
+  VkImageViewCreateInfo vci =
+      VkStruct<VkImageViewCreateInfo>(VK_STRUCTURE_TYPE_IMAGE_VIEW_CREATE_INFO);
   vci.image = im.image;
   vci.viewType = view_type;
   vci.format = format;
   vci.subresourceRange = {VK_IMAGE_ASPECT_COLOR_BIT, 0, 1, 0, im.layers};
-  if (absl::Status s = VkCheck(vkCreateImageView(vk_.device, &vci, nullptr, &im.view),
-                               "vkCreateImageView");
+  if (absl::Status s =
+          VkCheck(vkCreateImageView(vk_.device, &vci, nullptr, &im.view),
+                  "vkCreateImageView");
       !s.ok()) {
     return s;
   }
@@ -151,13 +170,16 @@ absl::StatusOr<StorageImage> RunObjects::Image(uint8_t dim, VkFormat format,
   return im;
 }
 
-absl::StatusOr<VkShaderModule> RunObjects::Shader(absl::Span<const uint32_t> spirv) {
-  VkShaderModuleCreateInfo sci = VkStruct<VkShaderModuleCreateInfo>(VK_STRUCTURE_TYPE_SHADER_MODULE_CREATE_INFO);
+absl::StatusOr<VkShaderModule> RunObjects::Shader(
+    absl::Span<const uint32_t> spirv) {
+  VkShaderModuleCreateInfo sci = VkStruct<VkShaderModuleCreateInfo>(
+      VK_STRUCTURE_TYPE_SHADER_MODULE_CREATE_INFO);
   sci.codeSize = spirv.size() * 4;
   sci.pCode = spirv.data();
   VkShaderModule m;
-  if (absl::Status s = VkCheck(vkCreateShaderModule(vk_.device, &sci, nullptr, &m),
-                               "vkCreateShaderModule");
+  if (absl::Status s =
+          VkCheck(vkCreateShaderModule(vk_.device, &sci, nullptr, &m),
+                  "vkCreateShaderModule");
       !s.ok()) {
     return s;
   }
@@ -167,12 +189,15 @@ absl::StatusOr<VkShaderModule> RunObjects::Shader(absl::Span<const uint32_t> spi
 
 absl::StatusOr<VkDescriptorSetLayout> RunObjects::SetLayout(
     absl::Span<const VkDescriptorSetLayoutBinding> bindings) {
-  VkDescriptorSetLayoutCreateInfo lci = VkStruct<VkDescriptorSetLayoutCreateInfo>(VK_STRUCTURE_TYPE_DESCRIPTOR_SET_LAYOUT_CREATE_INFO);
+  VkDescriptorSetLayoutCreateInfo lci =
+      VkStruct<VkDescriptorSetLayoutCreateInfo>(
+          VK_STRUCTURE_TYPE_DESCRIPTOR_SET_LAYOUT_CREATE_INFO);
   lci.bindingCount = static_cast<uint32_t>(bindings.size());
   lci.pBindings = bindings.data();
   VkDescriptorSetLayout l;
-  if (absl::Status s = VkCheck(vkCreateDescriptorSetLayout(vk_.device, &lci, nullptr, &l),
-                               "vkCreateDescriptorSetLayout");
+  if (absl::Status s =
+          VkCheck(vkCreateDescriptorSetLayout(vk_.device, &lci, nullptr, &l),
+                  "vkCreateDescriptorSetLayout");
       !s.ok()) {
     return s;
   }
@@ -180,13 +205,16 @@ absl::StatusOr<VkDescriptorSetLayout> RunObjects::SetLayout(
   return l;
 }
 
-absl::StatusOr<VkPipelineLayout> RunObjects::PipelineLayout(VkDescriptorSetLayout set_layout) {
-  VkPipelineLayoutCreateInfo pci = VkStruct<VkPipelineLayoutCreateInfo>(VK_STRUCTURE_TYPE_PIPELINE_LAYOUT_CREATE_INFO);
+absl::StatusOr<VkPipelineLayout> RunObjects::PipelineLayout(
+    VkDescriptorSetLayout set_layout) {
+  VkPipelineLayoutCreateInfo pci = VkStruct<VkPipelineLayoutCreateInfo>(
+      VK_STRUCTURE_TYPE_PIPELINE_LAYOUT_CREATE_INFO);
   pci.setLayoutCount = 1;
   pci.pSetLayouts = &set_layout;
   VkPipelineLayout l;
-  if (absl::Status s = VkCheck(vkCreatePipelineLayout(vk_.device, &pci, nullptr, &l),
-                               "vkCreatePipelineLayout");
+  if (absl::Status s =
+          VkCheck(vkCreatePipelineLayout(vk_.device, &pci, nullptr, &l),
+                  "vkCreatePipelineLayout");
       !s.ok()) {
     return s;
   }
@@ -194,17 +222,20 @@ absl::StatusOr<VkPipelineLayout> RunObjects::PipelineLayout(VkDescriptorSetLayou
   return l;
 }
 
-absl::StatusOr<VkPipeline> RunObjects::Pipeline(VkShaderModule shader, VkPipelineLayout layout) {
-  VkComputePipelineCreateInfo cci = VkStruct<VkComputePipelineCreateInfo>(VK_STRUCTURE_TYPE_COMPUTE_PIPELINE_CREATE_INFO);
+absl::StatusOr<VkPipeline> RunObjects::Pipeline(VkShaderModule shader,
+                                                VkPipelineLayout layout) {
+  VkComputePipelineCreateInfo cci = VkStruct<VkComputePipelineCreateInfo>(
+      VK_STRUCTURE_TYPE_COMPUTE_PIPELINE_CREATE_INFO);
   cci.stage.sType = VK_STRUCTURE_TYPE_PIPELINE_SHADER_STAGE_CREATE_INFO;
   cci.stage.stage = VK_SHADER_STAGE_COMPUTE_BIT;
   cci.stage.module = shader;
   cci.stage.pName = "main";
   cci.layout = layout;
   VkPipeline p;
-  if (absl::Status s = VkCheck(
-          vkCreateComputePipelines(vk_.device, VK_NULL_HANDLE, 1, &cci, nullptr, &p),
-          "vkCreateComputePipelines");
+  if (absl::Status s =
+          VkCheck(vkCreateComputePipelines(vk_.device, VK_NULL_HANDLE, 1, &cci,
+                                           nullptr, &p),
+                  "vkCreateComputePipelines");
       !s.ok()) {
     return s;
   }
@@ -213,7 +244,8 @@ absl::StatusOr<VkPipeline> RunObjects::Pipeline(VkShaderModule shader, VkPipelin
 }
 
 absl::StatusOr<VkCommandBuffer> RunObjects::Commands() {
-  VkCommandBufferAllocateInfo cai = VkStruct<VkCommandBufferAllocateInfo>(VK_STRUCTURE_TYPE_COMMAND_BUFFER_ALLOCATE_INFO);
+  VkCommandBufferAllocateInfo cai = VkStruct<VkCommandBufferAllocateInfo>(
+      VK_STRUCTURE_TYPE_COMMAND_BUFFER_ALLOCATE_INFO);
   cai.commandPool = vk_.command_pool;
   cai.level = VK_COMMAND_BUFFER_LEVEL_PRIMARY;
   cai.commandBufferCount = 1;

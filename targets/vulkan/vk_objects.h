@@ -38,19 +38,23 @@ class RunObjects {
   RunObjects& operator=(const RunObjects&) = delete;
 
   // `format` VK_FORMAT_UNDEFINED makes no view (storage buffers, staging).
-  absl::StatusOr<HostBuffer> Buffer(uint64_t words, VkBufferUsageFlags usage, VkFormat format);
+  absl::StatusOr<HostBuffer> Buffer(uint64_t words, VkBufferUsageFlags usage,
+                                    VkFormat format);
   // `dim` is an isa::Dim of a texture; size as in isa::Resource::size.
   absl::StatusOr<StorageImage> Image(uint8_t dim, VkFormat format,
                                      const std::array<uint32_t, 3>& size);
   absl::StatusOr<VkShaderModule> Shader(absl::Span<const uint32_t> spirv);
   absl::StatusOr<VkDescriptorSetLayout> SetLayout(
       absl::Span<const VkDescriptorSetLayoutBinding> bindings);
-  absl::StatusOr<VkPipelineLayout> PipelineLayout(VkDescriptorSetLayout set_layout);
-  absl::StatusOr<VkPipeline> Pipeline(VkShaderModule shader, VkPipelineLayout layout);
+  absl::StatusOr<VkPipelineLayout> PipelineLayout(
+      VkDescriptorSetLayout set_layout);
+  absl::StatusOr<VkPipeline> Pipeline(VkShaderModule shader,
+                                      VkPipelineLayout layout);
   absl::StatusOr<VkCommandBuffer> Commands();
 
  private:
-  absl::StatusOr<VkDeviceMemory> Bind(VkMemoryRequirements req, VkMemoryPropertyFlags flags);
+  absl::StatusOr<VkDeviceMemory> Bind(VkMemoryRequirements req,
+                                      VkMemoryPropertyFlags flags);
 
   VkContext& vk_;
   std::vector<VkDeviceMemory> memory_;

@@ -1,15 +1,16 @@
 #include "targets/vulkan/vkd3d_compiler.h"
 
+#include <vkd3d_shader.h>
+
 #include <cstring>
 
 #include "absl/strings/str_cat.h"
 
-#include <vkd3d_shader.h>
-
 namespace atomfuzz::targets::vulkan {
 
 SpirvModule CompileDxbcToSpirv(absl::Span<const uint8_t> dxbc,
-                               absl::Span<const UavBinding> uavs, BufferUavMode mode) {
+                               absl::Span<const UavBinding> uavs,
+                               BufferUavMode mode) {
   std::vector<vkd3d_shader_resource_binding> bindings;
   std::vector<vkd3d_shader_uav_counter_binding> counters;
   for (const UavBinding& u : uavs) {
@@ -19,7 +20,8 @@ SpirvModule CompileDxbcToSpirv(absl::Span<const uint8_t> dxbc,
     b.register_index = u.slot;
     b.shader_visibility = VKD3D_SHADER_VISIBILITY_ALL;
     // Without the BUFFER flag vkd3d cannot find a buffer UAV's binding.
-    b.flags = u.buffer ? VKD3D_SHADER_BINDING_FLAG_BUFFER : VKD3D_SHADER_BINDING_FLAG_IMAGE;
+    b.flags = u.buffer ? VKD3D_SHADER_BINDING_FLAG_BUFFER
+                       : VKD3D_SHADER_BINDING_FLAG_IMAGE;
     b.binding = {0, u.slot, 1};
     bindings.push_back(b);
     if (u.counter) {
@@ -32,7 +34,7 @@ SpirvModule CompileDxbcToSpirv(absl::Span<const uint8_t> dxbc,
       counters.push_back(c);
     }
   }
-  vkd3d_shader_interface_info interface{};
+  vkd3d_shader_interface_info interface {};
   interface.type = VKD3D_SHADER_STRUCTURE_TYPE_INTERFACE_INFO;
   interface.bindings = bindings.data();
   interface.binding_count = static_cast<unsigned>(bindings.size());
@@ -47,8 +49,9 @@ SpirvModule CompileDxbcToSpirv(absl::Span<const uint8_t> dxbc,
 
   const vkd3d_shader_compile_option options[] = {
       {VKD3D_SHADER_COMPILE_OPTION_BUFFER_UAV,
-       mode == BufferUavMode::kSsbo ? VKD3D_SHADER_COMPILE_OPTION_BUFFER_UAV_STORAGE_BUFFER
-                                    : VKD3D_SHADER_COMPILE_OPTION_BUFFER_UAV_STORAGE_TEXEL_BUFFER},
+       mode == BufferUavMode::kSsbo
+           ? VKD3D_SHADER_COMPILE_OPTION_BUFFER_UAV_STORAGE_BUFFER
+           : VKD3D_SHADER_COMPILE_OPTION_BUFFER_UAV_STORAGE_TEXEL_BUFFER},
       {VKD3D_SHADER_COMPILE_OPTION_STRIP_DEBUG, 1},
   };
   vkd3d_shader_compile_info info{};
@@ -71,14 +74,17 @@ SpirvModule CompileDxbcToSpirv(absl::Span<const uint8_t> dxbc,
     vkd3d_shader_free_messages(messages);
   }
   if (rc < 0) {
-    if (m.messages.empty()) m.messages = absl::StrCat("vkd3d_shader_compile failed (", rc, ")");
+    if (m.messages.empty())
+      m.messages = absl::StrCat("vkd3d_shader_compile failed (", rc, ")");
     return m;
   }
   m.words.resize(out.size / 4);
-  if (!m.words.empty()) std::memcpy(m.words.data(), out.code, m.words.size() * 4);
+  if (!m.words.empty())
+    std::memcpy(m.words.data(), out.code, m.words.size() * 4);
   vkd3d_shader_free_shader_code(&out);
   m.ok = out.size % 4 == 0 && !m.words.empty();
-  if (!m.ok) m.messages = absl::StrCat("vkd3d returned ", out.size, " bytes of SPIR-V");
+  if (!m.ok)
+    m.messages = absl::StrCat("vkd3d returned ", out.size, " bytes of SPIR-V");
   return m;
 }
 

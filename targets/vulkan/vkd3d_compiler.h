@@ -31,7 +31,8 @@ struct SpirvModule {
 };
 
 SpirvModule CompileDxbcToSpirv(absl::Span<const uint8_t> dxbc,
-                               absl::Span<const UavBinding> uavs, BufferUavMode mode);
+                               absl::Span<const UavBinding> uavs,
+                               BufferUavMode mode);
 
 }  // namespace atomfuzz::targets::vulkan
 

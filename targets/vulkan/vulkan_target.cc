@@ -42,7 +42,8 @@ std::vector<UavBinding> Bindings(const isa::Case& c) {
     const isa::Resource* r = c.FindResource(b.slot);
     b.counter = r != nullptr && r->counter.has_value();
     for (const isa::Instruction& use : code) {
-      if (use.info().family == isa::Family::kCounter && use.operands[1].index == b.slot) {
+      if (use.info().family == isa::Family::kCounter &&
+          use.operands[1].index == b.slot) {
         b.counter = true;
       }
     }
@@ -60,24 +61,30 @@ struct Compiled {
   std::vector<UavBinding> bindings;
 };
 
-Compiled Compile(const VkContext& vk, const isa::Case& run, BufferUavMode mode) {
+Compiled Compile(const VkContext& vk, const isa::Case& run,
+                 BufferUavMode mode) {
   Compiled out;
   absl::StatusOr<std::vector<uint8_t>> dxbc = isa::EncodeDxbc(run.shader);
   if (!dxbc.ok()) {
-    out.refused = Refused(isa::RunStatus::kRejected,
-                          absl::StrCat("DXBC encoder: ", dxbc.status().message()));
+    out.refused =
+        Refused(isa::RunStatus::kRejected,
+                absl::StrCat("DXBC encoder: ", dxbc.status().message()));
     return out;
   }
   out.bindings = Bindings(run);
   SpirvModule spirv = CompileDxbcToSpirv(*dxbc, out.bindings, mode);
   // Written up in docs/findings.md; repaired so that SSBO mode still runs
   // every case with two buffer UAVs.
-  if (spirv.ok && mode == BufferUavMode::kSsbo) DropRepeatedArrayStride(spirv.words);
+  if (spirv.ok && mode == BufferUavMode::kSsbo)
+    DropRepeatedArrayStride(spirv.words);
   if (!spirv.ok) {
-    out.refused = Refused(isa::RunStatus::kRejected, absl::StrCat("vkd3d-shader: ", spirv.messages));
+    out.refused = Refused(isa::RunStatus::kRejected,
+                          absl::StrCat("vkd3d-shader: ", spirv.messages));
   } else if (std::optional<std::string> invalid = ValidateSpirv(spirv.words)) {
-    out.refused = Refused(isa::RunStatus::kInvalidCode, absl::StrCat("spirv-val: ", *invalid));
-  } else if (std::string why = DeviceRefusal(vk, run, out.bindings, mode); !why.empty()) {
+    out.refused = Refused(isa::RunStatus::kInvalidCode,
+                          absl::StrCat("spirv-val: ", *invalid));
+  } else if (std::string why = DeviceRefusal(vk, run, out.bindings, mode);
+             !why.empty()) {
     out.refused = Refused(isa::RunStatus::kRejected, why);
   }
   out.spirv = std::move(spirv.words);
@@ -86,7 +93,8 @@ Compiled Compile(const VkContext& vk, const isa::Case& run, BufferUavMode mode) 
 
 // The instrumented outcome of a compiled case: kOk with its UAVs as the
 // device left them, or the refusal.
-absl::StatusOr<isa::Outcome> Execute(VkContext& vk, const isa::Case& run, const Compiled& shader,
+absl::StatusOr<isa::Outcome> Execute(VkContext& vk, const isa::Case& run,
+                                     const Compiled& shader,
                                      BufferUavMode mode) {
   if (shader.refused) return *shader.refused;
   absl::StatusOr<std::vector<isa::UavState>> uavs =
@@ -95,10 +103,12 @@ absl::StatusOr<isa::Outcome> Execute(VkContext& vk, const isa::Case& run, const 
     // A dispatch that never ends or a lost device is the driver's failure
     // on this case, not a setup error.
     if (absl::IsDeadlineExceeded(uavs.status())) {
-      return Refused(isa::RunStatus::kTimedOut, std::string(uavs.status().message()));
+      return Refused(isa::RunStatus::kTimedOut,
+                     std::string(uavs.status().message()));
     }
     if (absl::IsUnavailable(uavs.status())) {
-      return Refused(isa::RunStatus::kCrashed, std::string(uavs.status().message()));
+      return Refused(isa::RunStatus::kCrashed,
+                     std::string(uavs.status().message()));
     }
     return uavs.status();
   }
@@ -125,12 +135,14 @@ uint32_t Loops(const isa::Program& p) {
 Prepared Prepare(const isa::Case& c) {
   Prepared p;
   if (absl::Status valid = isa::Validate(c); !valid.ok()) {
-    p.refused = Refused(isa::RunStatus::kRejected, std::string(valid.message()));
+    p.refused =
+        Refused(isa::RunStatus::kRejected, std::string(valid.message()));
     return p;
   }
   absl::StatusOr<InstrumentedCase> ic = InstrumentForTrace(c);
   if (!ic.ok()) {
-    p.refused = Refused(isa::RunStatus::kRejected, std::string(ic.status().message()));
+    p.refused =
+        Refused(isa::RunStatus::kRejected, std::string(ic.status().message()));
   } else {
     p.ic = *std::move(ic);
   }
@@ -159,7 +171,8 @@ class VulkanTarget : public Target {
   // its cases one by one, so that each gets its own outcome.
   std::vector<absl::StatusOr<isa::Outcome>> RunBatch(
       absl::Span<const isa::Case> cases) override {
-    std::vector<absl::StatusOr<isa::Outcome>> out(cases.size(), absl::InternalError("not run"));
+    std::vector<absl::StatusOr<isa::Outcome>> out(
+        cases.size(), absl::InternalError("not run"));
     absl::StatusOr<VkContext*> vk = GetVkContext(options_.vk_device);
     std::vector<Prepared> prepared;
     std::map<std::optional<BatchKey>, std::vector<size_t>> by_key;
@@ -178,7 +191,9 @@ class VulkanTarget : public Target {
         // masked-off lanes would leave it, on the shader's one loop budget
         // (docs/findings.md #10): another case's loop could cut this case's
         // loops short, so a case with loops runs alone.
-        by_key[Loops(cases[i].shader) > 0 ? std::nullopt : BatchKeyOf(p.ic.instrumented)].push_back(i);
+        by_key[Loops(cases[i].shader) > 0 ? std::nullopt
+                                          : BatchKeyOf(p.ic.instrumented)]
+            .push_back(i);
       }
     }
     if (!vk.ok()) return out;
@@ -211,11 +226,14 @@ class VulkanTarget : public Target {
   // `other_loops`: loops of the other cases of its batch. lavapipe runs
   // both sides of a branch under a mask, so a thread may start each of
   // them once more, toward its loop cap.
-  isa::Outcome Finish(const VkContext& vk, const isa::Case& c, const TraceLayout& layout,
-                      isa::Outcome run, uint32_t other_loops = 0) const {
+  isa::Outcome Finish(const VkContext& vk, const isa::Case& c,
+                      const TraceLayout& layout, isa::Outcome run,
+                      uint32_t other_loops = 0) const {
     TraceDecodeOptions decode;
-    if (std::string(vk.properties.deviceName).find("llvmpipe") != std::string::npos) {
-      decode.loop_cap = kLavapipeLoopCap - std::min(other_loops, kLavapipeLoopCap - 1);
+    if (std::string(vk.properties.deviceName).find("llvmpipe") !=
+        std::string::npos) {
+      decode.loop_cap =
+          kLavapipeLoopCap - std::min(other_loops, kLavapipeLoopCap - 1);
       decode.loop_cap_name = "lavapipe loop cap";
     }
     isa::Outcome outcome = DecodeTrace(c, layout, std::move(run), decode);
@@ -226,30 +244,37 @@ class VulkanTarget : public Target {
     return outcome;
   }
 
-  absl::StatusOr<isa::Outcome> RunAlone(VkContext& vk, const isa::Case& c, const Prepared& p) {
-    const Compiled shader = p.alone ? *p.alone : Compile(vk, p.ic.instrumented, mode_);
-    absl::StatusOr<isa::Outcome> run = Execute(vk, p.ic.instrumented, shader, mode_);
+  absl::StatusOr<isa::Outcome> RunAlone(VkContext& vk, const isa::Case& c,
+                                        const Prepared& p) {
+    const Compiled shader =
+        p.alone ? *p.alone : Compile(vk, p.ic.instrumented, mode_);
+    absl::StatusOr<isa::Outcome> run =
+        Execute(vk, p.ic.instrumented, shader, mode_);
     if (!run.ok() || run->status != isa::RunStatus::kOk) return run;
     return Finish(vk, c, p.ic.layout, *std::move(run));
   }
 
   // Runs cases[batch] as one dispatch, or one by one when that fails.
   void RunTogether(VkContext& vk, absl::Span<const isa::Case> cases,
-                   const std::vector<Prepared>& prepared, const BatchBuilder& builder,
+                   const std::vector<Prepared>& prepared,
+                   const BatchBuilder& builder,
                    const std::vector<size_t>& batch,
                    std::vector<absl::StatusOr<isa::Outcome>>& out) {
     if (batch.size() > 1) {
       absl::StatusOr<Batch> combined = builder.Build();
       absl::StatusOr<isa::Outcome> run = absl::InternalError("no batch");
       if (combined.ok()) {
-        run = Execute(vk, combined->combined, Compile(vk, combined->combined, mode_), mode_);
+        run = Execute(vk, combined->combined,
+                      Compile(vk, combined->combined, mode_), mode_);
       }
       if (run.ok() && run->status == isa::RunStatus::kOk) {
         const uint32_t loops = Loops(combined->combined.shader);
-        std::vector<isa::Outcome> split = SplitBatchOutcome(*std::move(run), *combined);
+        std::vector<isa::Outcome> split =
+            SplitBatchOutcome(*std::move(run), *combined);
         for (size_t k = 0; k < batch.size(); ++k) {
           const size_t i = batch[k];
-          out[i] = Finish(vk, cases[i], prepared[i].ic.layout, std::move(split[k]), loops);
+          out[i] = Finish(vk, cases[i], prepared[i].ic.layout,
+                          std::move(split[k]), loops);
           // The records' own loops are all the batch has; one that spent
           // the budget shows as a record cut short, and then the case's
           // outcome is its own run's.
@@ -278,8 +303,8 @@ BatchLimits VulkanBatchLimits(uint32_t descriptors) {
   return limits;
 }
 
-absl::StatusOr<std::unique_ptr<Target>> CreateVulkanTarget(const TargetOptions& options,
-                                                           BufferUavMode mode) {
+absl::StatusOr<std::unique_ptr<Target>> CreateVulkanTarget(
+    const TargetOptions& options, BufferUavMode mode) {
   if (!options.inject.empty()) {
     return absl::InvalidArgumentError("--inject is a fast-target option");
   }

@@ -32,8 +32,8 @@ BatchLimits VulkanBatchLimits(uint32_t descriptors);
 
 // The device opens on the first Run (FailedPrecondition there when there is
 // none). InvalidArgument for options this target does not take (--inject).
-absl::StatusOr<std::unique_ptr<Target>> CreateVulkanTarget(const TargetOptions& options,
-                                                           BufferUavMode mode);
+absl::StatusOr<std::unique_ptr<Target>> CreateVulkanTarget(
+    const TargetOptions& options, BufferUavMode mode);
 
 }  // namespace atomfuzz::targets::vulkan
 

@@ -26,14 +26,17 @@ TEST(AtomicFile, WritesReplacesAndReads) {
 }
 
 TEST(AtomicFile, ErrorsNameThePath) {
-  const std::string path = ::testing::TempDir() + "/no-such-dir-" + UniqueSuffix() + "/f";
+  const std::string path =
+      ::testing::TempDir() + "/no-such-dir-" + UniqueSuffix() + "/f";
   absl::Status s = WriteFileAtomically(path, "x");
   EXPECT_FALSE(s.ok());
   EXPECT_NE(s.message().find(path), absl::string_view::npos) << s;
   EXPECT_TRUE(absl::IsNotFound(ReadWholeFile(path).status()));
 }
 
-TEST(AtomicFile, UniqueSuffixesDiffer) { EXPECT_NE(UniqueSuffix(), UniqueSuffix()); }
+TEST(AtomicFile, UniqueSuffixesDiffer) {
+  EXPECT_NE(UniqueSuffix(), UniqueSuffix());
+}
 
 }  // namespace
 }  // namespace atomfuzz::fuzz

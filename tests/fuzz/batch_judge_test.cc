@@ -38,10 +38,13 @@ std::vector<isa::Case> Generated(const std::string& policy_name, int n) {
 // How many atomics of the case may touch one word from two threads: a
 // rough sign that the case is racy (the judge decides).
 bool SharesWords(const isa::Outcome& o) {
-  std::map<std::tuple<isa::RegFile, uint32_t, uint32_t>, std::set<std::array<uint32_t, 6>>> who;
+  std::map<std::tuple<isa::RegFile, uint32_t, uint32_t>,
+           std::set<std::array<uint32_t, 6>>>
+      who;
   for (const isa::AtomicEvent& e : o.trace) {
-    who[{e.file, e.slot, e.word}].insert(
-        {e.group[0], e.group[1], e.group[2], e.thread[0], e.thread[1], e.thread[2]});
+    who[{e.file, e.slot, e.word}].insert({e.group[0], e.group[1], e.group[2],
+                                          e.thread[0], e.thread[1],
+                                          e.thread[2]});
   }
   for (const auto& [word, threads] : who) {
     if (threads.size() > 1) return true;
@@ -57,10 +60,12 @@ struct Counts {
 // `per_batch` on `fast`, and judges every split outcome.
 void JudgeBatches(targets::Target& fast, const std::vector<isa::Case>& cases,
                   const std::vector<targets::InstrumentedCase>& ics,
-                  const std::vector<size_t>& members, size_t per_batch, Counts& counts) {
+                  const std::vector<size_t>& members, size_t per_batch,
+                  Counts& counts) {
   for (size_t first = 0; first < members.size(); first += per_batch) {
     std::vector<const isa::Case*> batch;
-    for (size_t k = first; k < std::min(members.size(), first + per_batch); ++k) {
+    for (size_t k = first; k < std::min(members.size(), first + per_batch);
+         ++k) {
       batch.push_back(&ics[members[k]].instrumented);
     }
     absl::StatusOr<targets::Batch> b = targets::BatchCases(batch);
@@ -68,10 +73,12 @@ void JudgeBatches(targets::Target& fast, const std::vector<isa::Case>& cases,
     absl::StatusOr<isa::Outcome> run = fast.Run(b->combined);
     ASSERT_TRUE(run.ok()) << run.status();
     if (run->status != isa::RunStatus::kOk) continue;  // a budget: not judged
-    std::vector<isa::Outcome> split = targets::SplitBatchOutcome(*std::move(run), *b);
+    std::vector<isa::Outcome> split =
+        targets::SplitBatchOutcome(*std::move(run), *b);
     for (size_t k = 0; k < split.size(); ++k) {
       const size_t i = members[first + k];
-      const isa::Outcome o = targets::DecodeTrace(cases[i], ics[i].layout, std::move(split[k]));
+      const isa::Outcome o =
+          targets::DecodeTrace(cases[i], ics[i].layout, std::move(split[k]));
       oracle::JudgeOptions judge;
       judge.search_budget = 1u << 16;
       absl::StatusOr<oracle::Verdict> v = oracle::Judge(cases[i], o, judge);
@@ -90,25 +97,30 @@ TEST(BatchJudge, SplitOutcomesOfRacingBatchesAreAllowed) {
   targets::TargetOptions options;
   options.threads = 4;  // groups of one batch run at once
   options.max_steps_per_wave = 1u << 22;
-  std::unique_ptr<targets::Target> fast = *targets::fast::CreateFastTarget(options);
+  std::unique_ptr<targets::Target> fast =
+      *targets::fast::CreateFastTarget(options);
   std::vector<isa::Case> cases = Generated("default", 240);
   for (isa::Case& c : Generated("tgsm", 60)) cases.push_back(std::move(c));
   std::vector<targets::InstrumentedCase> ics;
   std::map<targets::BatchKey, std::vector<size_t>> by_key;
   for (size_t i = 0; i < cases.size(); ++i) {
-    absl::StatusOr<targets::InstrumentedCase> ic = targets::InstrumentForTrace(cases[i]);
+    absl::StatusOr<targets::InstrumentedCase> ic =
+        targets::InstrumentForTrace(cases[i]);
     ASSERT_TRUE(ic.ok()) << ic.status();
     ics.push_back(*std::move(ic));
   }
   for (size_t i = 0; i < cases.size(); ++i) {
-    if (auto key = targets::BatchKeyOf(ics[i].instrumented)) by_key[*key].push_back(i);
+    if (auto key = targets::BatchKeyOf(ics[i].instrumented))
+      by_key[*key].push_back(i);
   }
   Counts counts;
   for (const auto& [key, members] : by_key) {
     JudgeBatches(*fast, cases, ics, members, 8, counts);
   }
-  std::printf("judged %d split outcomes: %d allowed, %d with words shared between threads\n",
-              counts.judged, counts.allowed, counts.racy);
+  std::printf(
+      "judged %d split outcomes: %d allowed, %d with words shared between "
+      "threads\n",
+      counts.judged, counts.allowed, counts.racy);
   EXPECT_GT(counts.judged, 250);
   EXPECT_GT(counts.allowed, 200);
   EXPECT_GT(counts.racy, 50);
@@ -122,7 +134,8 @@ TEST(BatchJudge, VulkanRunBatchFindsNoDivergenceRunDoesNot) {
   const std::vector<isa::Case> cases = Generated("default", 60);
   absl::StatusOr<isa::Outcome> probe = (*vulkan)->Run(cases[0]);
   if (!probe.ok()) GTEST_SKIP() << probe.status();
-  std::vector<absl::StatusOr<isa::Outcome>> batched = (*vulkan)->RunBatch(cases);
+  std::vector<absl::StatusOr<isa::Outcome>> batched =
+      (*vulkan)->RunBatch(cases);
   ASSERT_EQ(batched.size(), cases.size());
   int divergences = 0;
   for (size_t i = 0; i < cases.size(); ++i) {
@@ -136,9 +149,11 @@ TEST(BatchJudge, VulkanRunBatchFindsNoDivergenceRunDoesNot) {
     absl::StatusOr<oracle::Verdict> w = oracle::Judge(cases[i], *alone);
     ASSERT_TRUE(w.ok()) << w.status();
     EXPECT_EQ(w->kind, oracle::Verdict::Kind::kDivergence)
-        << "generated case " << i << " diverges only in a batch: " << v->Summary();
+        << "generated case " << i
+        << " diverges only in a batch: " << v->Summary();
   }
-  std::printf("divergences on vulkan (each also alone): %d of %zu\n", divergences, cases.size());
+  std::printf("divergences on vulkan (each also alone): %d of %zu\n",
+              divergences, cases.size());
 }
 
 }  // namespace

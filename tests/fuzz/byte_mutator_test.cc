@@ -1,6 +1,6 @@
-// The engines' custom mutator over bytes (fuzz/mutate/byte_mutator.h): its output
-// is a valid case file that fits the buffer, for case text and for choice
-// bytes alike, and it declines (0) when the text cannot fit.
+// The engines' custom mutator over bytes (fuzz/mutate/byte_mutator.h): its
+// output is a valid case file that fits the buffer, for case text and for
+// choice bytes alike, and it declines (0) when the text cannot fit.
 #include "fuzz/mutate/byte_mutator.h"
 
 #include <string>

@@ -16,10 +16,12 @@ namespace {
 
 // Two threads add to one word; then, with `endless`, loop forever.
 isa::Case TwoAdders(bool endless) {
-  const std::string text = std::string(
-      "[dispatch]\ngroups 1, 1, 1\n[uav u0]\nkind raw\nwords 1\n[shader]\ncs_5_0\n"
-      "dcl_uav_raw u0\ndcl_temps 1\ndcl_thread_group 2, 1, 1\n"
-      "imm_atomic_iadd r0.x, u0, l(0), l(1)\n") +
+  const std::string text =
+      std::string(
+          "[dispatch]\ngroups 1, 1, 1\n[uav u0]\nkind raw\nwords "
+          "1\n[shader]\ncs_5_0\n"
+          "dcl_uav_raw u0\ndcl_temps 1\ndcl_thread_group 2, 1, 1\n"
+          "imm_atomic_iadd r0.x, u0, l(0), l(1)\n") +
       (endless ? "loop\natomic_iadd u0, l(0), l(1)\nendloop\n" : "") + "ret\n";
   absl::StatusOr<isa::Case> c = isa::ParseCase(text, "two-adders.case");
   EXPECT_TRUE(c.ok()) << c.status();
@@ -31,7 +33,8 @@ isa::Outcome RunFast(const isa::Case& c) {
   options.trace = true;
   options.deterministic = true;
   options.max_steps_per_wave = 1000;
-  absl::StatusOr<std::unique_ptr<targets::Target>> t = targets::CreateTarget("fast", options);
+  absl::StatusOr<std::unique_ptr<targets::Target>> t =
+      targets::CreateTarget("fast", options);
   EXPECT_TRUE(t.ok()) << t.status();
   absl::StatusOr<isa::Outcome> o = (*t)->Run(c);
   EXPECT_TRUE(o.ok()) << o.status();
@@ -63,7 +66,8 @@ TEST(CountCoverage, ARunCutShortByItsBudgetAddsNothing) {
   const isa::Case c = TwoAdders(true);
   const isa::Outcome o = RunFast(c);
   ASSERT_EQ(o.status, isa::RunStatus::kBudgetExceeded);
-  ASSERT_GT(o.trace.size(), 100u);  // the loop's atomics until the budget ran out
+  ASSERT_GT(o.trace.size(),
+            100u);  // the loop's atomics until the budget ran out
   WorkerCounters counters;
   std::vector<int> features = {1, 2, 3};
   CountCoverage(c, o, counters, features);
@@ -85,19 +89,23 @@ TEST(CountCoverage, AliasBucketsCountTheAtomicsOnEachWord) {
     e.address = cls;
     return e;
   };
-  for (int k = 0; k < 3; ++k) o.trace.push_back(event(0, isa::AddressClass::kInBounds));
+  for (int k = 0; k < 3; ++k)
+    o.trace.push_back(event(0, isa::AddressClass::kInBounds));
   o.trace.push_back(event(1, isa::AddressClass::kInBounds));
   o.trace.push_back(event(9, isa::AddressClass::kSkip));
-  const int op = static_cast<int>(isa::Op::kImmAtomicIAdd) - static_cast<int>(isa::Op::kAtomicAnd);
+  const int op = static_cast<int>(isa::Op::kImmAtomicIAdd) -
+                 static_cast<int>(isa::Op::kAtomicAnd);
   const int kind = static_cast<int>(isa::TargetKind::kUavRaw);
   auto feature = [&](isa::AddressClass cls, int alias) {
-    const int cell = (op * isa::kTargetKindCount + kind) * isa::kAddressClassCount +
-                     static_cast<int>(cls);
+    const int cell =
+        (op * isa::kTargetKindCount + kind) * isa::kAddressClassCount +
+        static_cast<int>(cls);
     return cell * kAliasBuckets + alias;
   };
-  std::vector<int> expected = {feature(isa::AddressClass::kInBounds, 0),   // word 1
-                               feature(isa::AddressClass::kInBounds, 2),   // word 0: 3
-                               feature(isa::AddressClass::kSkip, 0)};
+  std::vector<int> expected = {
+      feature(isa::AddressClass::kInBounds, 0),  // word 1
+      feature(isa::AddressClass::kInBounds, 2),  // word 0: 3
+      feature(isa::AddressClass::kSkip, 0)};
   std::sort(expected.begin(), expected.end());
   for (int run = 0; run < 2; ++run) {
     WorkerCounters counters;
@@ -116,7 +124,8 @@ TEST(WriteSucceeded, AFailedWriteStopsTheCampaignAndIsReportedOnce) {
   ASSERT_NE(log, nullptr);
   EXPECT_TRUE(WriteSucceeded(shared, log, "a finding", absl::OkStatus()));
   EXPECT_EQ(shared.stop.load(), 0u);
-  const absl::Status full = absl::ResourceExhaustedError("No space left on device");
+  const absl::Status full =
+      absl::ResourceExhaustedError("No space left on device");
   EXPECT_FALSE(WriteSucceeded(shared, log, "a finding", full));
   EXPECT_FALSE(WriteSucceeded(shared, log, "stats.json", full));
   EXPECT_EQ(shared.stop.load(), 1u);
@@ -126,7 +135,8 @@ TEST(WriteSucceeded, AFailedWriteStopsTheCampaignAndIsReportedOnce) {
   const size_t n = std::fread(text, 1, sizeof text - 1, log);
   std::fclose(log);
   EXPECT_EQ(std::string(text, n),
-            "atomfuzz: cannot write a finding: No space left on device; stopping the campaign "
+            "atomfuzz: cannot write a finding: No space left on device; "
+            "stopping the campaign "
             "(what was written is kept)\n");
 }
 

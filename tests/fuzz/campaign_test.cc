@@ -13,10 +13,10 @@
 #include "fuzz/atomic_file.h"
 #include "fuzz/campaign/campaign_state.h"
 #include "fuzz/differential.h"
-#include "fuzz/triage/finding_store.h"
 #include "fuzz/reduce/reducer.h"
-#include "fuzz/triage/signature.h"
 #include "fuzz/runner.h"
+#include "fuzz/triage/finding_store.h"
+#include "fuzz/triage/signature.h"
 #include "gtest/gtest.h"
 
 namespace atomfuzz::fuzz {
@@ -54,7 +54,8 @@ TEST(CampaignState, RoundTrips) {
   s.cases = 999;
   s.divergences = 3;
   s.elapsed_seconds = 12.5;
-  absl::StatusOr<CampaignState> back = ParseCampaignState(PrintCampaignState(s), "x");
+  absl::StatusOr<CampaignState> back =
+      ParseCampaignState(PrintCampaignState(s), "x");
   ASSERT_TRUE(back.ok()) << back.status();
   EXPECT_EQ(back->seed, 42u);
   EXPECT_EQ(back->inject, "xor-as-or");
@@ -65,11 +66,12 @@ TEST(CampaignState, RoundTrips) {
 }
 
 TEST(CampaignState, MalformedNamesFileAndLine) {
-  absl::StatusOr<CampaignState> s =
-      ParseCampaignState("seed 1\ntarget fast\ncases many\n", "dir/campaign.state");
+  absl::StatusOr<CampaignState> s = ParseCampaignState(
+      "seed 1\ntarget fast\ncases many\n", "dir/campaign.state");
   ASSERT_FALSE(s.ok());
   EXPECT_EQ(s.status().code(), absl::StatusCode::kInvalidArgument);
-  EXPECT_TRUE(absl::StrContains(s.status().message(), "dir/campaign.state:3: expected"))
+  EXPECT_TRUE(
+      absl::StrContains(s.status().message(), "dir/campaign.state:3: expected"))
       << s.status();
 }
 
@@ -86,9 +88,10 @@ TEST(Campaign, CorrectTargetRunsCleanAndWritesStats) {
   EXPECT_EQ(r->new_buckets, 0u);
   absl::StatusOr<std::string> stats = ReadWholeFile(out + "/stats.json");
   ASSERT_TRUE(stats.ok());
-  for (const char* key : {"\"cases\": 400", "\"cases_per_second\"", "\"divergences\": 0",
-                          "\"buckets\"", "\"unknown\"", "\"crashes\"", "\"timeouts\"",
-                          "\"elapsed_seconds\"", "\"coverage\""}) {
+  for (const char* key :
+       {"\"cases\": 400", "\"cases_per_second\"", "\"divergences\": 0",
+        "\"buckets\"", "\"unknown\"", "\"crashes\"", "\"timeouts\"",
+        "\"elapsed_seconds\"", "\"coverage\""}) {
     EXPECT_TRUE(absl::StrContains(*stats, key)) << key << " in\n" << *stats;
   }
   EXPECT_GT(r->totals.corpus, 0u);
@@ -163,7 +166,8 @@ TEST(Campaign, EachBucketIsTheSignatureOfItsReducedCase) {
   RunOptions run;
   run.target = "fast";
   run.target_options.inject = o.inject;
-  absl::StatusOr<std::unique_ptr<targets::Target>> fast = MakeTarget(ReproducibleOptions(run));
+  absl::StatusOr<std::unique_ptr<targets::Target>> fast =
+      MakeTarget(ReproducibleOptions(run));
   ASSERT_TRUE(fast.ok());
   for (const BucketInfo& b : *buckets) {
     absl::StatusOr<std::string> text = ReadWholeFile(b.reduced_path);
@@ -178,9 +182,10 @@ TEST(Campaign, EachBucketIsTheSignatureOfItsReducedCase) {
   }
   EXPECT_FALSE(fs::is_empty(out + "/findings/.aliases"));
   // The buckets name the faulty xor, not the neighbours that saw its result.
-  const auto xor_buckets = std::count_if(buckets->begin(), buckets->end(), [](const BucketInfo& b) {
-    return absl::StrContains(b.signature.opcode, "xor");
-  });
+  const auto xor_buckets =
+      std::count_if(buckets->begin(), buckets->end(), [](const BucketInfo& b) {
+        return absl::StrContains(b.signature.opcode, "xor");
+      });
   EXPECT_GE(xor_buckets * 4, static_cast<int64_t>(buckets->size()) * 3)
       << xor_buckets << " of " << buckets->size();
 }

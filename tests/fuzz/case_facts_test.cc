@@ -1,7 +1,8 @@
-// What the mutators read from a case (fuzz/generate/case_facts.h) and the operands
-// they build from it (fuzz/generate/operand_builder.h): block partners, deletion
-// ranges that keep blocks balanced, memory bounds, and edge addresses that
-// reach the last valid word, the first out-of-bounds byte and misalignment.
+// What the mutators read from a case (fuzz/generate/case_facts.h) and the
+// operands they build from it (fuzz/generate/operand_builder.h): block
+// partners, deletion ranges that keep blocks balanced, memory bounds, and edge
+// addresses that reach the last valid word, the first out-of-bounds byte and
+// misalignment.
 #include "fuzz/generate/case_facts.h"
 
 #include <set>
@@ -96,8 +97,7 @@ TEST(OperandBuilderTest, AtomicOperandsFollowTheTableRow) {
   SeededChoices choices(3);
   EXPECT_EQ(AtomicOps().size(), 21u);
   for (isa::Op op : AtomicOps()) {
-    const isa::OperandList ops =
-        AtomicOperands(choices, f, op, f.memories[0]);
+    const isa::OperandList ops = AtomicOperands(choices, f, op, f.memories[0]);
     ASSERT_EQ(static_cast<int>(ops.size()), isa::Info(op).operand_count());
     const int t = isa::Info(op).operand_with_role(isa::Role::kTarget);
     EXPECT_EQ(ops[static_cast<size_t>(t)].file, isa::RegFile::kUav);

@@ -16,7 +16,8 @@ namespace fs = std::filesystem;
 fs::path ProjectRoot() {
   std::error_code ec;
   const fs::path cwd = fs::current_path(ec);
-  const fs::path here = fs::path(__FILE__).parent_path().parent_path().parent_path();
+  const fs::path here =
+      fs::path(__FILE__).parent_path().parent_path().parent_path();
   for (const fs::path& candidate : {cwd, here}) {
     if (!candidate.empty() && fs::exists(candidate / "corpus" / "spec", ec) &&
         fs::exists(candidate / "isa" / "case_file.h", ec)) {
@@ -32,7 +33,8 @@ std::vector<std::string> CorpusCaseFiles() {
   if (root.empty()) return files;
   for (const char* dir : {"corpus/seed", "corpus/spec", "corpus/regress"}) {
     std::error_code ec;
-    for (fs::directory_iterator it(root / dir, ec), end; !ec && it != end; it.increment(ec)) {
+    for (fs::directory_iterator it(root / dir, ec), end; !ec && it != end;
+         it.increment(ec)) {
       if (it->is_regular_file(ec) && it->path().extension() == ".case") {
         files.push_back(it->path().lexically_relative(root).generic_string());
       }
@@ -56,9 +58,11 @@ absl::StatusOr<isa::Case> LoadCorpusCase(const std::string& relative) {
 std::string TestNameOf(const std::string& relative) {
   std::string path = relative;
   if (path.rfind("corpus/", 0) == 0) path = path.substr(7);
-  if (path.size() > 5 && path.substr(path.size() - 5) == ".case") path.resize(path.size() - 5);
+  if (path.size() > 5 && path.substr(path.size() - 5) == ".case")
+    path.resize(path.size() - 5);
   std::string name;
-  for (char c : path) name += std::isalnum(static_cast<unsigned char>(c)) ? c : '_';
+  for (char c : path)
+    name += std::isalnum(static_cast<unsigned char>(c)) ? c : '_';
   return name;
 }
 

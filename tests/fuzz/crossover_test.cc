@@ -1,14 +1,14 @@
-// Crossover (fuzz/mutate/crossover.h, Mutator::CrossOver): every child of two corpus
-// cases is valid and round-trips, and splicing (not only the fallback to a
-// mutation) happens.
+// Crossover (fuzz/mutate/crossover.h, Mutator::CrossOver): every child of two
+// corpus cases is valid and round-trips, and splicing (not only the fallback to
+// a mutation) happens.
 #include "fuzz/mutate/crossover.h"
 
 #include <string>
 #include <vector>
 
 #include "fuzz/generate/choices.h"
-#include "fuzz/mutate/mutator.h"
 #include "fuzz/generate/policy.h"
+#include "fuzz/mutate/mutator.h"
 #include "gtest/gtest.h"
 #include "isa/validator.h"
 #include "tests/fuzz/corpus_files.h"

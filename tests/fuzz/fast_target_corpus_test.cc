@@ -1,13 +1,13 @@
-// Every corpus case (corpus/seed, corpus/spec, corpus/regress) run on the fast target with no
-// injected bug is judged `allowed`: once deterministic (one worker, fixed
-// order) and once on all cores (threads 0, real races between workers). One
-// test per file and mode, so a failure names both.
+// Every corpus case (corpus/seed, corpus/spec, corpus/regress) run on the fast
+// target with no injected bug is judged `allowed`: once deterministic (one
+// worker, fixed order) and once on all cores (threads 0, real races between
+// workers). One test per file and mode, so a failure names both.
 #include <string>
 #include <tuple>
 
+#include "absl/strings/match.h"
 #include "fuzz/differential.h"
 #include "fuzz/runner.h"
-#include "absl/strings/match.h"
 #include "gtest/gtest.h"
 #include "tests/fuzz/corpus_files.h"
 
@@ -44,19 +44,22 @@ TEST_P(FastTargetCorpusTest, JudgedAllowed) {
 
 std::string NameOf(const ::testing::TestParamInfo<Param>& info) {
   return testutil::TestNameOf(std::get<0>(info.param)) +
-         (std::get<1>(info.param) == Mode::kDeterministic ? "_deterministic" : "_all_cores");
+         (std::get<1>(info.param) == Mode::kDeterministic ? "_deterministic"
+                                                          : "_all_cores");
 }
 
-INSTANTIATE_TEST_SUITE_P(Corpus, FastTargetCorpusTest,
-                         ::testing::Combine(::testing::ValuesIn(testutil::CorpusCaseFiles()),
-                                            ::testing::Values(Mode::kDeterministic,
-                                                              Mode::kAllCores)),
-                         NameOf);
+INSTANTIATE_TEST_SUITE_P(
+    Corpus, FastTargetCorpusTest,
+    ::testing::Combine(::testing::ValuesIn(testutil::CorpusCaseFiles()),
+                       ::testing::Values(Mode::kDeterministic,
+                                         Mode::kAllCores)),
+    NameOf);
 
 TEST(FastTargetCorpus, CorpusIsFound) {
   // Guards against a silently empty parameter list (wrong working directory).
   EXPECT_FALSE(testutil::CorpusCaseFiles().empty())
-      << "no corpus/seed or corpus/spec cases found from " << testutil::ProjectRoot();
+      << "no corpus/seed or corpus/spec cases found from "
+      << testutil::ProjectRoot();
 }
 
 }  // namespace

@@ -211,11 +211,12 @@ class FastTargetFlowTest : public ::testing::TestWithParam<FlowCase> {};
 
 TEST_P(FastTargetFlowTest, MatchesTheOracle) {
   const std::string uavs = RawUav(0, 2 * 32 * 4) + RawUav(1, 4) + RawUav(2, 64);
-  const isa::Case c = Parse(CaseText(
-      2, 32, uavs,
-      "dcl_uav_raw u0\ndcl_uav_raw u1\ndcl_uav_raw u2\n"
-      "dcl_input vThreadID.x\ndcl_input vThreadIDInGroupFlattened\ndcl_temps 8\n",
-      absl::StrCat(kFlowPrologue, GetParam().body)));
+  const isa::Case c =
+      Parse(CaseText(2, 32, uavs,
+                     "dcl_uav_raw u0\ndcl_uav_raw u1\ndcl_uav_raw u2\n"
+                     "dcl_input vThreadID.x\ndcl_input "
+                     "vThreadIDInGroupFlattened\ndcl_temps 8\n",
+                     absl::StrCat(kFlowPrologue, GetParam().body)));
   const isa::Outcome want = RunOn(c, "oracle");
   ASSERT_EQ(want.status, isa::RunStatus::kOk) << want.message;
   for (const Fast& mode : kModes) {
@@ -226,7 +227,8 @@ TEST_P(FastTargetFlowTest, MatchesTheOracle) {
   }
 }
 
-INSTANTIATE_TEST_SUITE_P(Flows, FastTargetFlowTest, ::testing::ValuesIn(kFlowCases),
+INSTANTIATE_TEST_SUITE_P(Flows, FastTargetFlowTest,
+                         ::testing::ValuesIn(kFlowCases),
                          [](const ::testing::TestParamInfo<FlowCase>& info) {
                            return std::string(info.param.name);
                          });
@@ -236,8 +238,10 @@ TEST(FastTarget, TwoDestinationMulReadsEverySourceFirst) {  // E-8 for imul/umul
   // destination r2.x is the source of component y; and one register names
   // both halves (which stays is undefined: docs/semantics.md).
   const isa::Case c = Parse(CaseText(
-      1, 4, RawUav(0, 16), "dcl_uav_raw u0\ndcl_input vThreadIDInGroupFlattened\ndcl_temps 4\n",
-      "iadd r0.xyzw, vThreadIDInGroupFlattened.xxxx, l(0x10000, 0x20000, 0x30001, 7)\n"
+      1, 4, RawUav(0, 16),
+      "dcl_uav_raw u0\ndcl_input vThreadIDInGroupFlattened\ndcl_temps 4\n",
+      "iadd r0.xyzw, vThreadIDInGroupFlattened.xxxx, l(0x10000, 0x20000, "
+      "0x30001, 7)\n"
       "mov r1.xyzw, r0.xyzw\n"
       "imul r0.xy, r1.xy, r0.yxxx, l(0x10000, 0x10000, 0, 0)\n"
       "mov r2.xy, r1.zwzz\n"
@@ -259,7 +263,8 @@ TEST(FastTarget, TwoDestinationMulReadsEverySourceFirst) {  // E-8 for imul/umul
     }
     ExpectMatchesOracle(o, want, 12);
   }
-  for (uint32_t t = 0; t < 4; ++t) EXPECT_FALSE(want.uavs[0].defined[4 * t + 3]) << t;
+  for (uint32_t t = 0; t < 4; ++t)
+    EXPECT_FALSE(want.uavs[0].defined[4 * t + 3]) << t;
 }
 
 }  // namespace

@@ -42,7 +42,8 @@ TEST(FastTarget, IAddBy64ThreadsGivesInitPlus64AndReturnsAPermutation) {
         "ishl r1.x, vThreadID.x, l(2)\n"
         "store_raw u1.x, r1.x, r0.x\n"));
     for (const Fast& mode : kModes) {
-      SCOPED_TRACE(absl::StrCat(groups, " groups, deterministic ", mode.deterministic));
+      SCOPED_TRACE(
+          absl::StrCat(groups, " groups, deterministic ", mode.deterministic));
       const isa::Outcome o = RunFast(c, mode);
       ASSERT_EQ(o.uavs.size(), 2u);
       EXPECT_EQ(o.uavs[0].words[0], 1064u);
@@ -68,7 +69,8 @@ TEST(FastTarget, IAddBy64ThreadsGivesInitPlus64AndReturnsAPermutation) {
 // ---------------------------------------------------------------------------
 // Bounds (spec 1.3).
 
-TEST(FastTarget, OutOfBoundsAtomicsLeaveMemoryAlone) {  // E-12, E-14, E-18, E-20
+TEST(FastTarget,
+     OutOfBoundsAtomicsLeaveMemoryAlone) {  // E-12, E-14, E-18, E-20
   const std::string uavs =
       RawUav(0, 4, "ramp(10, 1, 4)") +
       "[uav u1]\nkind structured\nstride 8\nelements 2\ndata ramp(20, 1, 4)\n"
@@ -81,7 +83,7 @@ TEST(FastTarget, OutOfBoundsAtomicsLeaveMemoryAlone) {  // E-12, E-14, E-18, E-2
       "dcl_uav_raw u0\ndcl_uav_structured u1, 8\n"
       "dcl_uav_typed_texture2d (uint,uint,uint,uint) u2\n"
       "dcl_uav_typed_buffer (uint,uint,uint,uint) u3\ndcl_temps 1\n",
-      "imm_atomic_iadd r0.x, u0, l(16), l(1)\n"          // first byte past the end
+      "imm_atomic_iadd r0.x, u0, l(16), l(1)\n"  // first byte past the end
       "imm_atomic_iadd r0.x, u0, l(0xfffffffc), l(1)\n"  // +4 wraps in 32 bits
       "atomic_or u0, l(0x7ffffffc), l(-1)\n"
       "imm_atomic_exch r0.x, u1, l(2, 0, 0, 0), l(99)\n"  // struct == elements
@@ -100,7 +102,8 @@ TEST(FastTarget, OutOfBoundsAtomicsLeaveMemoryAlone) {  // E-12, E-14, E-18, E-2
     EXPECT_EQ(o.uavs[3].words, Ramp(40, 3));
     ASSERT_EQ(o.trace.size(), 10u);
     for (const isa::AtomicEvent& e : o.trace) {
-      EXPECT_EQ(e.address, isa::AddressClass::kSkip) << "instruction " << e.instruction;
+      EXPECT_EQ(e.address, isa::AddressClass::kSkip)
+          << "instruction " << e.instruction;
     }
     ExpectAllowed(c, o);
   }
@@ -108,15 +111,16 @@ TEST(FastTarget, OutOfBoundsAtomicsLeaveMemoryAlone) {  // E-12, E-14, E-18, E-2
 
 TEST(FastTarget, LastInBoundsWordsAreHit) {  // the other side of E-12/E-14/E-18
   const std::string uavs =
-      RawUav(0, 4) + "[uav u1]\nkind structured\nstride 8\nelements 2\n"
+      RawUav(0, 4) +
+      "[uav u1]\nkind structured\nstride 8\nelements 2\n"
       "[uav u2]\nkind typed\ndim texture2d\nformat r32_uint\nsize 2, 2\n";
-  const isa::Case c = Parse(CaseText(
-      1, 1, uavs,
-      "dcl_uav_raw u0\ndcl_uav_structured u1, 8\n"
-      "dcl_uav_typed_texture2d (uint,uint,uint,uint) u2\n",
-      "atomic_iadd u0, l(12), l(5)\n"
-      "atomic_iadd u1, l(1, 4, 0, 0), l(6)\n"
-      "atomic_iadd u2, l(1, 1, 0, 0), l(7)\n"));
+  const isa::Case c =
+      Parse(CaseText(1, 1, uavs,
+                     "dcl_uav_raw u0\ndcl_uav_structured u1, 8\n"
+                     "dcl_uav_typed_texture2d (uint,uint,uint,uint) u2\n",
+                     "atomic_iadd u0, l(12), l(5)\n"
+                     "atomic_iadd u1, l(1, 4, 0, 0), l(6)\n"
+                     "atomic_iadd u2, l(1, 1, 0, 0), l(7)\n"));
   const isa::Outcome o = RunFast(c);
   EXPECT_EQ(o.uavs[0].words, (std::vector<uint32_t>{0, 0, 0, 5}));
   EXPECT_EQ(o.uavs[1].words, (std::vector<uint32_t>{0, 0, 0, 6}));
@@ -132,13 +136,14 @@ TEST(FastTarget, MisalignedAtomicsWriteNothingOutsideTheirUav) {  // E-13, E-14
       RawUav(3, 4, "ramp(60, 1, 4)");
   const isa::Case c = Parse(CaseText(
       1, 4, uavs,
-      "dcl_uav_raw u0\ndcl_uav_raw u1\ndcl_uav_structured u2, 8\ndcl_uav_raw u3\n"
+      "dcl_uav_raw u0\ndcl_uav_raw u1\ndcl_uav_structured u2, 8\ndcl_uav_raw "
+      "u3\n"
       "dcl_input vThreadIDInGroupFlattened\ndcl_temps 2\n",
       // offsets 1, 5, 9, 13 (the last would span bytes 13..16, past the end)
       "imad r0.x, vThreadIDInGroupFlattened.x, l(4), l(1)\n"
       "imm_atomic_exch r1.x, u0, r0.x, l(0xdeadbeef)\n"
       "atomic_iadd u0, l(15), l(1)\n"
-      "atomic_iadd u2, l(1, 6, 0, 0), l(1)\n"     // misaligned structured offset
+      "atomic_iadd u2, l(1, 6, 0, 0), l(1)\n"  // misaligned structured offset
       "imm_atomic_or r1.y, u2, l(1, 8, 0, 0), l(-1)\n"  // offset == stride
       "atomic_iadd u2, l(0, 0xfffffffd, 0, 0), l(1)\n"));
   for (const Fast& mode : kModes) {
@@ -152,16 +157,19 @@ TEST(FastTarget, MisalignedAtomicsWriteNothingOutsideTheirUav) {  // E-13, E-14
 
 TEST(FastTarget, StructuredIndexWrappingIn32BitsSkips) {  // E-17
   // stride 16: 0x40000001 * 4 words wraps to word 4 (struct 1) in 32 bits.
-  const isa::Case c = Parse(CaseText(
-      1, 1, "[uav u0]\nkind structured\nstride 16\nelements 4\ndata ramp(100, 1, 16)\n",
-      "dcl_uav_structured u0, 16\ndcl_temps 1\n",
-      "imm_atomic_iadd r0.x, u0, l(0x40000001, 0, 0, 0), l(1000)\n"
-      "atomic_xor u0, l(0x40000001, 4, 0, 0), l(-1)\n"
-      "imm_atomic_exch r0.y, u0, l(0x40000000, 12, 0, 0), l(7)\n"));
+  const isa::Case c = Parse(
+      CaseText(1, 1,
+               "[uav u0]\nkind structured\nstride 16\nelements 4\ndata "
+               "ramp(100, 1, 16)\n",
+               "dcl_uav_structured u0, 16\ndcl_temps 1\n",
+               "imm_atomic_iadd r0.x, u0, l(0x40000001, 0, 0, 0), l(1000)\n"
+               "atomic_xor u0, l(0x40000001, 4, 0, 0), l(-1)\n"
+               "imm_atomic_exch r0.y, u0, l(0x40000000, 12, 0, 0), l(7)\n"));
   for (const Fast& mode : kModes) {
     const isa::Outcome o = RunFast(c, mode);
     EXPECT_EQ(o.uavs[0].words, Ramp(100, 16));
-    for (const isa::AtomicEvent& e : o.trace) EXPECT_EQ(e.address, isa::AddressClass::kSkip);
+    for (const isa::AtomicEvent& e : o.trace)
+      EXPECT_EQ(e.address, isa::AddressClass::kSkip);
     ExpectAllowed(c, o);
   }
   // The injected vkd3d/DXVK behaviour writes struct 1: this case sees it.
@@ -176,7 +184,8 @@ TEST(FastTarget, StructuredIndexWrappingIn32BitsSkips) {  // E-17
 TEST(FastTarget, TypedExtentsPerDimension) {  // spec 1.2, E-18, E-19, E-20
   const std::string uavs =
       "[uav u0]\nkind typed\ndim texture2d\nformat r32_uint\nsize 4, 3\n"
-      "[uav u1]\nkind typed\ndim texture2darray\nformat r32_uint\nsize 2, 2, 3\n"
+      "[uav u1]\nkind typed\ndim texture2darray\nformat r32_uint\nsize 2, 2, "
+      "3\n"
       "[uav u2]\nkind typed\ndim texture3d\nformat r32_uint\nsize 2, 2, 2\n"
       "[uav u3]\nkind typed\ndim texture1darray\nformat r32_sint\nsize 3, 2\n"
       "[uav u4]\nkind typed\ndim buffer\nformat r32_uint\nsize 5\n"
@@ -189,21 +198,21 @@ TEST(FastTarget, TypedExtentsPerDimension) {  // spec 1.2, E-18, E-19, E-20
       "dcl_uav_typed_buffer (uint,uint,uint,uint) u4\n"
       "dcl_uav_typed_texture1d (uint,uint,uint,uint) u5\n";
   const std::string body =
-      "atomic_iadd u0, l(3, 2, 0, 0), l(1)\n"   // word 11
-      "atomic_iadd u0, l(1, 1, 7, 7), l(2)\n"   // word 5; z, w ignored
+      "atomic_iadd u0, l(3, 2, 0, 0), l(1)\n"  // word 11
+      "atomic_iadd u0, l(1, 1, 7, 7), l(2)\n"  // word 5; z, w ignored
       "atomic_iadd u0, l(4, 0, 0, 0), l(100)\n"
       "atomic_iadd u0, l(0, 3, 0, 0), l(100)\n"
-      "atomic_iadd u1, l(1, 1, 2, 0), l(3)\n"   // word 11
-      "atomic_iadd u1, l(1, 0, 1, 0), l(4)\n"   // word 5
-      "atomic_iadd u1, l(0, 0, 3, 0), l(100)\n" // slice == ArraySize
+      "atomic_iadd u1, l(1, 1, 2, 0), l(3)\n"    // word 11
+      "atomic_iadd u1, l(1, 0, 1, 0), l(4)\n"    // word 5
+      "atomic_iadd u1, l(0, 0, 3, 0), l(100)\n"  // slice == ArraySize
       "atomic_iadd u1, l(0, 2, 0, 0), l(100)\n"
       "atomic_iadd u1, l(2, 0, 0, 0), l(100)\n"
-      "atomic_iadd u2, l(1, 1, 1, 0), l(5)\n"   // word 7
-      "atomic_iadd u2, l(1, 0, 1, 0), l(6)\n"   // word 5
-      "atomic_iadd u2, l(0, 0, 2, 0), l(100)\n" // z == depth
-      "atomic_iadd u3, l(2, 1, 0, 0), l(7)\n"   // word 5
-      "atomic_iadd u3, l(0, 1, 9, 0), l(8)\n"   // word 3
-      "atomic_iadd u3, l(0, 2, 0, 0), l(100)\n" // slice == ArraySize
+      "atomic_iadd u2, l(1, 1, 1, 0), l(5)\n"    // word 7
+      "atomic_iadd u2, l(1, 0, 1, 0), l(6)\n"    // word 5
+      "atomic_iadd u2, l(0, 0, 2, 0), l(100)\n"  // z == depth
+      "atomic_iadd u3, l(2, 1, 0, 0), l(7)\n"    // word 5
+      "atomic_iadd u3, l(0, 1, 9, 0), l(8)\n"    // word 3
+      "atomic_iadd u3, l(0, 2, 0, 0), l(100)\n"  // slice == ArraySize
       "atomic_iadd u3, l(3, 0, 0, 0), l(100)\n"
       "atomic_iadd u4, l(4, 0xffffffff, 0, 0), l(9)\n"  // word 4
       "atomic_iadd u4, l(5, 0, 0, 0), l(100)\n"
@@ -246,10 +255,10 @@ TEST(FastTarget, EndlessLoopExceedsTheBudget) {
     }
   }
   // A loop that ends well within the budget is not cut short.
-  const isa::Case finite = Parse(CaseText(
-      1, 4, RawUav(0, 1), decls,
-      "mov r0.x, l(0)\nloop\nuge r0.y, r0.x, l(50)\nbreakc_nz r0.y\n"
-      "iadd r0.x, r0.x, l(1)\natomic_iadd u0, l(0), l(1)\nendloop\n"));
+  const isa::Case finite = Parse(
+      CaseText(1, 4, RawUav(0, 1), decls,
+               "mov r0.x, l(0)\nloop\nuge r0.y, r0.x, l(50)\nbreakc_nz r0.y\n"
+               "iadd r0.x, r0.x, l(1)\natomic_iadd u0, l(0), l(1)\nendloop\n"));
   Fast enough;
   enough.max_steps = 1000;
   const isa::Outcome o = RunFast(finite, enough);
@@ -270,21 +279,23 @@ TEST(FastTarget, AThreadsBudgetEndsAnEndlessLoopEarly) {
       Fast mode;
       mode.max_steps_per_thread = 100;
       const isa::Outcome o = RunOn(c, target, mode);
-      EXPECT_EQ(o.status, isa::RunStatus::kBudgetExceeded) << target << "\n" << body;
+      EXPECT_EQ(o.status, isa::RunStatus::kBudgetExceeded) << target << "\n"
+                                                           << body;
       // At most 101 bodies per lane ran, not the wave's 2^20 steps.
       EXPECT_LE(o.trace.size(), 32u * 101) << target << "\n" << body;
     }
   }
-  const isa::Case finite = Parse(CaseText(
-      1, 4, RawUav(0, 1), decls,
-      "mov r0.x, l(0)\nloop\nuge r0.y, r0.x, l(50)\nbreakc_nz r0.y\n"
-      "iadd r0.x, r0.x, l(1)\natomic_iadd u0, l(0), l(1)\nendloop\n"));
+  const isa::Case finite = Parse(
+      CaseText(1, 4, RawUav(0, 1), decls,
+               "mov r0.x, l(0)\nloop\nuge r0.y, r0.x, l(50)\nbreakc_nz r0.y\n"
+               "iadd r0.x, r0.x, l(1)\natomic_iadd u0, l(0), l(1)\nendloop\n"));
   Fast enough;
   enough.max_steps_per_thread = 51;  // iterations; the oracle's steps are more
   const isa::Outcome o = RunFast(finite, enough);
   EXPECT_EQ(o.uavs[0].words[0], 200u);
   enough.max_steps_per_thread = 49;
-  EXPECT_EQ(RunOn(finite, "fast", enough).status, isa::RunStatus::kBudgetExceeded);
+  EXPECT_EQ(RunOn(finite, "fast", enough).status,
+            isa::RunStatus::kBudgetExceeded);
 }
 
 // ---------------------------------------------------------------------------
@@ -340,26 +351,27 @@ TEST(FastTarget, TraceHasOneEventPerDynamicAtomicWithOccurrences) {
   // Thread t (of 4, in 2 groups) loops t + 1 times: imm_atomic_iadd 1 on its
   // own word every iteration, atomic_or on word 8 on even iterations only,
   // and an atomic that never runs.
-  const isa::Case c = Parse(CaseText(
-      2, 4, RawUav(0, 9, "ramp(100, 10, 8)"),
-      "dcl_uav_raw u0\ndcl_input vThreadID.x\ndcl_input vThreadIDInGroupFlattened\n"
-      "dcl_temps 3\n",
-      "mov r0.x, l(0)\n"
-      "ishl r0.y, vThreadID.x, l(2)\n"
-      "loop\n"
-      "  ult r1.x, vThreadIDInGroupFlattened.x, r0.x\n"
-      "  breakc_nz r1.x\n"
-      "  imm_atomic_iadd r2.x, u0, r0.y, l(1)\n"
-      "  and r1.y, r0.x, l(1)\n"
-      "  if_z r1.y\n"
-      "    atomic_or u0, l(32), vThreadID.x\n"
-      "  endif\n"
-      "  ieq r1.z, r0.x, l(99)\n"
-      "  if_nz r1.z\n"
-      "    atomic_iadd u0, l(0), l(1)\n"
-      "  endif\n"
-      "  iadd r0.x, r0.x, l(1)\n"
-      "endloop\n"));
+  const isa::Case c =
+      Parse(CaseText(2, 4, RawUav(0, 9, "ramp(100, 10, 8)"),
+                     "dcl_uav_raw u0\ndcl_input vThreadID.x\ndcl_input "
+                     "vThreadIDInGroupFlattened\n"
+                     "dcl_temps 3\n",
+                     "mov r0.x, l(0)\n"
+                     "ishl r0.y, vThreadID.x, l(2)\n"
+                     "loop\n"
+                     "  ult r1.x, vThreadIDInGroupFlattened.x, r0.x\n"
+                     "  breakc_nz r1.x\n"
+                     "  imm_atomic_iadd r2.x, u0, r0.y, l(1)\n"
+                     "  and r1.y, r0.x, l(1)\n"
+                     "  if_z r1.y\n"
+                     "    atomic_or u0, l(32), vThreadID.x\n"
+                     "  endif\n"
+                     "  ieq r1.z, r0.x, l(99)\n"
+                     "  if_nz r1.z\n"
+                     "    atomic_iadd u0, l(0), l(1)\n"
+                     "  endif\n"
+                     "  iadd r0.x, r0.x, l(1)\n"
+                     "endloop\n"));
   const uint32_t iadd = InstructionIndex(c, "imm_atomic_iadd");
   const uint32_t or_ = InstructionIndex(c, "atomic_or");
   for (const Fast& mode : kModes) {
@@ -374,7 +386,8 @@ TEST(FastTarget, TraceHasOneEventPerDynamicAtomicWithOccurrences) {
       EXPECT_EQ(e.file, isa::RegFile::kUav);
       EXPECT_EQ(e.slot, 0u);
       EXPECT_EQ(e.address, isa::AddressClass::kInBounds);
-      ASSERT_TRUE(e.instruction == iadd || e.instruction == or_) << e.instruction;
+      ASSERT_TRUE(e.instruction == iadd || e.instruction == or_)
+          << e.instruction;
       EXPECT_TRUE(seen.insert({e.instruction, g, t, e.occurrence}).second)
           << "duplicate occurrence " << e.occurrence;
       if (e.instruction == iadd) {
@@ -391,8 +404,10 @@ TEST(FastTarget, TraceHasOneEventPerDynamicAtomicWithOccurrences) {
     for (uint32_t g = 0; g < 2; ++g) {
       for (uint32_t t = 0; t < 4; ++t) {
         for (uint32_t i = 0; i <= t; ++i) {
-          EXPECT_TRUE(seen.count({iadd, g, t, i})) << g << "/" << t << " #" << i;
-          if (i % 2 == 0) EXPECT_TRUE(seen.count({or_, g, t, i / 2})) << g << "/" << t;
+          EXPECT_TRUE(seen.count({iadd, g, t, i}))
+              << g << "/" << t << " #" << i;
+          if (i % 2 == 0)
+            EXPECT_TRUE(seen.count({or_, g, t, i / 2})) << g << "/" << t;
         }
       }
     }
@@ -446,7 +461,8 @@ TEST(FastTarget, UnknownInjectionIsInvalidArgument) {
     o.target_options.inject = name;
     auto target = MakeTarget(o);
     ASSERT_FALSE(target.ok()) << name;
-    EXPECT_EQ(target.status().code(), absl::StatusCode::kInvalidArgument) << name;
+    EXPECT_EQ(target.status().code(), absl::StatusCode::kInvalidArgument)
+        << name;
   }
   o.target_options.inject = "";
   EXPECT_TRUE(MakeTarget(o).ok());

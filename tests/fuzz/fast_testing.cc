@@ -19,7 +19,8 @@ isa::Case Parse(const std::string& text) {
   return *std::move(c);
 }
 
-isa::Outcome RunOn(const isa::Case& c, const std::string& target, const Fast& f) {
+isa::Outcome RunOn(const isa::Case& c, const std::string& target,
+                   const Fast& f) {
   RunOptions o;
   o.target = target;
   o.target_options.deterministic = f.deterministic;
@@ -56,7 +57,8 @@ void ExpectMatchesOracle(const isa::Outcome& fast, const isa::Outcome& oracle,
     for (size_t i = 0; i < want.words.size(); ++i) {
       if (!want.defined[i]) continue;
       ++defined;
-      EXPECT_EQ(got.words[i], want.words[i]) << "u" << want.slot << "[" << i << "]";
+      EXPECT_EQ(got.words[i], want.words[i])
+          << "u" << want.slot << "[" << i << "]";
     }
   }
   EXPECT_GE(defined, min_defined);
@@ -80,7 +82,8 @@ std::vector<uint32_t> Ramp(uint32_t start, size_t n) {
   return v;
 }
 
-uint32_t InstructionIndex(const isa::Case& c, absl::string_view mnemonic, int nth) {
+uint32_t InstructionIndex(const isa::Case& c, absl::string_view mnemonic,
+                          int nth) {
   const auto& code = c.shader.instructions;
   for (uint32_t i = 0; i < code.size(); ++i) {
     if (code[i].info().mnemonic == mnemonic && nth-- == 0) return i;

@@ -26,10 +26,12 @@ struct Fast {
 };
 
 // The modes every result must hold in: one worker, and all cores.
-inline const Fast kModes[] = {{.deterministic = true}, {.deterministic = false, .threads = 0}};
+inline const Fast kModes[] = {{.deterministic = true},
+                              {.deterministic = false, .threads = 0}};
 
 // Runs on `target` ("fast" or "oracle") with the options of `f`.
-isa::Outcome RunOn(const isa::Case& c, const std::string& target, const Fast& f = {});
+isa::Outcome RunOn(const isa::Case& c, const std::string& target,
+                   const Fast& f = {});
 // Runs on "fast" and expects RunStatus::kOk.
 isa::Outcome RunFast(const isa::Case& c, const Fast& f = {});
 
@@ -49,7 +51,8 @@ std::string CaseText(int groups, int threads, const std::string& uavs,
 std::string RawUav(int slot, int words, const std::string& data = "");
 std::vector<uint32_t> Ramp(uint32_t start, size_t n);
 // Index in Program::instructions of the nth instruction with this mnemonic.
-uint32_t InstructionIndex(const isa::Case& c, absl::string_view mnemonic, int nth = 0);
+uint32_t InstructionIndex(const isa::Case& c, absl::string_view mnemonic,
+                          int nth = 0);
 
 }  // namespace atomfuzz::fuzz::testutil
 

@@ -59,8 +59,9 @@ NewFinding MakeFinding(const Signature& s) {
   return f;
 }
 
-const Signature kSig{"imm_atomic_xor", "u-raw", "in-bounds", "wrong-return",
-                     "fast+inject=xor-as-or", ""};
+const Signature kSig{
+    "imm_atomic_xor",        "u-raw", "in-bounds", "wrong-return",
+    "fast+inject=xor-as-or", ""};
 
 TEST(FindingStore, SavesABucketWithEveryFile) {
   const std::string dir = FreshDir();
@@ -75,7 +76,8 @@ TEST(FindingStore, SavesABucketWithEveryFile) {
   EXPECT_EQ(saved->dir, dir + "/findings/" + kSig.Id());
   EXPECT_TRUE(store->Contains(kSig));
 
-  absl::StatusOr<std::string> original = ReadWholeFile(saved->dir + "/original.case");
+  absl::StatusOr<std::string> original =
+      ReadWholeFile(saved->dir + "/original.case");
   ASSERT_TRUE(original.ok());
   absl::StatusOr<isa::Case> c = isa::ParseCase(*original);
   ASSERT_TRUE(c.ok()) << c.status();
@@ -92,7 +94,8 @@ TEST(FindingStore, SavesABucketWithEveryFile) {
   EXPECT_EQ(meta("divergence"), f.summary);
   EXPECT_EQ(meta("found_at"), "1700000000");
   EXPECT_EQ(meta("found_at_elapsed"), "12.500");
-  EXPECT_EQ(*ReadWholeFile(saved->dir + "/reduced.case"), isa::PrintCase(Tiny()));
+  EXPECT_EQ(*ReadWholeFile(saved->dir + "/reduced.case"),
+            isa::PrintCase(Tiny()));
   EXPECT_EQ(*ReadWholeFile(saved->dir + "/report.txt"), "report text\n");
 
   absl::StatusOr<BucketInfo> b = store->ReadBucket(kSig.Id());

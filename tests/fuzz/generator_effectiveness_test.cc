@@ -14,8 +14,8 @@
 #include <vector>
 
 #include "absl/strings/str_format.h"
-#include "fuzz/generate/choices.h"
 #include "fuzz/differential.h"
+#include "fuzz/generate/choices.h"
 #include "fuzz/generate/generator.h"
 #include "fuzz/generate/policy.h"
 #include "fuzz/runner.h"

@@ -1,11 +1,12 @@
-// The case generator (fuzz/generate/generator.h): every case it makes is valid, from
-// seeds under every preset and from arbitrary fuzzer bytes; it reaches every
-// atomic on every memory kind and the address outcomes of spec 1.3; cases
+// The case generator (fuzz/generate/generator.h): every case it makes is valid,
+// from seeds under every preset and from arbitrary fuzzer bytes; it reaches
+// every atomic on every memory kind and the address outcomes of spec 1.3; cases
 // survive print/parse; and a seed makes the same case forever (goldens).
 //
 // Changing what the generator makes for a seed changes the golden hashes
-// below: update them, and bump kGeneratorVersion (fuzz/generate/generator_internal.h)
-// so that old [metadata] "generator = N" lines say which generator made them.
+// below: update them, and bump kGeneratorVersion
+// (fuzz/generate/generator_internal.h) so that old [metadata] "generator = N"
+// lines say which generator made them.
 #include "fuzz/generate/generator.h"
 
 #include <cstdint>
@@ -176,7 +177,8 @@ uint64_t TotalThreads(const isa::Case& c) {
   uint64_t n = uint64_t{c.groups[0]} * c.groups[1] * c.groups[2];
   for (const isa::Instruction& i : c.shader.instructions) {
     if (i.op == isa::Op::kDclThreadGroup) {
-      n *= uint64_t{i.operands[0].index} * i.operands[1].index * i.operands[2].index;
+      n *= uint64_t{i.operands[0].index} * i.operands[1].index *
+           i.operands[2].index;
     }
   }
   return n;

@@ -1,6 +1,6 @@
-// "Run one input" (fuzz/engines/harness.h), as both fuzz harnesses use it: options
-// from ATOMFUZZ_OPTIONS text, corpus cases pass on the correct target, an
-// injected bug is a divergence with a readable report, and random bytes
+// "Run one input" (fuzz/engines/harness.h), as both fuzz harnesses use it:
+// options from ATOMFUZZ_OPTIONS text, corpus cases pass on the correct target,
+// an injected bug is a divergence with a readable report, and random bytes
 // never crash or report on the correct target.
 #include "fuzz/engines/harness.h"
 

@@ -29,24 +29,27 @@ using targets::fast::InjectionInfo;
 // usual run judges one case. Only a speed-up; a stale entry still passes if
 // another case diverges.
 const absl::flat_hash_map<std::string, std::string>& FirstTries() {
-  static const auto* const kFirst = new absl::flat_hash_map<std::string, std::string>{
-      {"imax-unsigned", "corpus/spec/e02-signed-extremes.case"},
-      {"umax-signed", "corpus/spec/e02-signed-extremes.case"},
-      {"cmpxchg-swapped", "corpus/spec/e05-cmp-operand-order.case"},
-      {"cmpxchg-success-flag", "corpus/spec/e06-cmp-exch-fail.case"},
-      {"return-new", "corpus/spec/e07-returns-old.case"},
-      {"oob-wrap", "corpus/spec/e12-raw-bounds.case"},
-      {"structured-offset-ignored", "corpus/spec/e11-constant-addresses.case"},
-      {"structured-index-wrap32", "corpus/spec/e17-structured-index-wrap.case"},
-      {"tex2d-y-ignored", "corpus/spec/e18-typed-coord-extent.case"},
-      {"tgsm-shared", "corpus/spec/e25-iadd-n-threads.case"},
-      {"consume-pre-decrement", "corpus/spec/e36-counter-wraps.case"},
-      {"rmw-not-atomic", "corpus/spec/e25-iadd-n-threads.case"},
-      {"dst0-wrong-component", "corpus/spec/e09-dst0-component.case"},
-      {"sync-no-wait", "corpus/spec/e30-sync-t-uniform-flow.case"},
-      {"xor-as-or", "corpus/spec/e25b-commutative-prefix-sets.case"},
-      {"iadd-saturate", "corpus/spec/e01-iadd-wrap.case"},
-  };
+  static const auto* const kFirst =
+      new absl::flat_hash_map<std::string, std::string>{
+          {"imax-unsigned", "corpus/spec/e02-signed-extremes.case"},
+          {"umax-signed", "corpus/spec/e02-signed-extremes.case"},
+          {"cmpxchg-swapped", "corpus/spec/e05-cmp-operand-order.case"},
+          {"cmpxchg-success-flag", "corpus/spec/e06-cmp-exch-fail.case"},
+          {"return-new", "corpus/spec/e07-returns-old.case"},
+          {"oob-wrap", "corpus/spec/e12-raw-bounds.case"},
+          {"structured-offset-ignored",
+           "corpus/spec/e11-constant-addresses.case"},
+          {"structured-index-wrap32",
+           "corpus/spec/e17-structured-index-wrap.case"},
+          {"tex2d-y-ignored", "corpus/spec/e18-typed-coord-extent.case"},
+          {"tgsm-shared", "corpus/spec/e25-iadd-n-threads.case"},
+          {"consume-pre-decrement", "corpus/spec/e36-counter-wraps.case"},
+          {"rmw-not-atomic", "corpus/spec/e25-iadd-n-threads.case"},
+          {"dst0-wrong-component", "corpus/spec/e09-dst0-component.case"},
+          {"sync-no-wait", "corpus/spec/e30-sync-t-uniform-flow.case"},
+          {"xor-as-or", "corpus/spec/e25b-commutative-prefix-sets.case"},
+          {"iadd-saturate", "corpus/spec/e01-iadd-wrap.case"},
+      };
   return *kFirst;
 }
 
@@ -78,7 +81,8 @@ TEST_P(InjectedBugTest, SomeCorpusCaseDiverges) {
   const auto first = FirstTries().find(name);
   const std::vector<std::string> files =
       CorpusStartingWith(first == FirstTries().end() ? "" : first->second);
-  ASSERT_FALSE(files.empty()) << "no corpus found from " << testutil::ProjectRoot();
+  ASSERT_FALSE(files.empty())
+      << "no corpus found from " << testutil::ProjectRoot();
   int judged = 0;
   for (const std::string& file : files) {
     absl::StatusOr<isa::Case> c = testutil::LoadCorpusCase(file);
@@ -88,8 +92,8 @@ TEST_P(InjectedBugTest, SomeCorpusCaseDiverges) {
     ++judged;
     if (d->verdict.kind == oracle::Verdict::Kind::kDivergence) {
       RecordProperty("caught_by", file);
-      std::cout << name << " caught by " << file << " (" << judged << " judged): "
-                << d->verdict.Summary().substr(0, 160) << "\n";
+      std::cout << name << " caught by " << file << " (" << judged
+                << " judged): " << d->verdict.Summary().substr(0, 160) << "\n";
       return;
     }
   }
@@ -99,7 +103,8 @@ TEST_P(InjectedBugTest, SomeCorpusCaseDiverges) {
 
 std::string NameOf(const ::testing::TestParamInfo<std::string>& info) {
   std::string name;
-  for (char c : info.param) name += std::isalnum(static_cast<unsigned char>(c)) ? c : '_';
+  for (char c : info.param)
+    name += std::isalnum(static_cast<unsigned char>(c)) ? c : '_';
   return name;
 }
 

@@ -8,11 +8,11 @@
 #include <vector>
 
 #include "absl/strings/str_join.h"
-#include "gtest/gtest.h"
 #include "fuzz/campaign/campaign_corpus.h"
 #include "fuzz/campaign/case_source.h"
 #include "fuzz/generate/policy.h"
 #include "fuzz/runner.h"
+#include "gtest/gtest.h"
 #include "isa/case_file.h"
 #include "oracle/judge.h"
 #include "tests/fuzz/corpus_files.h"
@@ -33,16 +33,16 @@ oracle::Verdict JudgeOf(const isa::Case& c, const isa::Outcome& o) {
 
 // The verdict on `good` with u<uav's slot>'s `word` changed to `value`, as
 // an executor that left that value there would report it.
-oracle::Verdict JudgeChanged(const isa::Case& c, const isa::Outcome& good, uint32_t word,
-                             uint32_t value, size_t uav = 0) {
+oracle::Verdict JudgeChanged(const isa::Case& c, const isa::Outcome& good,
+                             uint32_t word, uint32_t value, size_t uav = 0) {
   isa::Outcome o = good;
   o.uavs[uav].words[word] = value;
   return JudgeOf(c, o);
 }
 
 // That verdict is a wrong-memory divergence.
-void ExpectWrongMemory(const isa::Case& c, const isa::Outcome& good, uint32_t word,
-                       uint32_t value) {
+void ExpectWrongMemory(const isa::Case& c, const isa::Outcome& good,
+                       uint32_t word, uint32_t value) {
   SCOPED_TRACE(testing::Message() << "u0[" << word << "] = " << value);
   const oracle::Verdict v = JudgeChanged(c, good, word, value);
   ASSERT_EQ(v.kind, oracle::Verdict::Kind::kDivergence)
@@ -60,27 +60,32 @@ isa::Case Load(const std::string& relative) {
 // out of a one-element g1, poisoning all TGSM. Poison excuses only what
 // comes after it: the return is still judged.
 TEST(BlindSpots, WrongReturnIsNotExcusedByThePoisonItCauses) {
-  const isa::Case c = Load("corpus/regress/judge-wrong-return-before-own-poison.case");
+  const isa::Case c =
+      Load("corpus/regress/judge-wrong-return-before-own-poison.case");
   const isa::Outcome bad = RunFast(c, Fast{.inject = "return-new"});
   const oracle::Verdict v = JudgeOf(c, bad);
   ASSERT_EQ(v.kind, oracle::Verdict::Kind::kDivergence) << v.Summary();
   EXPECT_EQ(v.findings.front().kind, oracle::FindingKind::kWrongReturn);
-  EXPECT_EQ(v.findings.front().where.rfind("g0[0]", 0), 0u) << v.findings.front().where;
+  EXPECT_EQ(v.findings.front().where.rfind("g0[0]", 0), 0u)
+      << v.findings.front().where;
   EXPECT_EQ(JudgeOf(c, RunFast(c)).kind, oracle::Verdict::Kind::kAllowed);
 }
 
 // The same return with a two-element g1 (nothing poisoned) was always a
 // divergence: the poison must change nothing about it.
 TEST(BlindSpots, WrongReturnIsADivergenceWithOrWithoutPoison) {
-  isa::Case c = Load("corpus/regress/judge-wrong-return-before-own-poison.case");
+  isa::Case c =
+      Load("corpus/regress/judge-wrong-return-before-own-poison.case");
   bool grown = false;
   for (isa::Instruction& inst : c.shader.instructions) {
-    if (inst.op != isa::Op::kDclTgsmStructured || inst.operands[0].index != 1) continue;
+    if (inst.op != isa::Op::kDclTgsmStructured || inst.operands[0].index != 1)
+      continue;
     inst.operands[2].index = 2;  // dcl_tgsm_structured g1, 4, 2
     grown = true;
   }
   ASSERT_TRUE(grown);
-  const oracle::Verdict v = JudgeOf(c, RunFast(c, Fast{.inject = "return-new"}));
+  const oracle::Verdict v =
+      JudgeOf(c, RunFast(c, Fast{.inject = "return-new"}));
   EXPECT_EQ(v.kind, oracle::Verdict::Kind::kDivergence) << v.Summary();
 }
 
@@ -122,16 +127,18 @@ TEST(BlindSpots, CorpusCountersAreJudgedWithoutATrace) {
 // Point 3: a consume's verdict names the value it returned (the counter
 // after its decrement), not the one the counter held.
 TEST(BlindSpots, ConsumeVerdictNamesTheValueItReturned) {
-  const isa::Case c = Load("corpus/regress/consume-verdict-names-its-return.case");
-  const oracle::Verdict v = JudgeOf(c, RunFast(c, Fast{.inject = "consume-pre-decrement"}));
+  const isa::Case c =
+      Load("corpus/regress/consume-verdict-names-its-return.case");
+  const oracle::Verdict v =
+      JudgeOf(c, RunFast(c, Fast{.inject = "consume-pre-decrement"}));
   ASSERT_EQ(v.kind, oracle::Verdict::Kind::kDivergence) << v.Summary();
   // Thread 0 ran first and returned 2 (the counter before its decrement).
-  EXPECT_NE(v.Summary().find("returned 0x00000002 (imm_atomic_consume returns the counter "
-                             "after its decrement, so the counter held 0x00000003)"),
+  EXPECT_NE(v.Summary().find(
+                "returned 0x00000002 (imm_atomic_consume returns the counter "
+                "after its decrement, so the counter held 0x00000003)"),
             std::string::npos)
       << v.Summary();
 }
-
 
 // Point 4: racing plain stores leave one of their values. An executor that
 // leaves any other value there (here: the fast target's word, changed
@@ -144,11 +151,12 @@ TEST(BlindSpots, RacingStoresLeaveOneOfTheirValues) {
     uint32_t word, value;
     bool allowed;
   };
-  for (const Change& change : {Change{0, 6, false}, Change{1, 2, false},
-                               Change{1, 1, true}, Change{1, 0, true},
-                               Change{2, 7, false}, Change{2, 3, true},
-                               Change{4, 0, false}}) {
-    SCOPED_TRACE(testing::Message() << "u0[" << change.word << "] = " << change.value);
+  for (const Change& change :
+       {Change{0, 6, false}, Change{1, 2, false}, Change{1, 1, true},
+        Change{1, 0, true}, Change{2, 7, false}, Change{2, 3, true},
+        Change{4, 0, false}}) {
+    SCOPED_TRACE(testing::Message()
+                 << "u0[" << change.word << "] = " << change.value);
     const oracle::Verdict v = JudgeChanged(c, good, change.word, change.value);
     EXPECT_EQ(v.kind, change.allowed ? oracle::Verdict::Kind::kAllowed
                                      : oracle::Verdict::Kind::kDivergence)
@@ -162,12 +170,12 @@ TEST(BlindSpots, RacingStoresLeaveOneOfTheirValues) {
 TEST(BlindSpots, BarrierBugIsNotHiddenByRacingStores) {
   const isa::Case c = Load("corpus/regress/barrier-hides-no-stale-count.case");
   EXPECT_EQ(JudgeOf(c, RunFast(c)).kind, oracle::Verdict::Kind::kAllowed);
-  const oracle::Verdict v = JudgeOf(c, RunFast(c, Fast{.inject = "sync-no-wait"}));
+  const oracle::Verdict v =
+      JudgeOf(c, RunFast(c, Fast{.inject = "sync-no-wait"}));
   ASSERT_EQ(v.kind, oracle::Verdict::Kind::kDivergence) << v.Summary();
   EXPECT_EQ(v.findings.front().kind, oracle::FindingKind::kWrongMemory);
   EXPECT_EQ(v.findings.front().where, "u0[1]");
 }
-
 
 // Point 5: a read racing with atomics sees a value of the word's order.
 // After its own umax a thread reads at least its operand, so every flag is
@@ -191,11 +199,16 @@ TEST(BlindSpots, ReadRacingWithOneAtomicSeesBeforeOrAfter) {
   ASSERT_NE(u1, nullptr);
   const size_t slot = static_cast<size_t>(u1 - good.uavs.data());
   for (const auto& [word, value, allowed] :
-       {std::tuple<uint32_t, uint32_t, bool>{0, 0, true}, {0, 7, true}, {0, 5, false},
-        {1, 3, true}, {1, 8, true}, {1, 5, false}}) {
+       {std::tuple<uint32_t, uint32_t, bool>{0, 0, true},
+        {0, 7, true},
+        {0, 5, false},
+        {1, 3, true},
+        {1, 8, true},
+        {1, 5, false}}) {
     SCOPED_TRACE(testing::Message() << "u1[" << word << "] = " << value);
-    EXPECT_EQ(JudgeChanged(c, good, word, value, slot).kind, allowed ? oracle::Verdict::Kind::kAllowed
-                                          : oracle::Verdict::Kind::kDivergence);
+    EXPECT_EQ(JudgeChanged(c, good, word, value, slot).kind,
+              allowed ? oracle::Verdict::Kind::kAllowed
+                      : oracle::Verdict::Kind::kDivergence);
   }
 }
 
@@ -216,7 +229,6 @@ TEST(BlindSpots, AStoreRacingWithAtomicsOnAUavHasAPlaceInTheOrder) {
     EXPECT_EQ(v.findings.front().where.rfind("u0[0]", 0), 0u) << v.Summary();
   }
 }
-
 
 // Point 2 without a trace, through memory: an alloc's return is one of the
 // counter's values, so each thread's record lands in one of the structs it
@@ -265,7 +277,8 @@ TEST(BlindSpots, AnIndexHandedOutTwiceWithoutATraceIsADivergence) {
   EXPECT_EQ(twice.findings.front().kind, oracle::FindingKind::kWrongMemory);
   // Struct 7 untouched (its initial words, each allowed alone).
   const oracle::Verdict untouched = JudgeOf(c, with(7, 0xdddddddd, 0xdddddddd));
-  ASSERT_EQ(untouched.kind, oracle::Verdict::Kind::kDivergence) << untouched.Summary();
+  ASSERT_EQ(untouched.kind, oracle::Verdict::Kind::kDivergence)
+      << untouched.Summary();
   EXPECT_EQ(untouched.findings.front().where, "u0[14]");
 }
 

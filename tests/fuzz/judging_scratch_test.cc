@@ -1,14 +1,13 @@
 // Judging in a JudgingScratch, which keeps its buffers from case to case,
-// gives every case the verdict Judge() gives it alone: over the corpus, run on the fast target
-// plainly, with an injected bug, without a trace and with a tampered trace,
-// judged in one order and then the reverse (so each case follows others of
-// every size and shape).
-#include "oracle/judge.h"
-
+// gives every case the verdict Judge() gives it alone: over the corpus, run on
+// the fast target plainly, with an injected bug, without a trace and with a
+// tampered trace, judged in one order and then the reverse (so each case
+// follows others of every size and shape).
 #include <string>
 #include <vector>
 
 #include "gtest/gtest.h"
+#include "oracle/judge.h"
 #include "tests/fuzz/corpus_files.h"
 #include "tests/fuzz/fast_testing.h"
 
@@ -19,9 +18,10 @@ std::string Describe(const absl::StatusOr<oracle::Verdict>& v) {
   if (!v.ok()) return std::string(v.status().ToString());
   std::string s = v->Summary();
   for (const oracle::Finding& f : v->findings) {
-    s += "\nfinding " + std::string(oracle::FindingKindName(f.kind)) + "|" + f.where + "|" + f.why + "|" +
-         std::to_string(f.instruction) + "|" + std::to_string(f.tgsm) + "|" +
-         std::to_string(f.slot) + "|" + std::to_string(f.word);
+    s += "\nfinding " + std::string(oracle::FindingKindName(f.kind)) + "|" +
+         f.where + "|" + f.why + "|" + std::to_string(f.instruction) + "|" +
+         std::to_string(f.tgsm) + "|" + std::to_string(f.slot) + "|" +
+         std::to_string(f.word);
   }
   for (const std::string& u : v->unknown) s += "\nunknown " + u;
   for (const std::string& n : v->notes) s += "\nnote " + n;
@@ -63,10 +63,14 @@ TEST(JudgingScratch, SameVerdictsAsJudgeInAnyOrder) {
   EXPECT_GT(divergences, 10);  // the comparison covers findings too
   oracle::JudgingScratch scratch;
   for (size_t i = 0; i < runs.size(); ++i) {
-    EXPECT_EQ(Describe(oracle::Judge(runs[i].c, runs[i].o, {}, scratch)), alone[i]) << i;
+    EXPECT_EQ(Describe(oracle::Judge(runs[i].c, runs[i].o, {}, scratch)),
+              alone[i])
+        << i;
   }
   for (size_t i = runs.size(); i-- > 0;) {
-    EXPECT_EQ(Describe(oracle::Judge(runs[i].c, runs[i].o, {}, scratch)), alone[i]) << i;
+    EXPECT_EQ(Describe(oracle::Judge(runs[i].c, runs[i].o, {}, scratch)),
+              alone[i])
+        << i;
   }
 }
 

@@ -1,5 +1,5 @@
-// The structure-aware mutator (fuzz/mutate/mutator.h): every result is valid and
-// round-trips through its text form, every named mutation applies somewhere
+// The structure-aware mutator (fuzz/mutate/mutator.h): every result is valid
+// and round-trips through its text form, every named mutation applies somewhere
 // and changes the case, names are recorded, limits hold, and the same seed
 // gives the same mutations. ATOMFUZZ_MUTATIONS=N runs N mutations in the
 // validity test instead of 10^4.
@@ -175,7 +175,8 @@ std::pair<uint64_t, uint64_t> LargestDispatchReached(const Policy& policy) {
     const std::string name(m.name);
     if (name != "change_groups" && name != "change_thread_group") continue;
     for (const isa::Case& start : corpus) {
-      const uint64_t group_bound = std::max<uint64_t>(policy.max_groups, GroupCount(start));
+      const uint64_t group_bound =
+          std::max<uint64_t>(policy.max_groups, GroupCount(start));
       const uint64_t thread_bound =
           std::max<uint64_t>(policy.max_group_threads, GroupThreads(start));
       const bool within = group_bound == policy.max_groups &&
@@ -183,8 +184,10 @@ std::pair<uint64_t, uint64_t> LargestDispatchReached(const Policy& policy) {
       isa::Case c = start;
       for (int k = 0; k < 30; ++k) {
         if (!mutator.Apply(m, c, choices)) continue;
-        EXPECT_LE(GroupCount(c), group_bound) << name << "\n" << isa::PrintCase(c);
-        EXPECT_LE(GroupThreads(c), thread_bound) << name << "\n" << isa::PrintCase(c);
+        EXPECT_LE(GroupCount(c), group_bound) << name << "\n"
+                                              << isa::PrintCase(c);
+        EXPECT_LE(GroupThreads(c), thread_bound) << name << "\n"
+                                                 << isa::PrintCase(c);
         if (!within) continue;
         groups = std::max(groups, GroupCount(c));
         threads = std::max(threads, GroupThreads(c));

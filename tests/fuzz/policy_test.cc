@@ -1,6 +1,6 @@
-// Policies (fuzz/generate/policy.h): the presets exist under their names, an unknown
-// name is an InvalidArgument that lists them, and the defaults derived from
-// the opcode table make sense.
+// Policies (fuzz/generate/policy.h): the presets exist under their names, an
+// unknown name is an InvalidArgument that lists them, and the defaults derived
+// from the opcode table make sense.
 #include "fuzz/generate/policy.h"
 
 #include <algorithm>

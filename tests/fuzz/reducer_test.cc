@@ -35,7 +35,9 @@ const InjectionCase kCases[] = {
     {"rmw-not-atomic", "corpus/spec/e25-iadd-n-threads.case"},
 };
 
-void PrintTo(const InjectionCase& c, std::ostream* os) { *os << c.inject << " on " << c.file; }
+void PrintTo(const InjectionCase& c, std::ostream* os) {
+  *os << c.inject << " on " << c.file;
+}
 
 RunOptions FastWith(const std::string& inject) {
   RunOptions o;
@@ -50,7 +52,8 @@ TEST_P(ReduceInjectedBug, StaysInBucketValidatesAndIsOneMinimal) {
   const InjectionCase& param = GetParam();
   absl::StatusOr<isa::Case> original = testutil::LoadCorpusCase(param.file);
   ASSERT_TRUE(original.ok()) << original.status();
-  absl::StatusOr<SameBucket> bucket = MakeSameBucket(*original, FastWith(param.inject));
+  absl::StatusOr<SameBucket> bucket =
+      MakeSameBucket(*original, FastWith(param.inject));
   ASSERT_TRUE(bucket.ok()) << bucket.status();
 
   const ReduceResult r = Reduce(*original, bucket->interesting);
@@ -60,7 +63,8 @@ TEST_P(ReduceInjectedBug, StaysInBucketValidatesAndIsOneMinimal) {
   EXPECT_TRUE(bucket->interesting(reduced)) << isa::PrintCase(reduced);
 
   // Its own bucket, computed afresh, is the original's.
-  absl::StatusOr<SameBucket> again = MakeSameBucket(reduced, FastWith(param.inject));
+  absl::StatusOr<SameBucket> again =
+      MakeSameBucket(reduced, FastWith(param.inject));
   ASSERT_TRUE(again.ok()) << again.status();
   EXPECT_EQ(again->signature, bucket->signature);
 
@@ -80,7 +84,8 @@ TEST_P(ReduceInjectedBug, StaysInBucketValidatesAndIsOneMinimal) {
       isa::Case smaller = reduced;
       if (!edit(smaller) || !isa::Validate(smaller).ok()) continue;
       EXPECT_FALSE(bucket->interesting(smaller))
-          << "still in the bucket after a removal:\n" << isa::PrintCase(smaller);
+          << "still in the bucket after a removal:\n"
+          << isa::PrintCase(smaller);
     }
   }
   // Each body instruction by itself, as a reader would check it.
@@ -89,32 +94,38 @@ TEST_P(ReduceInjectedBug, StaysInBucketValidatesAndIsOneMinimal) {
     isa::Case smaller = reduced;
     smaller.shader.instructions.erase(smaller.shader.instructions.begin() +
                                       static_cast<std::ptrdiff_t>(i));
-    if (isa::Validate(smaller).ok()) EXPECT_FALSE(bucket->interesting(smaller)) << i;
+    if (isa::Validate(smaller).ok())
+      EXPECT_FALSE(bucket->interesting(smaller)) << i;
   }
   RecordProperty("reduced", r.stats.Summary());
 }
 
 std::string NameOf(const ::testing::TestParamInfo<InjectionCase>& info) {
-  std::string name = info.param.inject + "_" + testutil::TestNameOf(info.param.file);
+  std::string name =
+      info.param.inject + "_" + testutil::TestNameOf(info.param.file);
   for (char& c : name) {
     if (!std::isalnum(static_cast<unsigned char>(c))) c = '_';
   }
   return name;
 }
 
-INSTANTIATE_TEST_SUITE_P(Corpus, ReduceInjectedBug, ::testing::ValuesIn(kCases), NameOf);
+INSTANTIATE_TEST_SUITE_P(Corpus, ReduceInjectedBug, ::testing::ValuesIn(kCases),
+                         NameOf);
 
 // A predicate with a known minimum: "some imm_atomic_xor on u#". The least
 // valid case holding one is the atomic and ret, one thread, one word.
 bool HasUavXor(const isa::Case& c) {
   for (const isa::Instruction& i : c.shader.instructions) {
-    if (i.op == isa::Op::kImmAtomicXor && i.operands[1].file == isa::RegFile::kUav) return true;
+    if (i.op == isa::Op::kImmAtomicXor &&
+        i.operands[1].file == isa::RegFile::kUav)
+      return true;
   }
   return false;
 }
 
 TEST(Reduce, ReachesTheKnownMinimum) {
-  absl::StatusOr<isa::Case> c = testutil::LoadCorpusCase("corpus/seed/all-atomics-uav-raw.case");
+  absl::StatusOr<isa::Case> c =
+      testutil::LoadCorpusCase("corpus/seed/all-atomics-uav-raw.case");
   ASSERT_TRUE(c.ok()) << c.status();
   ASSERT_TRUE(HasUavXor(*c));
   const ReduceResult r = Reduce(*c, HasUavXor);
@@ -133,18 +144,21 @@ TEST(Reduce, ReachesTheKnownMinimum) {
 }
 
 TEST(Reduce, KeepsProvenanceAndRecordsTheOrigin) {
-  absl::StatusOr<isa::Case> c = testutil::LoadCorpusCase("corpus/seed/all-atomics-uav-raw.case");
+  absl::StatusOr<isa::Case> c =
+      testutil::LoadCorpusCase("corpus/seed/all-atomics-uav-raw.case");
   ASSERT_TRUE(c.ok());
   c->metadata.emplace_back("seed", "0x1234");
   const ReduceResult r = Reduce(*c, HasUavXor);
   ASSERT_EQ(r.reduced.metadata.size(), 2u);
-  EXPECT_EQ(r.reduced.metadata[0], (std::pair<std::string, std::string>{"seed", "0x1234"}));
+  EXPECT_EQ(r.reduced.metadata[0],
+            (std::pair<std::string, std::string>{"seed", "0x1234"}));
   EXPECT_EQ(r.reduced.metadata[1].first, "reduced_from");
   EXPECT_EQ(r.reduced.metadata[1].second, SizeOf(*c).ToString());
 }
 
 TEST(Reduce, StopsAtTheAttemptBudget) {
-  absl::StatusOr<isa::Case> c = testutil::LoadCorpusCase("corpus/seed/all-atomics-uav-raw.case");
+  absl::StatusOr<isa::Case> c =
+      testutil::LoadCorpusCase("corpus/seed/all-atomics-uav-raw.case");
   ASSERT_TRUE(c.ok());
   ReduceOptions options;
   options.max_attempts = 3;
@@ -156,7 +170,8 @@ TEST(Reduce, StopsAtTheAttemptBudget) {
 }
 
 TEST(Reduce, UninterestingInputComesBackUnchanged) {
-  absl::StatusOr<isa::Case> c = testutil::LoadCorpusCase("corpus/spec/e01-iadd-wrap.case");
+  absl::StatusOr<isa::Case> c =
+      testutil::LoadCorpusCase("corpus/spec/e01-iadd-wrap.case");
   ASSERT_TRUE(c.ok());
   const ReduceResult r = Reduce(*c, [](const isa::Case&) { return false; });
   EXPECT_EQ(r.reduced, *c);
@@ -164,11 +179,13 @@ TEST(Reduce, UninterestingInputComesBackUnchanged) {
 }
 
 TEST(MakeSameBucket, RefusesACaseThatDoesNotDiverge) {
-  absl::StatusOr<isa::Case> c = testutil::LoadCorpusCase("corpus/spec/e01-iadd-wrap.case");
+  absl::StatusOr<isa::Case> c =
+      testutil::LoadCorpusCase("corpus/spec/e01-iadd-wrap.case");
   ASSERT_TRUE(c.ok());
   absl::StatusOr<SameBucket> b = MakeSameBucket(*c, FastWith(""));
   EXPECT_TRUE(absl::IsFailedPrecondition(b.status())) << b.status();
-  EXPECT_TRUE(absl::IsInvalidArgument(MakeSameBucket(*c, FastWith("frob")).status()));
+  EXPECT_TRUE(
+      absl::IsInvalidArgument(MakeSameBucket(*c, FastWith("frob")).status()));
 }
 
 }  // namespace

@@ -33,15 +33,19 @@ Rendered Render(const std::string& file, const std::string& inject) {
 }
 
 TEST(Report, ShowsOracleAndTargetSideBySide) {
-  const Rendered r = Render("corpus/seed/all-atomics-tgsm-raw.case", "xor-as-or");
+  const Rendered r =
+      Render("corpus/seed/all-atomics-tgsm-raw.case", "xor-as-or");
   const std::string& t = r.text;
-  EXPECT_TRUE(absl::StrContains(t, "verdict:  divergence: wrong-memory at u0[2]")) << t;
+  EXPECT_TRUE(
+      absl::StrContains(t, "verdict:  divergence: wrong-memory at u0[2]"))
+      << t;
   EXPECT_TRUE(absl::StrContains(t, "bucket:   " + r.signature.Key())) << t;
   EXPECT_TRUE(absl::StrContains(t, "target:   fast+inject=xor-as-or")) << t;
   EXPECT_TRUE(absl::StrContains(t, "seed = 0x42")) << t;
   EXPECT_TRUE(absl::StrContains(t, "| oracle allows | target gave")) << t;
   // The xor's word: the spec's value beside the or's.
-  EXPECT_TRUE(absl::StrContains(t, "* u0[2]  | 0x5555aaaa    | 0xffffaaaa")) << t;
+  EXPECT_TRUE(absl::StrContains(t, "* u0[2]  | 0x5555aaaa    | 0xffffaaaa"))
+      << t;
 }
 
 TEST(Report, ListsTheAtomicsWithTheirLines) {
@@ -57,7 +61,8 @@ TEST(Report, WorkerFailureSaysWhatHappened) {
   isa::Case c = *testutil::LoadCorpusCase("corpus/spec/e01-iadd-wrap.case");
   const Signature s = WorkerFailureSignature(c, WorkerFailure::kCrash, "fast");
   const std::string t = RenderWorkerFailureReport(c, s, "killed by signal 11");
-  EXPECT_TRUE(absl::StrContains(t, "verdict:  crash: killed by signal 11")) << t;
+  EXPECT_TRUE(absl::StrContains(t, "verdict:  crash: killed by signal 11"))
+      << t;
   EXPECT_TRUE(absl::StrContains(t, "bucket:   ?|?|?|crash|fast")) << t;
 }
 

@@ -13,7 +13,8 @@
 namespace atomfuzz::fuzz {
 namespace {
 
-absl::StatusOr<Signature> SignCorpusCase(const std::string& file, const std::string& inject) {
+absl::StatusOr<Signature> SignCorpusCase(const std::string& file,
+                                         const std::string& inject) {
   absl::StatusOr<isa::Case> c = testutil::LoadCorpusCase(file);
   if (!c.ok()) return c.status();
   RunOptions options;
@@ -34,17 +35,24 @@ TEST(Fnv1a64, MatchesThePublishedVectors) {
 }
 
 TEST(Signature, GoldenIdIsFrozen) {
-  const Signature s{"imm_atomic_xor", "u-raw", "in-bounds", "wrong-return",
-                    "fast+inject=xor-as-or", ""};
-  EXPECT_EQ(s.Key(), "imm_atomic_xor|u-raw|in-bounds|wrong-return|fast+inject=xor-as-or");
+  const Signature s{
+      "imm_atomic_xor",        "u-raw", "in-bounds", "wrong-return",
+      "fast+inject=xor-as-or", ""};
+  EXPECT_EQ(
+      s.Key(),
+      "imm_atomic_xor|u-raw|in-bounds|wrong-return|fast+inject=xor-as-or");
   // Changing this breaks every existing finding store: don't.
   EXPECT_EQ(s.Id(), "7dc5d4b833602d6e");
   EXPECT_EQ(s.Id().size(), 16u);
 }
 
 TEST(Signature, KeyParsesBack) {
-  const Signature s{"atomic_xor+imm_atomic_iadd", "g-struct", "tgsm-poison", "wrong-memory",
-                    "fast", ""};
+  const Signature s{"atomic_xor+imm_atomic_iadd",
+                    "g-struct",
+                    "tgsm-poison",
+                    "wrong-memory",
+                    "fast",
+                    ""};
   absl::StatusOr<Signature> back = ParseSignatureKey(s.Key());
   ASSERT_TRUE(back.ok()) << back.status();
   EXPECT_EQ(*back, s);
@@ -69,30 +77,33 @@ TEST(Signature, TargetLabelNamesTheInjection) {
 }
 
 TEST(Signature, SameCaseSignsTheSameOnEveryRun) {
-  absl::StatusOr<Signature> first =
-      SignCorpusCase("corpus/spec/e25b-commutative-prefix-sets.case", "xor-as-or");
+  absl::StatusOr<Signature> first = SignCorpusCase(
+      "corpus/spec/e25b-commutative-prefix-sets.case", "xor-as-or");
   ASSERT_TRUE(first.ok()) << first.status();
   for (int run = 0; run < 3; ++run) {
-    absl::StatusOr<Signature> again =
-        SignCorpusCase("corpus/spec/e25b-commutative-prefix-sets.case", "xor-as-or");
+    absl::StatusOr<Signature> again = SignCorpusCase(
+        "corpus/spec/e25b-commutative-prefix-sets.case", "xor-as-or");
     ASSERT_TRUE(again.ok()) << again.status();
     EXPECT_EQ(again->Key(), first->Key());
     EXPECT_EQ(again->Id(), first->Id());
   }
-  EXPECT_EQ(first->Key(), "imm_atomic_xor|u-raw|in-bounds|wrong-return|fast+inject=xor-as-or");
+  EXPECT_EQ(
+      first->Key(),
+      "imm_atomic_xor|u-raw|in-bounds|wrong-return|fast+inject=xor-as-or");
 }
 
 TEST(Signature, AddressClassComesFromTheSpec) {
   // The wrapped atomic hit a word on the target; the spec skips it.
-  absl::StatusOr<Signature> s = SignCorpusCase("corpus/spec/e12-raw-bounds.case", "oob-wrap");
+  absl::StatusOr<Signature> s =
+      SignCorpusCase("corpus/spec/e12-raw-bounds.case", "oob-wrap");
   ASSERT_TRUE(s.ok()) << s.status();
   EXPECT_EQ(s->address, "oob-skip");
   EXPECT_EQ(s->resource, "u-raw");
 }
 
 TEST(Signature, CounterFindingsNameTheCounterAtomic) {
-  absl::StatusOr<Signature> s =
-      SignCorpusCase("corpus/spec/e36-counter-wraps.case", "consume-pre-decrement");
+  absl::StatusOr<Signature> s = SignCorpusCase(
+      "corpus/spec/e36-counter-wraps.case", "consume-pre-decrement");
   ASSERT_TRUE(s.ok()) << s.status();
   EXPECT_EQ(s->opcode, "imm_atomic_consume");
   EXPECT_EQ(s->resource, "u-struct");
@@ -100,16 +111,20 @@ TEST(Signature, CounterFindingsNameTheCounterAtomic) {
 }
 
 TEST(Signature, AllowedOutcomeHasNoSignature) {
-  absl::StatusOr<Signature> s = SignCorpusCase("corpus/spec/e01-iadd-wrap.case", "");
+  absl::StatusOr<Signature> s =
+      SignCorpusCase("corpus/spec/e01-iadd-wrap.case", "");
   EXPECT_TRUE(absl::IsFailedPrecondition(s.status())) << s.status();
 }
 
 TEST(Signature, WorkerFailuresKnowOnlyKindAndTarget) {
-  absl::StatusOr<isa::Case> c = testutil::LoadCorpusCase("corpus/spec/e01-iadd-wrap.case");
+  absl::StatusOr<isa::Case> c =
+      testutil::LoadCorpusCase("corpus/spec/e01-iadd-wrap.case");
   ASSERT_TRUE(c.ok());
-  const Signature crash = WorkerFailureSignature(*c, WorkerFailure::kCrash, "fast");
+  const Signature crash =
+      WorkerFailureSignature(*c, WorkerFailure::kCrash, "fast");
   EXPECT_EQ(crash.Key(), "?|?|?|crash|fast");
-  const Signature hang = WorkerFailureSignature(*c, WorkerFailure::kTimeout, "fast");
+  const Signature hang =
+      WorkerFailureSignature(*c, WorkerFailure::kTimeout, "fast");
   EXPECT_EQ(hang.divergence, "timeout");
   EXPECT_NE(crash.Id(), hang.Id());
 }
@@ -117,35 +132,42 @@ TEST(Signature, WorkerFailuresKnowOnlyKindAndTarget) {
 TEST(Signature, CauseMasksNumbersAndKeepsTheWords) {
   EXPECT_EQ(CauseOf("vkd3d-shader: Unrecognized opcode 0x52 (token 17)."),
             "vkd3d-shader:-Unrecognized-opcode-N-(token-N).");
-  EXPECT_EQ(CauseOf("spirv-val: ID '6' decorated with ArrayStride multiple times\n  %x = ..."),
+  EXPECT_EQ(CauseOf("spirv-val: ID '6' decorated with ArrayStride multiple "
+                    "times\n  %x = ..."),
             "spirv-val:-ID-'N'-decorated-with-ArrayStride-multiple-times");
-  EXPECT_EQ(CauseOf("killed by signal 11 (SIGSEGV)"), "killed-by-signal-N-(SIGSEGV)");
+  EXPECT_EQ(CauseOf("killed by signal 11 (SIGSEGV)"),
+            "killed-by-signal-N-(SIGSEGV)");
   EXPECT_EQ(CauseOf("a|b"), "a/b");
   EXPECT_EQ(CauseOf(""), "");
   EXPECT_LE(CauseOf(std::string(200, 'x')).size(), 60u);
 }
 
 TEST(Signature, RunsThatDidNotFinishAreToldApartByTheirMessage) {
-  absl::StatusOr<isa::Case> c = testutil::LoadCorpusCase("corpus/spec/e01-iadd-wrap.case");
+  absl::StatusOr<isa::Case> c =
+      testutil::LoadCorpusCase("corpus/spec/e01-iadd-wrap.case");
   ASSERT_TRUE(c.ok());
   auto sign = [&](isa::RunStatus status, const std::string& message) {
     Differential d;
     d.outcome.status = status;
     d.outcome.message = message;
     d.verdict.kind = oracle::Verdict::Kind::kDivergence;
-    d.verdict.findings.push_back({oracle::FindingKindOf(status), "the run", message});
+    d.verdict.findings.push_back(
+        {oracle::FindingKindOf(status), "the run", message});
     absl::StatusOr<Signature> s = SignatureOf(*c, d, "vulkan");
     EXPECT_TRUE(s.ok()) << s.status();
     return s.ok() ? *s : Signature{};
   };
-  const Signature a = sign(isa::RunStatus::kRejected, "vkd3d-shader: Unrecognized opcode 0x52");
-  const Signature b = sign(isa::RunStatus::kRejected, "vkd3d-shader: Unrecognized opcode 0xeb");
+  const Signature a =
+      sign(isa::RunStatus::kRejected, "vkd3d-shader: Unrecognized opcode 0x52");
+  const Signature b =
+      sign(isa::RunStatus::kRejected, "vkd3d-shader: Unrecognized opcode 0xeb");
   const Signature c2 = sign(isa::RunStatus::kRejected, "DXBC encoder: no room");
   EXPECT_EQ(a.Id(), b.Id());
   EXPECT_NE(a.Id(), c2.Id());
   EXPECT_EQ(a.divergence, "rejected");
-  EXPECT_NE(sign(isa::RunStatus::kCrashed, "killed by signal 11 (SIGSEGV)").Id(),
-            sign(isa::RunStatus::kCrashed, "killed by signal 6 (SIGABRT)").Id());
+  EXPECT_NE(
+      sign(isa::RunStatus::kCrashed, "killed by signal 11 (SIGSEGV)").Id(),
+      sign(isa::RunStatus::kCrashed, "killed by signal 6 (SIGABRT)").Id());
 }
 
 }  // namespace

@@ -6,9 +6,9 @@
 #include <memory>
 #include <string>
 
-#include "gtest/gtest.h"
 #include "fuzz/differential.h"
 #include "fuzz/runner.h"
+#include "gtest/gtest.h"
 #include "targets/registry.h"
 #include "tests/fuzz/corpus_files.h"
 
@@ -31,25 +31,32 @@ class NothingTarget : public targets::Target {
       o.uavs.push_back(std::move(u));
     }
     std::sort(o.uavs.begin(), o.uavs.end(),
-              [](const isa::UavState& a, const isa::UavState& b) { return a.slot < b.slot; });
+              [](const isa::UavState& a, const isa::UavState& b) {
+                return a.slot < b.slot;
+              });
     return o;
   }
 };
 
 void RegisterNothing() {
-  targets::RegisterTarget({"test-nothing", false, "test-nothing",
-                           "runs nothing (a test's own target)", {},
-                           [](const std::string&, const targets::TargetOptions&) {
-                             return absl::StatusOr<std::unique_ptr<targets::Target>>(
-                                 std::make_unique<NothingTarget>());
-                           }});
+  targets::RegisterTarget(
+      {"test-nothing",
+       false,
+       "test-nothing",
+       "runs nothing (a test's own target)",
+       {},
+       [](const std::string&, const targets::TargetOptions&) {
+         return absl::StatusOr<std::unique_ptr<targets::Target>>(
+             std::make_unique<NothingTarget>());
+       }});
 }
 
 TEST(TargetRegistry, ATargetRegisteredInATestIsReachedByName) {
   RegisterNothing();
   const std::vector<std::string> names = TargetNames();
   EXPECT_NE(std::find(names.begin(), names.end(), "test-nothing"), names.end());
-  EXPECT_EQ(names.front(), "oracle");  // the oracle's row first, then the table's
+  EXPECT_EQ(names.front(),
+            "oracle");  // the oracle's row first, then the table's
 
   RunOptions run;
   run.target = "test-nothing";
@@ -63,7 +70,8 @@ TEST(TargetRegistry, ATargetRegisteredInATestIsReachedByName) {
   ASSERT_TRUE(c.ok()) << c.status();
   absl::StatusOr<Differential> d = RunAndJudge(*c, **t);
   ASSERT_TRUE(d.ok()) << d.status();
-  EXPECT_EQ(d->verdict.kind, oracle::Verdict::Kind::kDivergence) << d->verdict.Summary();
+  EXPECT_EQ(d->verdict.kind, oracle::Verdict::Kind::kDivergence)
+      << d->verdict.Summary();
 }
 
 TEST(TargetRegistry, OptionsARowDoesNotTakeAreRefused) {
@@ -73,7 +81,8 @@ TEST(TargetRegistry, OptionsARowDoesNotTakeAreRefused) {
   run.target_options.inject = "return-new";
   absl::StatusOr<std::unique_ptr<targets::Target>> t = MakeTarget(run);
   ASSERT_FALSE(t.ok());
-  EXPECT_EQ(t.status().message(), "--inject applies to --target=fast only, not 'test-nothing'");
+  EXPECT_EQ(t.status().message(),
+            "--inject applies to --target=fast only, not 'test-nothing'");
   run.target_options.inject.clear();
   run.target_options.vk_device = "llvmpipe";
   EXPECT_FALSE(MakeTarget(run).ok());
@@ -81,7 +90,8 @@ TEST(TargetRegistry, OptionsARowDoesNotTakeAreRefused) {
   run.target_options.vk_device.clear();
   t = MakeTarget(run);
   ASSERT_FALSE(t.ok());
-  EXPECT_NE(t.status().message().find("known: oracle, fast, vulkan, vulkan-ssbo, ext:PATH.so"),
+  EXPECT_NE(t.status().message().find(
+                "known: oracle, fast, vulkan, vulkan-ssbo, ext:PATH.so"),
             std::string::npos)
       << t.status();
 }

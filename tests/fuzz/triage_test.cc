@@ -37,8 +37,14 @@ class TriageTest : public ::testing::Test {
     ASSERT_TRUE(store->Save(Finding(c_, 1700000050)).ok());
   }
   std::string dir_;
-  const Signature a_{"atomic_xor", "u-raw", "in-bounds", "wrong-return", "fast+inject=xor-as-or", ""};
-  const Signature b_{"imm_atomic_iadd", "g-raw", "in-bounds", "wrong-return", "fast", ""};
+  const Signature a_{"atomic_xor",
+                     "u-raw",
+                     "in-bounds",
+                     "wrong-return",
+                     "fast+inject=xor-as-or",
+                     ""};
+  const Signature b_{"imm_atomic_iadd", "g-raw", "in-bounds",
+                     "wrong-return",    "fast",  ""};
   const Signature c_{"?", "?", "?", "crash", "fast", ""};
 };
 
@@ -52,25 +58,30 @@ TEST_F(TriageTest, OrdersByHitsThenFirstSeen) {
   EXPECT_EQ((*rows)[2].id, a_.Id());
   std::vector<BucketInfo> again = *rows;
   SortForTriage(again);
-  for (size_t i = 0; i < again.size(); ++i) EXPECT_EQ(again[i].id, (*rows)[i].id);
+  for (size_t i = 0; i < again.size(); ++i)
+    EXPECT_EQ(again[i].id, (*rows)[i].id);
 }
 
 TEST_F(TriageTest, TableHasOneRowPerBucketAndATotal) {
   const std::string table = TriageTable(*LoadTriage(dir_));
   EXPECT_TRUE(absl::StrContains(table, "hits")) << table;
   EXPECT_TRUE(absl::StrContains(table, b_.Id())) << table;
-  EXPECT_TRUE(absl::StrContains(table, "2023-11-14 22:16:40")) << table;  // b's first sight
+  EXPECT_TRUE(absl::StrContains(table, "2023-11-14 22:16:40"))
+      << table;  // b's first sight
   EXPECT_TRUE(absl::StrContains(table, "fast+inject=xor-as-or")) << table;
-  EXPECT_TRUE(absl::StrContains(table, "/reduced.case (18 instructions, 16 threads)")) << table;
+  EXPECT_TRUE(
+      absl::StrContains(table, "/reduced.case (18 instructions, 16 threads)"))
+      << table;
   EXPECT_TRUE(absl::StrContains(table, "3 buckets, 5 hits")) << table;
   EXPECT_LT(table.find(b_.Id()), table.find(a_.Id()));
 }
 
 TEST_F(TriageTest, JsonNamesEveryField) {
   const std::string json = TriageJson(*LoadTriage(dir_));
-  for (const char* field : {"\"id\"", "\"key\"", "\"opcode\"", "\"resource\"", "\"address\"",
-                            "\"divergence\"", "\"target\"", "\"hits\": 3", "\"first_seen\"",
-                            "\"reproducer\"", "\"instructions\": 18", "\"threads\": 16"}) {
+  for (const char* field :
+       {"\"id\"", "\"key\"", "\"opcode\"", "\"resource\"", "\"address\"",
+        "\"divergence\"", "\"target\"", "\"hits\": 3", "\"first_seen\"",
+        "\"reproducer\"", "\"instructions\": 18", "\"threads\": 16"}) {
     EXPECT_TRUE(absl::StrContains(json, field)) << field << "\n" << json;
   }
   EXPECT_TRUE(absl::StrContains(json, "\"hits\": 5}")) << json;
@@ -78,11 +89,13 @@ TEST_F(TriageTest, JsonNamesEveryField) {
 }
 
 TEST(Triage, MissingDirectoryIsNotFound) {
-  EXPECT_TRUE(absl::IsNotFound(LoadTriage(::testing::TempDir() + "/no-such-campaign").status()));
+  EXPECT_TRUE(absl::IsNotFound(
+      LoadTriage(::testing::TempDir() + "/no-such-campaign").status()));
 }
 
 TEST(Triage, EmptyStoreHasNoRows) {
-  const std::string dir = ::testing::TempDir() + "/triage-empty-" + UniqueSuffix();
+  const std::string dir =
+      ::testing::TempDir() + "/triage-empty-" + UniqueSuffix();
   ASSERT_TRUE(FindingStore::Open(dir).ok());
   absl::StatusOr<std::vector<BucketInfo>> rows = LoadTriage(dir);
   ASSERT_TRUE(rows.ok());

@@ -352,8 +352,7 @@ dcl_thread_group 64, 1, 1)");
                                       Selection::kNone, {0, 1, 2, 3}));
   EXPECT_EQ(insts[14].operands[0], Number(3));
   EXPECT_EQ(insts[15].operands, (OperandList{Tgsm(0), Number(4)}));
-  EXPECT_EQ(insts[16].operands,
-            (OperandList{Tgsm(1), Number(4), Number(256)}));
+  EXPECT_EQ(insts[16].operands, (OperandList{Tgsm(1), Number(4), Number(256)}));
   EXPECT_EQ(insts[17].operands,
             (OperandList{Number(64), Number(1), Number(1)}));
 }
@@ -467,10 +466,9 @@ TEST(AssemblerListingTest, Spec34ListingParses) {
   EXPECT_EQ(p->instructions[18].sync_flags, kSyncTgsm | kSyncThreads);
   const Instruction& exch = p->instructions[24];
   EXPECT_EQ(exch.op, Op::kImmAtomicExch);
-  EXPECT_EQ(exch.operands,
-            (OperandList{Temp(1, Selection::kMask, 1), Uav(0),
-                                  Temp(0, Selection::kSelect1, 1),
-                                  Temp(0, Selection::kSelect1, 0)}));
+  EXPECT_EQ(exch.operands, (OperandList{Temp(1, Selection::kMask, 1), Uav(0),
+                                        Temp(0, Selection::kSelect1, 1),
+                                        Temp(0, Selection::kSelect1, 0)}));
   EXPECT_EQ(p->instructions.back().op, Op::kRet);
   EXPECT_EQ(Print(*p), kSpec34Listing);
 }

@@ -1,12 +1,13 @@
 // isa::PairBlocks: the one pairing of blocks that the oracle's and the fast
 // executor's jumps, the reducer and the mutator read; and the opcode table's
 // block columns it is computed from.
+#include "isa/blocks.h"
+
 #include <string>
 
 #include "absl/strings/str_cat.h"
 #include "gtest/gtest.h"
 #include "isa/assembler.h"
-#include "isa/blocks.h"
 
 namespace atomfuzz::isa {
 namespace {
@@ -14,27 +15,27 @@ namespace {
 constexpr uint32_t kNone = BlockPairs::kNone;
 
 Program Asm(const std::string& body) {
-  absl::StatusOr<Program> p = Assemble(
-      absl::StrCat("cs_5_0\ndcl_temps 1\ndcl_thread_group 1, 1, 1\n", body, "ret\n"));
+  absl::StatusOr<Program> p = Assemble(absl::StrCat(
+      "cs_5_0\ndcl_temps 1\ndcl_thread_group 1, 1, 1\n", body, "ret\n"));
   EXPECT_TRUE(p.ok()) << p.status();
   return p.ok() ? *p : Program{};
 }
 
 // Instruction indices below count the two declarations (0, 1).
 TEST(PairBlocks, IfElseLoopSwitchAndTheirExits) {
-  const Program p = Asm(
-      "loop\n"             // 2
-      "  switch r0.x\n"    // 3
-      "    case l(1)\n"    // 4
-      "      break\n"      // 5: leaves the switch
-      "    default\n"      // 6
-      "      if_nz r0.x\n" // 7
-      "        continue\n" // 8: to the loop
-      "      else\n"       // 9
-      "        breakc_z r0.x\n"  // 10: leaves the switch
-      "      endif\n"      // 11
-      "  endswitch\n"      // 12
-      "endloop\n");        // 13
+  const Program p =
+      Asm("loop\n"                   // 2
+          "  switch r0.x\n"          // 3
+          "    case l(1)\n"          // 4
+          "      break\n"            // 5: leaves the switch
+          "    default\n"            // 6
+          "      if_nz r0.x\n"       // 7
+          "        continue\n"       // 8: to the loop
+          "      else\n"             // 9
+          "        breakc_z r0.x\n"  // 10: leaves the switch
+          "      endif\n"            // 11
+          "  endswitch\n"            // 12
+          "endloop\n");              // 13
   BlockPairs b;
   ASSERT_TRUE(PairBlocks(p, b).ok());
   // loop 2 .. 13
@@ -69,15 +70,17 @@ TEST(PairBlocks, UnbalancedBlocksNameTheirLine) {
     const char* body;
     const char* message;
   };
-  for (const Bad& bad : {Bad{"else\n", "line 3: else without if"},
-                         Bad{"if_z r0.x\nelse\nelse\nendif\n", "line 5: else without if"},
-                         Bad{"loop\nendif\n", "line 4: endif without if"},
-                         Bad{"if_z r0.x\nendloop\n", "line 4: endloop without loop"},
-                         Bad{"endswitch\n", "line 3: endswitch without switch"},
-                         Bad{"loop\ncase l(0)\nendloop\n", "line 4: case outside switch"},
-                         Bad{"break\n", "line 3: break outside loop or switch"},
-                         Bad{"switch r0.x\ncontinue\nendswitch\n", "line 4: continue outside loop"},
-                         Bad{"loop\n", "line 3: block not closed"}}) {
+  for (const Bad& bad :
+       {Bad{"else\n", "line 3: else without if"},
+        Bad{"if_z r0.x\nelse\nelse\nendif\n", "line 5: else without if"},
+        Bad{"loop\nendif\n", "line 4: endif without if"},
+        Bad{"if_z r0.x\nendloop\n", "line 4: endloop without loop"},
+        Bad{"endswitch\n", "line 3: endswitch without switch"},
+        Bad{"loop\ncase l(0)\nendloop\n", "line 4: case outside switch"},
+        Bad{"break\n", "line 3: break outside loop or switch"},
+        Bad{"switch r0.x\ncontinue\nendswitch\n",
+            "line 4: continue outside loop"},
+        Bad{"loop\n", "line 3: block not closed"}}) {
     absl::StatusOr<Program> p =
         Assemble(absl::StrCat("cs_5_0\ndcl_temps 1\n", bad.body, "ret\n"));
     ASSERT_TRUE(p.ok()) << p.status();
@@ -95,7 +98,8 @@ TEST(OpcodeTableBlocks, ColumnsAreConsistent) {
       EXPECT_EQ(row.block, BlockShape::kNone) << row.mnemonic;
       continue;
     }
-    const bool kinded = row.block != BlockShape::kNone && row.block != BlockShape::kBreak;
+    const bool kinded =
+        row.block != BlockShape::kNone && row.block != BlockShape::kBreak;
     EXPECT_EQ(row.block_kind != BlockKind::kNone, kinded) << row.mnemonic;
     opens += row.block == BlockShape::kOpen;
     closes += row.block == BlockShape::kClose;

@@ -53,24 +53,27 @@ std::string Barrier(int line, absl::string_view sync = "sync_g_t") {
 // A repeated label: fxc never emits one and translators pick differently
 // (a campaign's vkd3d run took the second `case l(1)`, the oracle the first).
 TEST(ControlFlowBalance, ACaseValueOrDefaultRepeatedInOneSwitchIsRejected) {
-  EXPECT_THAT(Flow("switch l(1)\n"      // 9
-                   "case l(1)\n"        // 10
-                   "break\n"
-                   "case l(1)\n"        // 12
-                   "break\n"
-                   "default\n"
-                   "break\n"
-                   "default\n"          // 16
-                   "break\n"
-                   "endswitch\n"),
-              ElementsAre("t.asm:12:1: expected a case value not used before in this switch, "
-                          "found 'case l(1)' [control-flow, spec 3.1]",
-                          "t.asm:16:1: expected one default in this switch, found 'default' "
-                          "[control-flow, spec 3.1]"));
+  EXPECT_THAT(
+      Flow("switch l(1)\n"  // 9
+           "case l(1)\n"    // 10
+           "break\n"
+           "case l(1)\n"  // 12
+           "break\n"
+           "default\n"
+           "break\n"
+           "default\n"  // 16
+           "break\n"
+           "endswitch\n"),
+      ElementsAre(
+          "t.asm:12:1: expected a case value not used before in this switch, "
+          "found 'case l(1)' [control-flow, spec 3.1]",
+          "t.asm:16:1: expected one default in this switch, found 'default' "
+          "[control-flow, spec 3.1]"));
   // The same value in a nested switch is its own.
-  EXPECT_THAT(Flow("switch l(1)\ncase l(1)\nswitch l(1)\ncase l(1)\nbreak\nendswitch\n"
-                   "break\nendswitch\n"),
-              IsEmpty());
+  EXPECT_THAT(
+      Flow("switch l(1)\ncase l(1)\nswitch l(1)\ncase l(1)\nbreak\nendswitch\n"
+           "break\nendswitch\n"),
+      IsEmpty());
 }
 
 TEST(ControlFlowSync, VaryingIfRejectsEveryThreadSync) {
@@ -230,29 +233,29 @@ TEST(ControlFlowSync, LoopsSettleEachInTheirOwnRound) {
   // The first loop settles in one walk (its sync on line 14 stays uniform),
   // the third (line 24) needs three; the second, inside an if, makes r3.x
   // varying only on its second pass, which the third loop's if reads.
-  EXPECT_THAT(Flow("mov r0.x, l(0)\n"          // 9
+  EXPECT_THAT(Flow("mov r0.x, l(0)\n"  // 9
                    "mov r1.x, l(0)\n"
                    "mov r2.x, l(0)\n"
                    "mov r3.x, l(0)\n"
-                   "loop\n"                    // 13
-                   "  sync_g_t\n"              // 14
+                   "loop\n"        // 13
+                   "  sync_g_t\n"  // 14
                    "  breakc_nz r0.x\n"
                    "endloop\n"
-                   "if_nz r0.x\n"              // 17
+                   "if_nz r0.x\n"  // 17
                    "  loop\n"
                    "    mov r3.x, r2.x\n"
                    "    mov r2.x, vThreadID.x\n"
                    "    break\n"
                    "  endloop\n"
                    "endif\n"
-                   "loop\n"                    // 24
+                   "loop\n"  // 24
                    "  uge r0.y, r0.x, l(4)\n"
                    "  breakc_nz r0.y\n"
                    "  if_nz r1.x\n"
-                   "    sync_g_t\n"            // 28
+                   "    sync_g_t\n"  // 28
                    "  endif\n"
                    "  if_nz r3.x\n"
-                   "    sync_g_t\n"            // 31
+                   "    sync_g_t\n"  // 31
                    "  endif\n"
                    "  mov r1.x, vThreadID.x\n"
                    "  iadd r0.x, r0.x, l(1)\n"

@@ -98,7 +98,8 @@ TEST_F(CaseFilesUnderTest, NonCanonicalFilesAreCaught) {
   Write("sub/deeper/broken.case", "[shader]\ncs_4_0\n");
   std::vector<std::string> failing;
   for (const fs::path& f : testutil::CaseFilesUnder(dir_)) {
-    if (!testutil::CaseTextIsCanonical(testutil::ReadWholeFile(f), f.string())) {
+    if (!testutil::CaseTextIsCanonical(testutil::ReadWholeFile(f),
+                                       f.string())) {
       failing.push_back(f.lexically_relative(dir_).generic_string());
     }
   }

@@ -5,7 +5,6 @@
 #include <string>
 #include <vector>
 
-#include "tests/testing/spec_program.h"
 #include "absl/strings/match.h"
 #include "gtest/gtest.h"
 #include "isa/assembler.h"
@@ -14,6 +13,7 @@
 #include "isa/dxbc_checksum.h"
 #include "isa/dxbc_container.h"
 #include "isa/prng.h"
+#include "tests/testing/spec_program.h"
 
 namespace atomfuzz::isa {
 namespace {
@@ -72,7 +72,8 @@ TEST(DxbcMalformedTest, ContainerErrors) {
   b = good;
   StoreLe32(b.data() + 24, 1000);
   Reseal(b);
-  ExpectError(b, "+0x18: expected a size field of 232 (the bytes given), found 1000");
+  ExpectError(
+      b, "+0x18: expected a size field of 232 (the bytes given), found 1000");
   b = good;
   StoreLe32(b.data() + 28, 0x40000000);
   Reseal(b);
@@ -80,11 +81,13 @@ TEST(DxbcMalformedTest, ContainerErrors) {
   b = good;
   StoreLe32(b.data() + 40, 0xfffffff0);  // SHEX offset
   Reseal(b);
-  ExpectError(b, "+0x28: expected a 4-byte aligned chunk offset in [0x2c, 0xe0]");
+  ExpectError(b,
+              "+0x28: expected a 4-byte aligned chunk offset in [0x2c, 0xe0]");
   b = good;
   StoreLe32(b.data() + 0x50, 0x1000);  // SHEX size
   Reseal(b);
-  ExpectError(b, "+0x50: expected a chunk size of at most 148 bytes, found 4096");
+  ExpectError(b,
+              "+0x50: expected a chunk size of at most 148 bytes, found 4096");
   b = good;
   StoreLe32(b.data() + 0x4c, kFourCcIsgn);  // SHEX renamed
   Reseal(b);
@@ -97,30 +100,40 @@ TEST(DxbcMalformedTest, ProgramErrors) {
   ExpectError(Container(t), "+0x54: expected the version token 0x00050050");
   t = Tokens();
   t[1] += 1;
-  ExpectError(Container(t), "+0x58: expected a length token equal to the chunk's 37");
+  ExpectError(Container(t),
+              "+0x58: expected a length token equal to the chunk's 37");
   t = Tokens();
   t.back() = 0x010001FF;
-  ExpectError(Container(t), "(instr 9): expected a known opcode (spec 4.5), found opcode 511");
+  ExpectError(
+      Container(t),
+      "(instr 9): expected a known opcode (spec 4.5), found opcode 511");
   t = Tokens();
   t.back() = 0x0500003E;  // ret claims 5 DWORDs
-  ExpectError(Container(t), "(instr 9): expected an instruction length of 1 to 1 DWORDs");
+  ExpectError(Container(t),
+              "(instr 9): expected an instruction length of 1 to 1 DWORDs");
   t = Tokens();
   t.back() = 0x0200003E;  // ret with a stray DWORD
   t.push_back(0);
   t[1] += 1;
-  ExpectError(Container(t), "(instr 9): expected the end of ret after 1 DWORDs, found a length field of 2");
+  ExpectError(Container(t),
+              "(instr 9): expected the end of ret after 1 DWORDs, found a "
+              "length field of 2");
   t = Tokens();
   t[(kImmAtomic - kShexData) / 4 + 1] = 0x0010002E;  // r0 in mode 3
   ExpectError(Container(t), "(instr 7): expected 0 components, or 4 with");
   t = Tokens();
   t[(kImmAtomic - kShexData) / 4 + 7] |= 0x80000000;  // l(1) with a modifier
-  ExpectError(Container(t), "(instr 7): expected no extended operand token (no source modifiers on atomics");
+  ExpectError(Container(t),
+              "(instr 7): expected no extended operand token (no source "
+              "modifiers on atomics");
   t = Tokens();
-  t[(kImmAtomic - kShexData) / 4 + 3] = 0x0011E0F2;  // u0.xyzw as the target (E-41)
+  t[(kImmAtomic - kShexData) / 4 + 3] =
+      0x0011E0F2;  // u0.xyzw as the target (E-41)
   ExpectError(Container(t), "(instr 7): expected a 0-component operand");
   t = Tokens();
   t[(kImmAtomic - kShexData) / 4] |= 1u << 13;  // saturate on an atomic
-  ExpectError(Container(t), "+0xa4 (instr 7): expected controls (bits [23:11]) within 0x0");
+  ExpectError(Container(t),
+              "+0xa4 (instr 7): expected controls (bits [23:11]) within 0x0");
   t = Tokens();
   t[(kImmAtomic - kShexData) / 4 + 3] = 0x0001E000;  // u0 with no index (0-D)
   ExpectError(Container(t), "(instr 7): expected a 1-D immediate index on u");
@@ -138,10 +151,18 @@ TEST(DxbcMalformedTest, RandomCorruptionsNeverCrash) {
     for (int e = 0; e < edits && !b.empty(); ++e) {
       const size_t at = rng.Below(b.size());
       switch (rng.Below(4)) {
-        case 0: b[at] ^= static_cast<uint8_t>(1u << rng.Below(8)); break;
-        case 1: b[at] = static_cast<uint8_t>(rng.Next32()); break;
-        case 2: b.resize(at); break;
-        default: b.insert(b.begin() + at, static_cast<uint8_t>(rng.Next32())); break;
+        case 0:
+          b[at] ^= static_cast<uint8_t>(1u << rng.Below(8));
+          break;
+        case 1:
+          b[at] = static_cast<uint8_t>(rng.Next32());
+          break;
+        case 2:
+          b.resize(at);
+          break;
+        default:
+          b.insert(b.begin() + at, static_cast<uint8_t>(rng.Next32()));
+          break;
       }
     }
     // Most rounds reseal, or nearly all would stop at the checksum.

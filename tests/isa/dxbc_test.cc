@@ -1,6 +1,5 @@
 // EncodeDxbc / DecodeDxbc on whole programs: spec 5.5 test vector 1 byte for
 // byte, and the decoder reading it back.
-#include "tests/testing/spec_program.h"
 #include "isa/dxbc.h"
 
 #include <cstdint>
@@ -10,6 +9,7 @@
 #include "isa/assembler.h"
 #include "isa/dxbc_bytes.h"
 #include "isa/printer.h"
+#include "tests/testing/spec_program.h"
 
 namespace atomfuzz::isa {
 namespace {
@@ -63,7 +63,8 @@ TEST(DxbcTest, RefusesOtherShaderModels) {
   absl::StatusOr<std::vector<uint8_t>> bytes = EncodeDxbc(p);
   ASSERT_FALSE(bytes.ok());
   EXPECT_EQ(bytes.status().code(), absl::StatusCode::kInvalidArgument);
-  EXPECT_NE(bytes.status().message().find("only cs_5_0"), absl::string_view::npos);
+  EXPECT_NE(bytes.status().message().find("only cs_5_0"),
+            absl::string_view::npos);
 }
 
 }  // namespace

@@ -34,8 +34,9 @@ std::vector<uint32_t> Encode(const std::string& line) {
 using W = std::vector<uint32_t>;
 
 TEST(DxbcTokensTest, FxcAtomicExamplesOfSpec47) {
-  EXPECT_EQ(Encode("atomic_iadd g0, l(0), l(-1)"),
-            (W{0x070000AD, 0x0011F000, 0, 0x00004001, 0, 0x00004001, 0xFFFFFFFF}));
+  EXPECT_EQ(
+      Encode("atomic_iadd g0, l(0), l(-1)"),
+      (W{0x070000AD, 0x0011F000, 0, 0x00004001, 0, 0x00004001, 0xFFFFFFFF}));
   EXPECT_EQ(Encode("imm_atomic_alloc r0.x, u0"),
             (W{0x050000B2, 0x00100012, 0, 0x0011E000, 0}));
   EXPECT_EQ(Encode("atomic_iadd g0, r0.xyxx, l(1)"),
@@ -53,9 +54,9 @@ TEST(DxbcTokensTest, FxcAtomicExamplesOfSpec47) {
 TEST(DxbcTokensTest, FxcDeclarationsOfSpec48) {
   EXPECT_EQ(Encode("dcl_uav_structured_opc u0, 4"),
             (W{0x0480009E, 0x0011E000, 0, 4}));
-  EXPECT_EQ(Encode("store_structured u0.x, r0.x, l(0), vThreadID.x"),
-            (W{0x080000A8, 0x0011E012, 0, 0x0010000A, 0, 0x00004001, 0,
-               0x0002000A}));
+  EXPECT_EQ(
+      Encode("store_structured u0.x, r0.x, l(0), vThreadID.x"),
+      (W{0x080000A8, 0x0011E012, 0, 0x0010000A, 0, 0x00004001, 0, 0x0002000A}));
 }
 
 TEST(DxbcTokensTest, DeclarationsOfSpec46) {
@@ -64,7 +65,8 @@ TEST(DxbcTokensTest, DeclarationsOfSpec46) {
   EXPECT_EQ(Encode("dcl_thread_group 64, 1, 1"), (W{0x0400009B, 64, 1, 1}));
   EXPECT_EQ(Encode("dcl_input vThreadID.xyz"), (W{0x0200005F, 0x00020072}));
   EXPECT_EQ(Encode("dcl_input vThreadGroupID.xy"), (W{0x0200005F, 0x00021032}));
-  EXPECT_EQ(Encode("dcl_input vThreadIDInGroup.xy"), (W{0x0200005F, 0x00022032}));
+  EXPECT_EQ(Encode("dcl_input vThreadIDInGroup.xy"),
+            (W{0x0200005F, 0x00022032}));
   EXPECT_EQ(Encode("dcl_input vThreadIDInGroupFlattened"),
             (W{0x0200005F, 0x00024000}));
   EXPECT_EQ(Encode("dcl_uav_raw u0"), (W{0x0300009D, 0x0011E000, 0}));
@@ -75,8 +77,9 @@ TEST(DxbcTokensTest, DeclarationsOfSpec46) {
             (W{0x0400089C, 0x0011E000, 5, 0x00004444}));
   EXPECT_EQ(Encode("dcl_uav_typed_texture2d (sint,sint,sint,sint) u6"),
             (W{0x0400189C, 0x0011E000, 6, 0x00003333}));
-  EXPECT_EQ(Encode("dcl_uav_typed_texture2darray_glc (float,float,float,float) u7"),
-            (W{0x0401409C, 0x0011E000, 7, 0x00005555}));
+  EXPECT_EQ(
+      Encode("dcl_uav_typed_texture2darray_glc (float,float,float,float) u7"),
+      (W{0x0401409C, 0x0011E000, 7, 0x00005555}));
   EXPECT_EQ(Encode("dcl_tgsm_raw g0, 4"), (W{0x0400009F, 0x0011F000, 0, 4}));
   EXPECT_EQ(Encode("dcl_tgsm_structured g1, 4, 256"),
             (W{0x050000A0, 0x0011F000, 1, 4, 256}));
@@ -101,20 +104,24 @@ TEST(DxbcTokensTest, OperandFormsOfSpec44) {
 }
 
 TEST(DxbcTokensTest, ExtendedOpcodeTokensOfSpec43) {
-  EXPECT_EQ(Encode("ld_raw_indexable(raw_buffer)(mixed,mixed,mixed,mixed) r0.x, l(0), u0.xxxx"),
+  EXPECT_EQ(Encode("ld_raw_indexable(raw_buffer)(mixed,mixed,mixed,mixed) "
+                   "r0.x, l(0), u0.xxxx"),
             (W{0x890000A5, 0x800002C2, 0x00199983, 0x00100012, 0, 0x00004001, 0,
                0x0011E006, 0}));
   EXPECT_EQ(Encode("ld_structured_indexable(structured_buffer, stride=4)"
                    "(mixed,mixed,mixed,mixed) r0.y, r0.x, l(0), u0.xxxx")[1],
             0x80002302u);
-  const W typed = Encode("ld_uav_typed_indexable(texture2d)(float,float,float,float) "
-                         "r0.x, r0.xyzw, u1.xyzw");
+  const W typed = Encode(
+      "ld_uav_typed_indexable(texture2d)(float,float,float,float) "
+      "r0.x, r0.xyzw, u1.xyzw");
   EXPECT_EQ(typed[1], 0x800000C2u);
   EXPECT_EQ(typed[2], 0x00155543u);
   EXPECT_EQ(Encode("ld_uav_typed_indexable(buffer)(uint,uint,uint,uint) r0.x, "
-                   "r0.x, u1.xxxx")[2], 0x00111103u);
+                   "r0.x, u1.xxxx")[2],
+            0x00111103u);
   EXPECT_EQ(Encode("ld_uav_typed_indexable(buffer)(sint,sint,sint,sint) r0.x, "
-                   "r0.x, u1.xxxx")[2], 0x000CCCC3u);
+                   "r0.x, u1.xxxx")[2],
+            0x000CCCC3u);
 }
 
 TEST(DxbcTokensTest, ConditionalsSetTheTestBit) {

@@ -11,9 +11,11 @@ TEST(AccessLog, RecordNumbersWordsInTheOrderFirstSeen) {
   AccessLog log;
   const MemoryId u0{false, 0, 0}, g0{true, 1, 0};
   EXPECT_EQ(log.Record(u0, 5, Access::kStore, {0, 0, 0}), 0u);
-  EXPECT_EQ(log.Record(g0, 5, Access::kAtomic, {1, 1, 0}), 1u);  // another memory
-  EXPECT_EQ(log.Record(u0, 5, Access::kRead, {2, 1, 0}), 0u);    // the same word
-  EXPECT_EQ(log.Record(u0, UINT32_MAX, Access::kAtomic, {0, 0, 0}), 2u);  // counter
+  EXPECT_EQ(log.Record(g0, 5, Access::kAtomic, {1, 1, 0}),
+            1u);                                               // another memory
+  EXPECT_EQ(log.Record(u0, 5, Access::kRead, {2, 1, 0}), 0u);  // the same word
+  EXPECT_EQ(log.Record(u0, UINT32_MAX, Access::kAtomic, {0, 0, 0}),
+            2u);  // counter
   EXPECT_EQ(log.WordCount(), 3u);
 }
 
@@ -36,7 +38,7 @@ TEST(AccessLog, RepeatedPoisonQuestionsAreStillLearnedFrom) {
   // A first pass: nothing known, the same question three times.
   for (int i = 0; i < 3; ++i) EXPECT_FALSE(known.ConcurrentPoison(u0, reader));
   seen.Record(u0, 1, Access::kRead, reader);
-  seen.RecordPoison(u0, {1, 1, 0});  // another group poisons u0
+  seen.RecordPoison(u0, {1, 1, 0});               // another group poisons u0
   EXPECT_TRUE(known.LearnFrom(std::move(seen)));  // the answer changed
   for (int i = 0; i < 2; ++i) EXPECT_TRUE(known.ConcurrentPoison(u0, reader));
   // The thread that poisoned does not race with itself.
@@ -56,11 +58,15 @@ TEST(AccessLog, ConcurrentKindsOnlyAcrossThreadsThatRace) {
   seen.Record(g0, 3, Access::kStore, {1, 0, 1});  // a later interval
   AccessLog known;
   known.LearnFrom(std::move(seen));
-  const uint8_t writes = AccessLog::Bit(Access::kStore) | AccessLog::Bit(Access::kAtomic);
-  EXPECT_EQ(known.ConcurrentKinds(u0, 2, writes, {0, 0, 0}), AccessLog::Bit(Access::kStore));
-  EXPECT_EQ(known.ConcurrentKinds(u0, 2, writes, {5, 1, 0}), AccessLog::Bit(Access::kAtomic));
+  const uint8_t writes =
+      AccessLog::Bit(Access::kStore) | AccessLog::Bit(Access::kAtomic);
+  EXPECT_EQ(known.ConcurrentKinds(u0, 2, writes, {0, 0, 0}),
+            AccessLog::Bit(Access::kStore));
+  EXPECT_EQ(known.ConcurrentKinds(u0, 2, writes, {5, 1, 0}),
+            AccessLog::Bit(Access::kAtomic));
   EXPECT_TRUE(known.ConcurrentAny(g0, 2, writes, {0, 0, 0}));
-  EXPECT_FALSE(known.ConcurrentAny(g0, 3, writes, {0, 0, 0}));  // ordered by the barrier
+  EXPECT_FALSE(
+      known.ConcurrentAny(g0, 3, writes, {0, 0, 0}));  // ordered by the barrier
   EXPECT_FALSE(known.ConcurrentAny(u0, 9, writes, {0, 0, 0}));  // never touched
 }
 

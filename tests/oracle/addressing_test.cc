@@ -38,7 +38,8 @@ TEST(Addressing, RawLastWordAndFirstOutOfBounds) {  // E-12
 TEST(Addressing, MisalignedPoisonsEvenOutOfBounds) {  // E-13, E-16
   EXPECT_EQ(ResolveAtomic(Raw(16), {2, 0, 0}).cls, AddressClass::kUavPoison);
   EXPECT_EQ(ResolveAtomic(Raw(16), {65, 0, 0}).cls, AddressClass::kUavPoison);
-  EXPECT_EQ(ResolveAtomic(Raw(16, true), {3, 0, 0}).cls, AddressClass::kTgsmPoison);
+  EXPECT_EQ(ResolveAtomic(Raw(16, true), {3, 0, 0}).cls,
+            AddressClass::kTgsmPoison);
 }
 
 TEST(Addressing, StructuredIndexAndOffset) {  // E-14, E-16
@@ -56,7 +57,8 @@ TEST(Addressing, StructuredIndexDoesNotWrap) {  // E-17
 }
 
 TEST(Addressing, TgsmOutOfBoundsPoisonsAllTgsm) {  // E-21
-  EXPECT_EQ(ResolveAtomic(Raw(4, true), {16, 0, 0}).cls, AddressClass::kTgsmPoison);
+  EXPECT_EQ(ResolveAtomic(Raw(4, true), {16, 0, 0}).cls,
+            AddressClass::kTgsmPoison);
   EXPECT_EQ(ResolveAtomic(Structured(8, 2, true), {2, 0, 0}).cls,
             AddressClass::kTgsmPoison);
 }
@@ -74,7 +76,8 @@ TEST(Addressing, TypedCoordinatesAtTheExtents) {  // E-18, E-19, E-20
   EXPECT_EQ(ResolveAtomic(l, {0x80000000, 0, 0}).cls, AddressClass::kSkip);
   l.dim = isa::Dim::kBuffer;
   l.size = {5, 1, 1};
-  EXPECT_EQ(ResolveAtomic(l, {4, 99, 99}).word, 4u);  // extra components ignored
+  EXPECT_EQ(ResolveAtomic(l, {4, 99, 99}).word,
+            4u);  // extra components ignored
   EXPECT_EQ(ResolveAtomic(l, {5, 0, 0}).cls, AddressClass::kSkip);
 }
 

@@ -13,7 +13,8 @@ namespace {
 
 std::vector<uint32_t> Members(const BucketLists& b, uint32_t bucket) {
   std::vector<uint32_t> out;
-  for (uint32_t m = b.First(bucket); m != BucketLists::kEnd; m = b.Next(m)) out.push_back(m);
+  for (uint32_t m = b.First(bucket); m != BucketLists::kEnd; m = b.Next(m))
+    out.push_back(m);
   return out;
 }
 
@@ -57,7 +58,8 @@ TEST(BucketLists, AgreesWithAVectorPerBucket) {
     const size_t buckets = 1 + prng.Below(6), members = 1 + prng.Below(30);
     BucketLists b(buckets, members);
     std::vector<std::vector<uint32_t>> plain(buckets);
-    std::vector<uint32_t> in(members, BucketLists::kEnd);  // each member's bucket
+    std::vector<uint32_t> in(members,
+                             BucketLists::kEnd);  // each member's bucket
     for (int step = 0; step < 2000; ++step) {
       const uint32_t m = static_cast<uint32_t>(prng.Below(members));
       if (prng.Chance(1, 500)) {
@@ -75,7 +77,8 @@ TEST(BucketLists, AgreesWithAVectorPerBucket) {
         p.erase(std::find(p.begin(), p.end(), m));
         in[m] = BucketLists::kEnd;
       }
-      for (uint32_t k = 0; k < buckets; ++k) ASSERT_EQ(Members(b, k), plain[k]) << step;
+      for (uint32_t k = 0; k < buckets; ++k)
+        ASSERT_EQ(Members(b, k), plain[k]) << step;
     }
   }
 }

@@ -16,7 +16,8 @@ isa::Program Of(const std::vector<isa::Op>& ops) {
   for (isa::Op op : ops) {
     isa::Instruction inst;
     inst.op = op;
-    if (op == isa::Op::kSwitch || op == isa::Op::kCase) inst.operands = {isa::Imm(0)};
+    if (op == isa::Op::kSwitch || op == isa::Op::kCase)
+      inst.operands = {isa::Imm(0)};
     p.instructions.push_back(inst);
   }
   return p;
@@ -24,7 +25,8 @@ isa::Program Of(const std::vector<isa::Op>& ops) {
 
 std::vector<uint32_t> CasesOf(const ControlMap& map, uint32_t sw) {
   std::vector<uint32_t> out;
-  for (uint32_t k = map.next_case[sw]; k != ControlMap::kNoCase; k = map.next_case[k]) {
+  for (uint32_t k = map.next_case[sw]; k != ControlMap::kNoCase;
+       k = map.next_case[k]) {
     out.push_back(k);
   }
   return out;
@@ -61,21 +63,25 @@ TEST(ControlMap, NestedSwitchesKeepTheirOwnCases) {
   EXPECT_EQ(map.target[9], 0u);
 
   // Again into the same map, for a smaller program: nothing of the first.
-  const isa::Program q = Of({Op::kSwitch, Op::kDefault, Op::kEndSwitch, Op::kRet});
+  const isa::Program q =
+      Of({Op::kSwitch, Op::kDefault, Op::kEndSwitch, Op::kRet});
   ASSERT_TRUE(BuildControlMap(q, map).ok());
   ASSERT_EQ(map.target.size(), 4u);
   EXPECT_EQ(CasesOf(map, 0), std::vector<uint32_t>{1});
   EXPECT_EQ(map.target[0], 2u);
   EXPECT_EQ(map.next_case[3], ControlMap::kNoCase);
   // And for one without a switch: no case list at all.
-  ASSERT_TRUE(BuildControlMap(Of({Op::kLoop, Op::kBreak, Op::kEndLoop, Op::kRet}), map).ok());
+  ASSERT_TRUE(
+      BuildControlMap(Of({Op::kLoop, Op::kBreak, Op::kEndLoop, Op::kRet}), map)
+          .ok());
   EXPECT_TRUE(map.next_case.empty());
   EXPECT_EQ(map.target[1], 2u);  // break: the endloop
 }
 
 TEST(ControlMap, UnbalancedFails) {
   ControlMap map;
-  EXPECT_FALSE(BuildControlMap(Of({Op::kSwitch, Op::kCase, Op::kRet}), map).ok());
+  EXPECT_FALSE(
+      BuildControlMap(Of({Op::kSwitch, Op::kCase, Op::kRet}), map).ok());
   EXPECT_FALSE(BuildControlMap(Of({Op::kCase, Op::kRet}), map).ok());
   EXPECT_FALSE(BuildControlMap(Of({Op::kLoop, Op::kEndIf}), map).ok());
   EXPECT_FALSE(BuildControlMap(Of({Op::kBreak}), map).ok());

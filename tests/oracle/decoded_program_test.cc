@@ -54,9 +54,10 @@ isa::Program WithTemps(uint32_t n) {
 TEST(Decode, FlatAluReadsRegistersAndConstants) {
   isa::Program p = WithTemps(2);
   // iadd r1.y, r0.z, l(5)
-  p.instructions.push_back(Alu(isa::Op::kIAdd, {isa::Temp(1, isa::Selection::kMask, 0b0010),
-                                                isa::Temp(0, isa::Selection::kSelect1, 2),
-                                                isa::Imm(5)}));
+  p.instructions.push_back(
+      Alu(isa::Op::kIAdd,
+          {isa::Temp(1, isa::Selection::kMask, 0b0010),
+           isa::Temp(0, isa::Selection::kSelect1, 2), isa::Imm(5)}));
   const DecodedProgram d = Decode(p);
   EXPECT_EQ(d.leading_decls, 1u);
   EXPECT_EQ(d.temps, 2u);
@@ -75,17 +76,20 @@ TEST(Decode, FlatAluReadsRegistersAndConstants) {
 TEST(Decode, FlatAluSystemValuesAndOutOfRange) {
   isa::Program p = WithTemps(1);
   // iadd r0.x, vThreadIDInGroup.y, vThreadID.w (past z: undefined)
-  p.instructions.push_back(Alu(isa::Op::kIAdd, {isa::Temp(0, isa::Selection::kMask, 0b0001),
-                                                Select1(isa::RegFile::kThreadIDInGroup, 1),
-                                                Select1(isa::RegFile::kThreadID, 3)}));
+  p.instructions.push_back(
+      Alu(isa::Op::kIAdd, {isa::Temp(0, isa::Selection::kMask, 0b0001),
+                           Select1(isa::RegFile::kThreadIDInGroup, 1),
+                           Select1(isa::RegFile::kThreadID, 3)}));
   // mov r5.x, r0.x: beyond the one declared temp, the write goes nowhere.
-  p.instructions.push_back(Alu(isa::Op::kMov, {isa::Temp(5, isa::Selection::kMask, 0b0001),
-                                               isa::Temp(0, isa::Selection::kSelect1, 0)}));
+  p.instructions.push_back(
+      Alu(isa::Op::kMov, {isa::Temp(5, isa::Selection::kMask, 0b0001),
+                          isa::Temp(0, isa::Selection::kSelect1, 0)}));
   const DecodedProgram d = Decode(p);
   const FlatAlu& add = d.code[1].flat;
   ASSERT_TRUE(d.code[1].alu_flat);
   ASSERT_EQ(add.reg_count, 1);
-  EXPECT_EQ(add.reg[0], static_cast<uint32_t>(SystemValueSlot(isa::RegFile::kThreadIDInGroup, 1)));
+  EXPECT_EQ(add.reg[0], static_cast<uint32_t>(SystemValueSlot(
+                            isa::RegFile::kThreadIDInGroup, 1)));
   EXPECT_EQ(add.constant[1], Value::Undefined());
   ASSERT_TRUE(d.code[2].alu_flat);
   EXPECT_EQ(d.code[2].flat.dst, FlatAlu::kNone);
@@ -96,9 +100,11 @@ TEST(Decode, IndexableTempsAndSeveralLanesAreNotFlat) {
   isa::Operand x;
   x.file = isa::RegFile::kIndexableTemp;
   x.selection = isa::Selection::kSelect1;
-  p.instructions.push_back(Alu(isa::Op::kMov, {isa::Temp(0, isa::Selection::kMask, 0b0001), x}));
-  p.instructions.push_back(Alu(isa::Op::kMov, {isa::Temp(0, isa::Selection::kMask, 0b0011),
-                                               isa::Imm(1)}));
+  p.instructions.push_back(
+      Alu(isa::Op::kMov, {isa::Temp(0, isa::Selection::kMask, 0b0001), x}));
+  p.instructions.push_back(
+      Alu(isa::Op::kMov,
+          {isa::Temp(0, isa::Selection::kMask, 0b0011), isa::Imm(1)}));
   const DecodedProgram d = Decode(p);
   EXPECT_FALSE(d.code[0].alu_flat);
   EXPECT_FALSE(d.code[1].alu_flat);
@@ -119,7 +125,8 @@ void ExpectPlainFields(const isa::Program& program, const DecodedProgram& d) {
     const isa::Instruction& inst = code[i];
     const isa::OpcodeInfo& info = isa::Info(inst.op);
     const DecodedInstruction& e = d.code[i];
-    SCOPED_TRACE(testing::Message() << i << ": " << isa::PrintInstruction(inst));
+    SCOPED_TRACE(testing::Message()
+                 << i << ": " << isa::PrintInstruction(inst));
     EXPECT_EQ(e.family, info.family);
     EXPECT_EQ(e.atomic_ordinal, info.is_atomic() ? atomics++ : UINT32_MAX);
     if (info.family == isa::Family::kDecl) {
@@ -151,12 +158,15 @@ void ExpectPlainFields(const isa::Program& program, const DecodedProgram& d) {
     }
     int destinations = 0, sources = 0;
     for (int k = 0; k < info.operand_count(); ++k) {
-      destinations += info.operands[static_cast<size_t>(k)].kind == isa::OperandKind::kDst;
-      sources += info.operands[static_cast<size_t>(k)].kind == isa::OperandKind::kSrc;
+      destinations +=
+          info.operands[static_cast<size_t>(k)].kind == isa::OperandKind::kDst;
+      sources +=
+          info.operands[static_cast<size_t>(k)].kind == isa::OperandKind::kSrc;
     }
-    const size_t given = inst.operands.size() > static_cast<size_t>(destinations)
-                             ? inst.operands.size() - static_cast<size_t>(destinations)
-                             : 0;
+    const size_t given =
+        inst.operands.size() > static_cast<size_t>(destinations)
+            ? inst.operands.size() - static_cast<size_t>(destinations)
+            : 0;
     EXPECT_EQ(e.alu_sources, std::min<size_t>(given, 4));
     EXPECT_EQ(e.alu_counted, sources);
     int lane = -1;
@@ -166,7 +176,8 @@ void ExpectPlainFields(const isa::Program& program, const DecodedProgram& d) {
     }
     EXPECT_EQ(e.alu_lane, lane);
     // Flat: one lane, and no x# in the destination or a source it reads.
-    bool flat = lane >= 0 && inst.operands[0].file != isa::RegFile::kIndexableTemp;
+    bool flat =
+        lane >= 0 && inst.operands[0].file != isa::RegFile::kIndexableTemp;
     for (size_t k = 0; k < std::min<size_t>(given, 4); ++k) {
       if (static_cast<int>(k) < sources &&
           inst.operands[1 + k].file == isa::RegFile::kIndexableTemp) {
@@ -238,22 +249,35 @@ isa::Operand RandomOperand(isa::Prng& prng, isa::OperandKind kind) {
     }
     case isa::OperandKind::kSrc:
       switch (prng.Below(5)) {
-        case 0: return isa::Imm(static_cast<uint32_t>(prng.Next64()));
-        case 1: return isa::Imm4(1, 2, 3, 4);
-        case 2: return Select1(RegFile::kThreadIDInGroup, static_cast<uint8_t>(prng.Below(4)));
+        case 0:
+          return isa::Imm(static_cast<uint32_t>(prng.Next64()));
+        case 1:
+          return isa::Imm4(1, 2, 3, 4);
+        case 2:
+          return Select1(RegFile::kThreadIDInGroup,
+                         static_cast<uint8_t>(prng.Below(4)));
         case 3:
-          o = isa::Temp(n, isa::Selection::kSelect1, static_cast<uint8_t>(prng.Below(4)));
+          o = isa::Temp(n, isa::Selection::kSelect1,
+                        static_cast<uint8_t>(prng.Below(4)));
           o.file = RegFile::kIndexableTemp;
           return o;
-        default: return isa::Temp(n, isa::Selection::kSelect1, static_cast<uint8_t>(prng.Below(4)));
+        default:
+          return isa::Temp(n, isa::Selection::kSelect1,
+                           static_cast<uint8_t>(prng.Below(4)));
       }
-    case isa::OperandKind::kNumber: return isa::Number(n);
-    case isa::OperandKind::kInputDecl: return Select1(RegFile::kThreadID, 0);
+    case isa::OperandKind::kNumber:
+      return isa::Number(n);
+    case isa::OperandKind::kInputDecl:
+      return Select1(RegFile::kThreadID, 0);
     default:  // a memory: u#, g#, or (wrongly) a temp
       switch (prng.Below(5)) {
-        case 0: return isa::Temp(n, isa::Selection::kSelect1, 0);
-        case 1: case 2: return isa::Tgsm(n);
-        default: return isa::Uav(n);
+        case 0:
+          return isa::Temp(n, isa::Selection::kSelect1, 0);
+        case 1:
+        case 2:
+          return isa::Tgsm(n);
+        default:
+          return isa::Uav(n);
       }
   }
 }
@@ -269,11 +293,13 @@ isa::Program RandomProgram(isa::Prng& prng) {
     isa::Instruction inst;
     inst.op = info.op;
     for (int k = 0; k < info.operand_count(); ++k) {
-      inst.operands.push_back(RandomOperand(prng, info.operands[static_cast<size_t>(k)].kind));
+      inst.operands.push_back(
+          RandomOperand(prng, info.operands[static_cast<size_t>(k)].kind));
     }
     // dcl_temps keeps its count (Decode reads it unchecked, as the
     // validator has seen to it).
-    if (info.op != isa::Op::kDclTemps && !inst.operands.empty() && prng.Chance(1, 10)) {
+    if (info.op != isa::Op::kDclTemps && !inst.operands.empty() &&
+        prng.Chance(1, 10)) {
       inst.operands.pop_back();
     } else if (prng.Chance(1, 10)) {
       inst.operands.push_back(RandomOperand(prng, isa::OperandKind::kSrc));

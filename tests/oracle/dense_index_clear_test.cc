@@ -18,13 +18,15 @@ TEST(DenseIndexClear, ForgetsEverythingAndWorksAsNew) {
     std::unordered_map<uint64_t, uint32_t> want;
     for (int i = 0; i < adds; ++i) {
       const uint64_t key = (prng.Below(4) << 32) | prng.Below(5000);
-      const auto [it, added] = want.try_emplace(key, static_cast<uint32_t>(want.size()));
+      const auto [it, added] =
+          want.try_emplace(key, static_cast<uint32_t>(want.size()));
       ASSERT_EQ(index.Add(key), std::make_pair(it->second, added));
     }
     for (const auto& [key, n] : want) ASSERT_EQ(index.Find(key), n);
     index.Clear();
     EXPECT_TRUE(index.empty());
-    for (const auto& [key, n] : want) ASSERT_EQ(index.Find(key), DenseIndex::kAbsent);
+    for (const auto& [key, n] : want)
+      ASSERT_EQ(index.Find(key), DenseIndex::kAbsent);
   }
 }
 

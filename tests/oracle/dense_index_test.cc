@@ -35,11 +35,13 @@ TEST(DenseIndex, AgreesWithAMapAcrossGrowth) {
     // Words of a few memories, as the access log's keys are.
     const uint64_t key = (prng.Below(4) << 32) | prng.Below(3000);
     if (prng.Chance(1, 2)) {
-      const auto [it, added] = want.try_emplace(key, static_cast<uint32_t>(want.size()));
+      const auto [it, added] =
+          want.try_emplace(key, static_cast<uint32_t>(want.size()));
       EXPECT_EQ(index.Add(key), std::make_pair(it->second, added));
     } else {
       auto it = want.find(key);
-      EXPECT_EQ(index.Find(key), it == want.end() ? DenseIndex::kAbsent : it->second);
+      EXPECT_EQ(index.Find(key),
+                it == want.end() ? DenseIndex::kAbsent : it->second);
     }
   }
   EXPECT_EQ(index.size(), want.size());
@@ -57,10 +59,14 @@ TEST(DenseIndex, AgreesWithAPlainMapUnderEveryOperation) {
   std::vector<uint64_t> keys;            // by number
   auto random_key = [&]() -> uint64_t {
     switch (prng.Below(4)) {
-      case 0: return (prng.Below(4) << 32) | prng.Below(2000);
-      case 1: return prng.Next64();
-      case 2: return prng.Below(4096) << 40;
-      default: return prng.Chance(1, 2) ? 0 : UINT64_MAX - prng.Below(3);
+      case 0:
+        return (prng.Below(4) << 32) | prng.Below(2000);
+      case 1:
+        return prng.Next64();
+      case 2:
+        return prng.Below(4096) << 40;
+      default:
+        return prng.Chance(1, 2) ? 0 : UINT64_MAX - prng.Below(3);
     }
   };
   for (int i = 0; i < 200000; ++i) {
@@ -73,13 +79,16 @@ TEST(DenseIndex, AgreesWithAPlainMapUnderEveryOperation) {
       index.Reserve(prng.Below(5000));
     } else if (r < 500) {
       const uint64_t key = random_key();
-      const auto [it, added] = numbers.emplace(key, static_cast<uint32_t>(keys.size()));
+      const auto [it, added] =
+          numbers.emplace(key, static_cast<uint32_t>(keys.size()));
       if (added) keys.push_back(key);
       ASSERT_EQ(index.Add(key), std::make_pair(it->second, added)) << i;
     } else {
       const uint64_t key = random_key();
       const auto it = numbers.find(key);
-      ASSERT_EQ(index.Find(key), it == numbers.end() ? DenseIndex::kAbsent : it->second) << i;
+      ASSERT_EQ(index.Find(key),
+                it == numbers.end() ? DenseIndex::kAbsent : it->second)
+          << i;
     }
     ASSERT_EQ(index.size(), keys.size());
     ASSERT_EQ(index.empty(), keys.empty());

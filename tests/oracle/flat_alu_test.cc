@@ -46,7 +46,8 @@ using isa::RegFile;
 
 // Operand values at the edges of the ops: zero, one, the signed extremes,
 // all ones, and shift and bit-field amounts at and past the 5 bits read.
-constexpr uint32_t kEdges[] = {0, 1, 0x7fffffff, 0x80000000, 0xffffffff, 31, 32, 33};
+constexpr uint32_t kEdges[] = {0,          1,  0x7fffffff, 0x80000000,
+                               0xffffffff, 31, 32,         33};
 constexpr size_t kEdgeCount = std::size(kEdges);
 constexpr char kLanes[] = "xyzw";
 
@@ -116,7 +117,8 @@ Value PlainRead(const Lane& t, const isa::Operand& op, int lane) {
       return k < t.temps ? t.values[kSystemValueCount + k] : Value{};
     }
     case RegFile::kImmediate:
-      return Value::Of(op.values[op.value_count == 1 ? 0 : static_cast<size_t>(lane & 3)]);
+      return Value::Of(
+          op.values[op.value_count == 1 ? 0 : static_cast<size_t>(lane & 3)]);
     default: {
       const int slot = SystemValueSlot(op.file, op.Component(lane));
       return slot < 0 ? Value{} : t.values[static_cast<size_t>(slot)];
@@ -128,7 +130,8 @@ Value PlainRead(const Lane& t, const isa::Operand& op, int lane) {
 // the op reads from its operand, undefined where the instruction lacks it,
 // defined where the op reads none; the result written through Write.
 // Returns whether a source read was a set.
-bool PlainStep(ValueSets& sets, Lane& t, const isa::Instruction& inst, int lane) {
+bool PlainStep(ValueSets& sets, Lane& t, const isa::Instruction& inst,
+               int lane) {
   const int counted = isa::Layout(inst.op).sources();
   const size_t sources = std::min<size_t>(inst.operands.size() - 1, 4);
   std::array<Value, 4> src;
@@ -145,7 +148,8 @@ bool PlainStep(ValueSets& sets, Lane& t, const isa::Instruction& inst, int lane)
   const Value r = sets.EvalAlu(inst.op, src, &high);
   const isa::Operand& dst = inst.operands[0];
   const size_t k = size_t{dst.index} * 4 + static_cast<size_t>(lane);
-  if (dst.file == RegFile::kTemp && k < t.temps) t.values[kSystemValueCount + k] = r;
+  if (dst.file == RegFile::kTemp && k < t.temps)
+    t.values[kSystemValueCount + k] = r;
   return any_set;
 }
 
@@ -170,7 +174,8 @@ std::string Describe(const Value& v) {
 // source), the plain step. With `staged`, Run stages the sources for
 // EvalAlu as it does for an op without an in-place case. Adds a failure and
 // returns false where any value differs.
-bool SameStep(ValueSets& sets, const Lane& t, const isa::Instruction& inst, bool staged) {
+bool SameStep(ValueSets& sets, const Lane& t, const isa::Instruction& inst,
+              bool staged) {
   isa::Program p;
   isa::Instruction temps;
   temps.op = Op::kDclTemps;
@@ -189,14 +194,16 @@ bool SameStep(ValueSets& sets, const Lane& t, const isa::Instruction& inst, bool
   const int lane = e.alu_lane;
   if (!ran) {
     if (fast.values != t.values) {
-      ADD_FAILURE() << "declined after writing: " << isa::PrintInstruction(inst);
+      ADD_FAILURE() << "declined after writing: "
+                    << isa::PrintInstruction(inst);
       return false;
     }
     PlainStep(sets, fast, inst, lane);
   }
   const bool read_set = PlainStep(sets, plain, inst, lane);
   if (!ran && !read_set) {
-    ADD_FAILURE() << "declined without a set source: " << isa::PrintInstruction(inst);
+    ADD_FAILURE() << "declined without a set source: "
+                  << isa::PrintInstruction(inst);
     return false;
   }
   for (size_t i = 0; i < t.values.size(); ++i) {
@@ -205,8 +212,9 @@ bool SameStep(ValueSets& sets, const Lane& t, const isa::Instruction& inst, bool
       for (size_t k = 1; k < inst.operands.size(); ++k) {
         in.push_back(Describe(PlainRead(t, inst.operands[k], lane)));
       }
-      ADD_FAILURE() << isa::PrintInstruction(inst) << (staged ? " (staged)" : "")
-                    << " on " << absl::StrJoin(in, ", ") << ": value " << i << " is "
+      ADD_FAILURE() << isa::PrintInstruction(inst)
+                    << (staged ? " (staged)" : "") << " on "
+                    << absl::StrJoin(in, ", ") << ": value " << i << " is "
                     << Describe(fast.values[i]) << ", the plain path gives "
                     << Describe(plain.values[i]);
       return false;
@@ -244,10 +252,12 @@ TEST(FlatAlu, EveryAluRowOnEdgeValues) {
     bool ok = true;
     for (size_t i = 0; i < combinations && ok; ++i) {
       std::array<uint32_t, 4> v{};
-      for (size_t k = 0, rest = i; k < n; ++k, rest /= kEdgeCount) v[k] = kEdges[rest % kEdgeCount];
+      for (size_t k = 0, rest = i; k < n; ++k, rest /= kEdgeCount)
+        v[k] = kEdges[rest % kEdgeCount];
       // Shapes: bit k of `immediates` reads source k as l(v[k]); `undefined`
       // (past n: none) is a register source whose value is undefined.
-      for (uint32_t immediates = 0; immediates < (1u << n) && ok; ++immediates) {
+      for (uint32_t immediates = 0; immediates < (1u << n) && ok;
+           ++immediates) {
         for (size_t undefined = 0; undefined <= n && ok; ++undefined) {
           if (undefined < n && (immediates >> undefined & 1)) continue;
           const int lane = static_cast<int>(i % 4);
@@ -255,16 +265,18 @@ TEST(FlatAlu, EveryAluRowOnEdgeValues) {
           // component (k + lane) % 4, so that lanes and components vary.
           Lane t;
           t.temps = 3 * 4;
-          t.values.assign(kSystemValueCount + t.temps + kGuard, Value::Of(0x5A5A5A5A));
-          isa::OperandList operands = {
-              isa::Temp(0, isa::Selection::kMask, static_cast<uint8_t>(1u << lane))};
+          t.values.assign(kSystemValueCount + t.temps + kGuard,
+                          Value::Of(0x5A5A5A5A));
+          isa::OperandList operands = {isa::Temp(
+              0, isa::Selection::kMask, static_cast<uint8_t>(1u << lane))};
           for (size_t k = 0; k < n; ++k) {
             if (immediates >> k & 1) {
               operands.push_back(isa::Imm(v[k]));
               continue;
             }
             const uint32_t reg = 1 + static_cast<uint32_t>(k / 2);
-            const uint8_t c = static_cast<uint8_t>((k + static_cast<size_t>(lane)) % 4);
+            const uint8_t c =
+                static_cast<uint8_t>((k + static_cast<size_t>(lane)) % 4);
             operands.push_back(isa::Temp(reg, isa::Selection::kSelect1, c));
             t.values[kSystemValueCount + reg * 4 + c] = {v[k], k != undefined};
           }
@@ -286,18 +298,27 @@ TEST(FlatAlu, EveryAluRowOnEdgeValues) {
 // in and past the declared r# and null, and register values defined,
 // undefined with any bits, or sets.
 TEST(FlatAlu, EveryAluRowOnARandomSweep) {
-  constexpr RegFile kSystemValues[] = {RegFile::kThreadID, RegFile::kThreadGroupID,
-                                       RegFile::kThreadIDInGroup,
-                                       RegFile::kThreadIDInGroupFlattened};
+  constexpr RegFile kSystemValues[] = {
+      RegFile::kThreadID, RegFile::kThreadGroupID, RegFile::kThreadIDInGroup,
+      RegFile::kThreadIDInGroupFlattened};
   isa::Prng prng(0xF1A7A1);
   for (const Op op : AluRows()) {
     if (!Flattens(op)) continue;
     const size_t n = static_cast<size_t>(isa::Layout(op).sources());
     ValueSets sets;
     const Value set_values[] = {
-        [&] { std::vector<uint32_t> s = {1, 2}; return sets.Of(s, 2); }(),
-        [&] { std::vector<uint32_t> s = {0, 0xffffffff}; return sets.Of(s, 0); }(),
-        [&] { std::vector<uint32_t> s = {31, 32, 33, 0x80000000}; return sets.Of(s, 33); }(),
+        [&] {
+          std::vector<uint32_t> s = {1, 2};
+          return sets.Of(s, 2);
+        }(),
+        [&] {
+          std::vector<uint32_t> s = {0, 0xffffffff};
+          return sets.Of(s, 0);
+        }(),
+        [&] {
+          std::vector<uint32_t> s = {31, 32, 33, 0x80000000};
+          return sets.Of(s, 33);
+        }(),
     };
     auto word = [&] {
       return prng.Chance(1, 2) ? kEdges[prng.Below(kEdgeCount)] : prng.Next32();
@@ -308,15 +329,22 @@ TEST(FlatAlu, EveryAluRowOnARandomSweep) {
       t.values.resize(kSystemValueCount + t.temps + kGuard);
       for (Value& v : t.values) {
         switch (prng.Below(8)) {
-          case 0: v = {word(), false}; break;  // undefined, whatever its bits
-          case 1: v = set_values[prng.Below(std::size(set_values))]; break;
-          default: v = Value::Of(word()); break;
+          case 0:
+            v = {word(), false};
+            break;  // undefined, whatever its bits
+          case 1:
+            v = set_values[prng.Below(std::size(set_values))];
+            break;
+          default:
+            v = Value::Of(word());
+            break;
         }
       }
       const uint32_t regs = static_cast<uint32_t>(t.temps / 4);
       const int lane = static_cast<int>(prng.Below(4));
-      isa::Operand dst = isa::Temp(static_cast<uint32_t>(prng.Below(regs + 1)),
-                                   isa::Selection::kMask, static_cast<uint8_t>(1u << lane));
+      isa::Operand dst =
+          isa::Temp(static_cast<uint32_t>(prng.Below(regs + 1)),
+                    isa::Selection::kMask, static_cast<uint8_t>(1u << lane));
       if (prng.Chance(1, 10)) dst.file = RegFile::kNull;
       isa::OperandList operands = {dst};
       // Mostly the op's own count; at times fewer (the ones missing read as
@@ -327,13 +355,19 @@ TEST(FlatAlu, EveryAluRowOnARandomSweep) {
       for (size_t k = 0; k < count; ++k) {
         isa::Operand src;
         switch (prng.Below(8)) {
-          case 0: src = isa::Imm(word()); break;
-          case 1: src = isa::Imm4(word(), word(), word(), word()); break;
-          case 2:
-            src = Select1(kSystemValues[prng.Below(std::size(kSystemValues))], 0,
-                          static_cast<uint8_t>(prng.Below(4)));
+          case 0:
+            src = isa::Imm(word());
             break;
-          case 3: src = Select1(RegFile::kNull, 0, 0); break;
+          case 1:
+            src = isa::Imm4(word(), word(), word(), word());
+            break;
+          case 2:
+            src = Select1(kSystemValues[prng.Below(std::size(kSystemValues))],
+                          0, static_cast<uint8_t>(prng.Below(4)));
+            break;
+          case 3:
+            src = Select1(RegFile::kNull, 0, 0);
+            break;
           case 4:
             src = isa::TempSwizzle(static_cast<uint32_t>(prng.Below(regs + 1)),
                                    {static_cast<uint8_t>(prng.Below(4)),
@@ -343,13 +377,15 @@ TEST(FlatAlu, EveryAluRowOnARandomSweep) {
             break;
           default:  // r#, at times past the declared ones
             src = isa::Temp(static_cast<uint32_t>(prng.Below(regs + 1)),
-                            isa::Selection::kSelect1, static_cast<uint8_t>(prng.Below(4)));
+                            isa::Selection::kSelect1,
+                            static_cast<uint8_t>(prng.Below(4)));
             break;
         }
         operands.push_back(src);
       }
       const isa::Instruction inst = Inst(op, operands);
-      if (!SameStep(sets, t, inst, false) || !SameStep(sets, t, inst, true)) break;
+      if (!SameStep(sets, t, inst, false) || !SameStep(sets, t, inst, true))
+        break;
     }
   }
 }
@@ -368,7 +404,8 @@ isa::Outcome RunPasses(const isa::Case& c, const DecodedProgram& decoded) {
     EXPECT_TRUE(s.ok()) << s;
     const bool learned = known.LearnFrom(e.TakeLog());
     isa::Outcome outcome = e.TakeOutcome();
-    if (!learned || outcome.status != isa::RunStatus::kOk || pass == 7) return outcome;
+    if (!learned || outcome.status != isa::RunStatus::kOk || pass == 7)
+      return outcome;
   }
 }
 
@@ -388,7 +425,8 @@ TEST(FlatAlu, InterpreterGivesTheSameOutcomeWithoutFlatForms) {
     // The sources of each variant; the destination lane cycles.
     std::vector<std::vector<std::string>> variants;
     std::vector<std::string> base;
-    for (size_t k = 0; k < n; ++k) base.push_back(absl::StrCat("r1.", std::string(1, kLanes[k])));
+    for (size_t k = 0; k < n; ++k)
+      base.push_back(absl::StrCat("r1.", std::string(1, kLanes[k])));
     variants.push_back(base);
     auto with = [&](size_t k, const std::string& s) {
       std::vector<std::string> v = base;
@@ -396,8 +434,8 @@ TEST(FlatAlu, InterpreterGivesTheSameOutcomeWithoutFlatForms) {
       variants.push_back(v);
     };
     for (size_t k = 0; k < n; ++k) {
-      with(k, "r2.x");  // never written: undefined
-      with(k, "r9.y");  // past dcl_temps: undefined
+      with(k, "r2.x");     // never written: undefined
+      with(k, "r9.y");     // past dcl_temps: undefined
       with(k, "r1.wzyx");  // a swizzle: the lane picks the component
       with(k, "l(0, 1, 0x7fffffff, 0x80000000)");
       with(k, "vThreadIDInGroup.x");
@@ -428,20 +466,22 @@ TEST(FlatAlu, InterpreterGivesTheSameOutcomeWithoutFlatForms) {
     for (size_t k = 0; k < n; ++k) combinations *= kEdgeCount;
     for (size_t i = 0; i < combinations; ++i) {
       std::array<uint32_t, 4> v{};
-      for (size_t k = 0, rest = i; k < n; ++k, rest /= kEdgeCount) v[k] = kEdges[rest % kEdgeCount];
+      for (size_t k = 0, rest = i; k < n; ++k, rest /= kEdgeCount)
+        v[k] = kEdges[rest % kEdgeCount];
       inputs.push_back(v);
     }
     for (int i = 0; i < 256; ++i) {
       std::array<uint32_t, 4> v;
-      for (uint32_t& w : v) w = prng.Chance(1, 4) ? kEdges[prng.Below(kEdgeCount)] : prng.Next32();
+      for (uint32_t& w : v)
+        w = prng.Chance(1, 4) ? kEdges[prng.Below(kEdgeCount)] : prng.Next32();
       inputs.push_back(v);
     }
     const uint32_t groups = static_cast<uint32_t>((inputs.size() + 63) / 64);
     const uint32_t threads = groups * 64;
     const std::string text = absl::StrCat(
-        "[dispatch]\ngroups ", groups, ", 1, 1\n",
-        "[uav u0]\nkind raw\nwords ", threads * 4, "\n",
-        "[uav u1]\nkind raw\nwords ", threads * kOutWords, "\n",
+        "[dispatch]\ngroups ", groups, ", 1, 1\n", "[uav u0]\nkind raw\nwords ",
+        threads * 4, "\n", "[uav u1]\nkind raw\nwords ", threads * kOutWords,
+        "\n",
         "[shader]\ncs_5_0\ndcl_uav_raw u0\ndcl_uav_raw u1\n"
         "dcl_input vThreadID.x\ndcl_input vThreadGroupID.x\n"
         "dcl_input vThreadIDInGroup.x\ndcl_input vThreadIDInGroupFlattened\n"
@@ -466,7 +506,8 @@ TEST(FlatAlu, InterpreterGivesTheSameOutcomeWithoutFlatForms) {
     for (size_t i = 0; i < flat.code.size(); ++i) {
       // The variants write r0 or r1; the addressing around them, r5 and r6.
       const isa::Instruction& inst = c->shader.instructions[i];
-      if (inst.op == op && inst.operands[0].index <= 1 && flat.code[i].alu_flat) ++flat_count;
+      if (inst.op == op && inst.operands[0].index <= 1 && flat.code[i].alu_flat)
+        ++flat_count;
       plain.code[i].alu_flat = false;
     }
     EXPECT_EQ(flat_count, flat_expected) << m;
@@ -485,9 +526,10 @@ TEST(FlatAlu, InterpreterGivesTheSameOutcomeWithoutFlatForms) {
     for (size_t w = 0; w < a.words.size(); ++w) {
       undefined += !b.defined[w];
       if (a.words[w] != b.words[w] || a.defined[w] != b.defined[w]) {
-        ADD_FAILURE() << m << ": thread " << w / kOutWords << ", result " << w % kOutWords
-                      << ": flat " << a.words[w] << (a.defined[w] ? "" : " (undefined)")
-                      << ", plain " << b.words[w] << (b.defined[w] ? "" : " (undefined)");
+        ADD_FAILURE() << m << ": thread " << w / kOutWords << ", result "
+                      << w % kOutWords << ": flat " << a.words[w]
+                      << (a.defined[w] ? "" : " (undefined)") << ", plain "
+                      << b.words[w] << (b.defined[w] ? "" : " (undefined)");
         break;
       }
     }

@@ -13,7 +13,8 @@
 namespace atomfuzz::oracle {
 namespace {
 
-isa::Outcome RunText(const std::string& text, Schedule schedule = Schedule::Canonical()) {
+isa::Outcome RunText(const std::string& text,
+                     Schedule schedule = Schedule::Canonical()) {
   auto c = isa::ParseCase(text, "test.case");
   EXPECT_TRUE(c.ok()) << c.status();
   InterpretOptions options;
@@ -32,12 +33,14 @@ std::string RawCase(int threads, int words, const std::string& body,
                       "\n[shader]\ncs_5_0\ndcl_uav_raw u0\n", extra_decls,
                       "dcl_input vThreadIDInGroupFlattened\n"
                       "dcl_input vThreadGroupID.x\ndcl_temps 4\n"
-                      "dcl_thread_group ", threads, ", 1, 1\n", body, "ret\n");
+                      "dcl_thread_group ",
+                      threads, ", 1, 1\n", body, "ret\n");
 }
 
 TEST(Interpreter, ConcurrentIAddReturnsEveryPrefix) {  // E-25
-  const auto o = RunText(RawCase(64, 1, "imm_atomic_iadd r0.x, u0, l(0), l(1)\n"),
-                     Schedule::Random(7));
+  const auto o =
+      RunText(RawCase(64, 1, "imm_atomic_iadd r0.x, u0, l(0), l(1)\n"),
+              Schedule::Random(7));
   ASSERT_EQ(o.status, isa::RunStatus::kOk);
   EXPECT_EQ(o.uavs[0].words[0], 64u);
   EXPECT_TRUE(o.uavs[0].defined[0]);
@@ -50,9 +53,9 @@ TEST(Interpreter, ConcurrentIAddReturnsEveryPrefix) {  // E-25
 
 TEST(Interpreter, DstAliasesTheAddressRegister) {  // E-8
   const auto o = RunText(RawCase(1, 4,
-                             "mov r0.x, l(4)\n"
-                             "imm_atomic_iadd r0.x, u0, r0.x, r0.x\n"
-                             "store_raw u0.x, l(0), r0.x\n"));
+                                 "mov r0.x, l(4)\n"
+                                 "imm_atomic_iadd r0.x, u0, r0.x, r0.x\n"
+                                 "store_raw u0.x, l(0), r0.x\n"));
   EXPECT_EQ(o.uavs[0].words[1], 4u);  // old 0 + 4
   EXPECT_EQ(o.uavs[0].words[0], 0u);  // r0.x got the old value 0
 }
@@ -61,11 +64,11 @@ TEST(Interpreter, DstAliasesTheAddressRegister) {  // E-8
 // undefined (docs/semantics.md, "Two destinations"); the others are defined.
 TEST(Interpreter, TwoDestinationsOnOneComponentAreUndefined) {
   const auto o = RunText(RawCase(1, 4,
-                             "mov r1.xyzw, l(0, 0, 0, 0)\n"
-                             "umul r1.xy, r1.y, l(0x80000000), l(4)\n"
-                             "umul r2.x, r2.y, l(0x80000000), l(4)\n"
-                             "store_raw u0.xyzw, l(0), r1.xyxx\n"
-                             "store_raw u0.xy, l(8), r2.xyxx\n"));
+                                 "mov r1.xyzw, l(0, 0, 0, 0)\n"
+                                 "umul r1.xy, r1.y, l(0x80000000), l(4)\n"
+                                 "umul r2.x, r2.y, l(0x80000000), l(4)\n"
+                                 "store_raw u0.xyzw, l(0), r1.xyxx\n"
+                                 "store_raw u0.xy, l(8), r2.xyxx\n"));
   ASSERT_EQ(o.status, isa::RunStatus::kOk);
   EXPECT_EQ(o.uavs[0].words[0], 2u);  // high half, dst0 alone
   EXPECT_TRUE(o.uavs[0].defined[0]);
@@ -77,15 +80,16 @@ TEST(Interpreter, TwoDestinationsOnOneComponentAreUndefined) {
 
 // The same for one x# element named twice, through a register index.
 TEST(Interpreter, TwoDestinationsOnOneIndexableElementAreUndefined) {
-  const auto o = RunText(RawCase(1, 4,
-                             "mov r0.x, l(1)\n"
-                             "umul x0[r0.x + 0].x, x0[1].x, l(0x80000000), l(4)\n"
-                             "umul x0[0].x, x0[r0.x + 1].x, l(0x80000000), l(4)\n"
-                             "mov r1.x, x0[1].x\n"
-                             "mov r1.y, x0[0].x\n"
-                             "mov r1.z, x0[2].x\n"
-                             "store_raw u0.xyz, l(0), r1.xyzx\n",
-                             "dcl_indexableTemp x0[3], 4\n"));
+  const auto o =
+      RunText(RawCase(1, 4,
+                      "mov r0.x, l(1)\n"
+                      "umul x0[r0.x + 0].x, x0[1].x, l(0x80000000), l(4)\n"
+                      "umul x0[0].x, x0[r0.x + 1].x, l(0x80000000), l(4)\n"
+                      "mov r1.x, x0[1].x\n"
+                      "mov r1.y, x0[0].x\n"
+                      "mov r1.z, x0[2].x\n"
+                      "store_raw u0.xyz, l(0), r1.xyzx\n",
+                      "dcl_indexableTemp x0[3], 4\n"));
   ASSERT_EQ(o.status, isa::RunStatus::kOk);
   EXPECT_FALSE(o.uavs[0].defined[0]);
   EXPECT_EQ(o.uavs[0].words[1], 2u);
@@ -96,8 +100,8 @@ TEST(Interpreter, TwoDestinationsOnOneIndexableElementAreUndefined) {
 
 TEST(Interpreter, OutOfBoundsAtomicSkipsAndReturnsUndefined) {  // E-12
   const auto o = RunText(RawCase(1, 4,
-                             "imm_atomic_exch r0.x, u0, l(16), l(9)\n"
-                             "store_raw u0.x, l(0), r0.x\n"));
+                                 "imm_atomic_exch r0.x, u0, l(16), l(9)\n"
+                                 "store_raw u0.x, l(0), r0.x\n"));
   EXPECT_FALSE(o.uavs[0].defined[0]);  // the undefined return, stored
   for (int w = 1; w < 4; ++w) EXPECT_EQ(o.uavs[0].words[w], 0u);
   EXPECT_EQ(o.trace[0].address, isa::AddressClass::kSkip);
@@ -113,22 +117,23 @@ TEST(Interpreter, PoisonReachesReadsThatRanEarlier) {
   // Thread 0 reads u0 first in canonical order; thread 1 poisons it later.
   // The read must still be undefined: the poisoning write can land first.
   const auto o = RunText(RawCase(2, 8,
-                             "if_z vThreadIDInGroupFlattened.x\n"
-                             "ld_raw_indexable(raw_buffer)(mixed,mixed,mixed,mixed) r0.x, l(0), u0.xxxx\n"
-                             "else\n"
-                             "atomic_or u0, l(2), l(1)\n"
-                             "endif\n"));
+                                 "if_z vThreadIDInGroupFlattened.x\n"
+                                 "ld_raw_indexable(raw_buffer)(mixed,mixed,"
+                                 "mixed,mixed) r0.x, l(0), u0.xxxx\n"
+                                 "else\n"
+                                 "atomic_or u0, l(2), l(1)\n"
+                                 "endif\n"));
   EXPECT_FALSE(o.uavs[0].defined[0]);
 }
 
 TEST(Interpreter, TgsmIsUndefinedUntilWritten) {  // E-22
   const auto o = RunText(RawCase(1, 2,
-                             "ld_raw r0.x, l(0), g0.xxxx\n"
-                             "store_raw u0.x, l(0), r0.x\n"
-                             "store_raw g0.x, l(0), l(7)\n"
-                             "ld_raw r0.y, l(0), g0.xxxx\n"
-                             "store_raw u0.x, l(4), r0.y\n",
-                             "dcl_tgsm_raw g0, 16\n"));
+                                 "ld_raw r0.x, l(0), g0.xxxx\n"
+                                 "store_raw u0.x, l(0), r0.x\n"
+                                 "store_raw g0.x, l(0), l(7)\n"
+                                 "ld_raw r0.y, l(0), g0.xxxx\n"
+                                 "store_raw u0.x, l(4), r0.y\n",
+                                 "dcl_tgsm_raw g0, 16\n"));
   EXPECT_FALSE(o.uavs[0].defined[0]);
   EXPECT_TRUE(o.uavs[0].defined[1]);
   EXPECT_EQ(o.uavs[0].words[1], 7u);
@@ -136,15 +141,16 @@ TEST(Interpreter, TgsmIsUndefinedUntilWritten) {  // E-22
 
 TEST(Interpreter, BarrierOrdersTgsmBetweenThreads) {
   // Thread 0 writes g0, every thread reads it after sync_g_t: defined.
-  const auto o = RunText(RawCase(4, 4,
-                             "if_z vThreadIDInGroupFlattened.x\n"
-                             "store_raw g0.x, l(0), l(42)\n"
-                             "endif\n"
-                             "sync_g_t\n"
-                             "ld_raw r0.x, l(0), g0.xxxx\n"
-                             "ishl r1.x, vThreadIDInGroupFlattened.x, l(2)\n"
-                             "store_raw u0.x, r1.x, r0.x\n",
-                             "dcl_tgsm_raw g0, 4\n"));
+  const auto o =
+      RunText(RawCase(4, 4,
+                      "if_z vThreadIDInGroupFlattened.x\n"
+                      "store_raw g0.x, l(0), l(42)\n"
+                      "endif\n"
+                      "sync_g_t\n"
+                      "ld_raw r0.x, l(0), g0.xxxx\n"
+                      "ishl r1.x, vThreadIDInGroupFlattened.x, l(2)\n"
+                      "store_raw u0.x, r1.x, r0.x\n",
+                      "dcl_tgsm_raw g0, 4\n"));
   for (int w = 0; w < 4; ++w) {
     EXPECT_TRUE(o.uavs[0].defined[w]) << w;
     EXPECT_EQ(o.uavs[0].words[w], 42u);
@@ -153,42 +159,44 @@ TEST(Interpreter, BarrierOrdersTgsmBetweenThreads) {
 
 TEST(Interpreter, ReadRacingWithAWriteIsUndefined) {  // E-28
   // Without the barrier the same pattern is a race: sync_g is only a fence.
-  const auto o = RunText(RawCase(4, 4,
-                             "if_z vThreadIDInGroupFlattened.x\n"
-                             "store_raw g0.x, l(0), l(42)\n"
-                             "endif\n"
-                             "sync_g\n"
-                             "ld_raw r0.x, l(0), g0.xxxx\n"
-                             "ishl r1.x, vThreadIDInGroupFlattened.x, l(2)\n"
-                             "store_raw u0.x, r1.x, r0.x\n",
-                             "dcl_tgsm_raw g0, 4\n"));
+  const auto o =
+      RunText(RawCase(4, 4,
+                      "if_z vThreadIDInGroupFlattened.x\n"
+                      "store_raw g0.x, l(0), l(42)\n"
+                      "endif\n"
+                      "sync_g\n"
+                      "ld_raw r0.x, l(0), g0.xxxx\n"
+                      "ishl r1.x, vThreadIDInGroupFlattened.x, l(2)\n"
+                      "store_raw u0.x, r1.x, r0.x\n",
+                      "dcl_tgsm_raw g0, 4\n"));
   for (int w = 1; w < 4; ++w) EXPECT_FALSE(o.uavs[0].defined[w]) << w;
 }
 
 TEST(Interpreter, RacingStoresLeaveTheWordUndefined) {
-  const auto o = RunText(RawCase(2, 1, "store_raw u0.x, l(0), vThreadIDInGroupFlattened.x\n"));
+  const auto o = RunText(
+      RawCase(2, 1, "store_raw u0.x, l(0), vThreadIDInGroupFlattened.x\n"));
   EXPECT_FALSE(o.uavs[0].defined[0]);
 }
 
 TEST(Interpreter, StoreAndAtomicOnTgsmWithoutSyncIsUndefined) {  // E-27
   const auto o = RunText(RawCase(2, 1,
-                             "store_raw g0.x, l(0), l(0)\n"
-                             "sync_g_t\n"
-                             "if_z vThreadIDInGroupFlattened.x\n"
-                             "store_raw g0.x, l(0), l(5)\n"
-                             "else\n"
-                             "atomic_iadd g0, l(0), l(1)\n"
-                             "endif\n"
-                             "sync_g_t\n"
-                             "ld_raw r0.x, l(0), g0.xxxx\n"
-                             "store_raw u0.x, l(0), r0.x\n",
-                             "dcl_tgsm_raw g0, 4\n"));
+                                 "store_raw g0.x, l(0), l(0)\n"
+                                 "sync_g_t\n"
+                                 "if_z vThreadIDInGroupFlattened.x\n"
+                                 "store_raw g0.x, l(0), l(5)\n"
+                                 "else\n"
+                                 "atomic_iadd g0, l(0), l(1)\n"
+                                 "endif\n"
+                                 "sync_g_t\n"
+                                 "ld_raw r0.x, l(0), g0.xxxx\n"
+                                 "store_raw u0.x, l(0), r0.x\n",
+                                 "dcl_tgsm_raw g0, 4\n"));
   EXPECT_FALSE(o.uavs[0].defined[0]);
 }
 
 TEST(Interpreter, CrossGroupAtomicsAreFine) {
   const auto o = RunText(RawCase(8, 1, "atomic_iadd u0, l(0), l(2)\n", "", 4),
-                     Schedule::Random(3));
+                         Schedule::Random(3));
   EXPECT_TRUE(o.uavs[0].defined[0]);
   EXPECT_EQ(o.uavs[0].words[0], 64u);
 }
@@ -203,7 +211,8 @@ TEST(Interpreter, EndlessLoopEndsWithBudgetExceeded) {
 // steps them: a straight-line program needs exactly its length per thread,
 // and the dispatch its length times the threads.
 TEST(Interpreter, DeclarationsCountAgainstTheBudgetExactly) {
-  auto c = isa::ParseCase(RawCase(2, 1, "store_raw u0.x, l(0), l(7)\n"), "t.case");
+  auto c =
+      isa::ParseCase(RawCase(2, 1, "store_raw u0.x, l(0), l(7)\n"), "t.case");
   ASSERT_TRUE(c.ok());
   const uint64_t length = c->shader.instructions.size();
   for (const Schedule schedule : {Schedule::Canonical(), Schedule::Random(5)}) {
@@ -218,15 +227,17 @@ TEST(Interpreter, DeclarationsCountAgainstTheBudgetExactly) {
       for (const InterpretOptions& options : {per_thread, total}) {
         auto o = Interpret(*c, options);
         ASSERT_TRUE(o.ok()) << o.status();
-        EXPECT_EQ(o->status, budget >= length ? isa::RunStatus::kOk
-                                              : isa::RunStatus::kBudgetExceeded);
+        EXPECT_EQ(o->status, budget >= length
+                                 ? isa::RunStatus::kOk
+                                 : isa::RunStatus::kBudgetExceeded);
       }
     }
   }
 }
 
 TEST(Interpreter, EndlessLoopOfAtomicsEndsAtTheTraceCap) {
-  auto c = isa::ParseCase(RawCase(64, 1, "loop\natomic_iadd u0, l(0), l(1)\nendloop\n"), "t.case");
+  auto c = isa::ParseCase(
+      RawCase(64, 1, "loop\natomic_iadd u0, l(0), l(1)\nendloop\n"), "t.case");
   ASSERT_TRUE(c.ok());
   InterpretOptions options;
   options.max_trace_events = 10000;
@@ -246,10 +257,10 @@ TEST(Interpreter, HugeDispatchIsRefusedNotWrapped) {
 
 TEST(Interpreter, BranchOnUndefinedMakesEverythingUndefined) {
   const auto o = RunText(RawCase(1, 2,
-                             "store_raw u0.x, l(4), l(1)\n"
-                             "if_nz r3.x\n"  // never written: undefined
-                             "store_raw u0.x, l(0), l(1)\n"
-                             "endif\n"));
+                                 "store_raw u0.x, l(4), l(1)\n"
+                                 "if_nz r3.x\n"  // never written: undefined
+                                 "store_raw u0.x, l(0), l(1)\n"
+                                 "endif\n"));
   EXPECT_FALSE(o.uavs[0].defined[0]);
   EXPECT_FALSE(o.uavs[0].defined[1]);
 }
@@ -257,26 +268,26 @@ TEST(Interpreter, BranchOnUndefinedMakesEverythingUndefined) {
 TEST(Interpreter, LoopsSwitchesAndCalls) {
   // Sum 0..9 with a loop and classify with a switch.
   const auto o = RunText(RawCase(1, 2,
-                             "mov r0.xy, l(0, 0, 0, 0)\n"
-                             "loop\n"
-                             "uge r1.x, r0.x, l(10)\n"
-                             "breakc_nz r1.x\n"
-                             "iadd r0.y, r0.y, r0.x\n"
-                             "iadd r0.x, r0.x, l(1)\n"
-                             "endloop\n"
-                             "store_raw u0.x, l(0), r0.y\n"
-                             "switch r0.y\n"
-                             "case l(44)\n"
-                             "mov r2.x, l(1)\n"
-                             "break\n"
-                             "case l(45)\n"
-                             "mov r2.x, l(2)\n"
-                             "break\n"
-                             "default\n"
-                             "mov r2.x, l(3)\n"
-                             "break\n"
-                             "endswitch\n"
-                             "store_raw u0.x, l(4), r2.x\n"));
+                                 "mov r0.xy, l(0, 0, 0, 0)\n"
+                                 "loop\n"
+                                 "uge r1.x, r0.x, l(10)\n"
+                                 "breakc_nz r1.x\n"
+                                 "iadd r0.y, r0.y, r0.x\n"
+                                 "iadd r0.x, r0.x, l(1)\n"
+                                 "endloop\n"
+                                 "store_raw u0.x, l(0), r0.y\n"
+                                 "switch r0.y\n"
+                                 "case l(44)\n"
+                                 "mov r2.x, l(1)\n"
+                                 "break\n"
+                                 "case l(45)\n"
+                                 "mov r2.x, l(2)\n"
+                                 "break\n"
+                                 "default\n"
+                                 "mov r2.x, l(3)\n"
+                                 "break\n"
+                                 "endswitch\n"
+                                 "store_raw u0.x, l(4), r2.x\n"));
   EXPECT_EQ(o.uavs[0].words[0], 45u);
   EXPECT_EQ(o.uavs[0].words[1], 2u);
 }
@@ -299,7 +310,8 @@ TEST(Interpreter, CountersAllocAndConsume) {  // E-36
 }
 
 TEST(Interpreter, RandomSchedulesDifferAndRepeat) {
-  const std::string text = RawCase(16, 1, "imm_atomic_exch r0.x, u0, l(0), vThreadIDInGroupFlattened.x\n");
+  const std::string text = RawCase(
+      16, 1, "imm_atomic_exch r0.x, u0, l(0), vThreadIDInGroupFlattened.x\n");
   const auto a = RunText(text, Schedule::Random(1));
   const auto b = RunText(text, Schedule::Random(1));
   const auto c = RunText(text, Schedule::Random(2));

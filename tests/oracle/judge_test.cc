@@ -39,7 +39,8 @@ Verdict JudgeOf(const isa::Case& c, const isa::Outcome& o) {
 std::string RacyCase(const std::string& body, const std::string& init = "") {
   return absl::StrCat(
       "[dispatch]\ngroups 2, 1, 1\n"
-      "[uav u0]\nkind raw\nwords 4\n", init,
+      "[uav u0]\nkind raw\nwords 4\n",
+      init,
       "[uav u1]\nkind structured\nstride 4\nelements 128\ncounter 5\n"
       "[shader]\ncs_5_0\ndcl_uav_raw u0\ndcl_uav_structured u1, 4\n"
       "dcl_input vThreadID.x\ndcl_input vThreadIDInGroupFlattened\n"
@@ -128,23 +129,25 @@ isa::AtomicEvent& EventOf(isa::Outcome& o, uint32_t instruction, uint32_t nth) {
 }
 
 TEST(Judge, RejectsAReturnNoOrderProduces) {
-  ExpectRejected(kRacyBodies[0],
-                 [](isa::Outcome& o) { *EventOf(o, 7, 3).returned += 7; },
-                 "wrong-return");
+  ExpectRejected(
+      kRacyBodies[0], [](isa::Outcome& o) { *EventOf(o, 7, 3).returned += 7; },
+      "wrong-return");
 }
 
 TEST(Judge, RejectsALostUpdate) {
   // Two adds that both saw the same value: the second overwrote the first.
-  ExpectRejected(kRacyBodies[0],
-                 [](isa::Outcome& o) {
-                   EventOf(o, 7, 5).returned = EventOf(o, 7, 4).returned;
-                 },
-                 "wrong-return");
+  ExpectRejected(
+      kRacyBodies[0],
+      [](isa::Outcome& o) {
+        EventOf(o, 7, 5).returned = EventOf(o, 7, 4).returned;
+      },
+      "wrong-return");
 }
 
 TEST(Judge, RejectsAFinalValueOffByOne) {
-  ExpectRejected(kRacyBodies[0], [](isa::Outcome& o) { o.uavs[0].words[0] += 1; },
-                 "u0[0]");
+  ExpectRejected(
+      kRacyBodies[0], [](isa::Outcome& o) { o.uavs[0].words[0] += 1; },
+      "u0[0]");
 }
 
 TEST(Judge, RejectsASwappedCmpExch) {
@@ -166,20 +169,22 @@ TEST(Judge, RejectsASwappedCmpExch) {
 
 TEST(Judge, RejectsAWrongValueDerivedFromAReturn) {
   // The counter's returns are stored: a wrong counter return shows up.
-  ExpectRejected(kRacyBodies[4],
-                 [](isa::Outcome& o) { *EventOf(o, 6, 0).returned = 1000; },
-                 "divergence");
+  ExpectRejected(
+      kRacyBodies[4],
+      [](isa::Outcome& o) { *EventOf(o, 6, 0).returned = 1000; }, "divergence");
 }
 
 TEST(Judge, RejectsMissingAndExtraAtomics) {
-  ExpectRejected(kRacyBodies[1], [](isa::Outcome& o) { o.trace.pop_back(); },
-                 "missing-atomic");
-  ExpectRejected(kRacyBodies[1],
-                 [](isa::Outcome& o) {
-                   o.trace.push_back(o.trace.back());
-                   o.trace.back().occurrence = 1;
-                 },
-                 "extra-atomic");
+  ExpectRejected(
+      kRacyBodies[1], [](isa::Outcome& o) { o.trace.pop_back(); },
+      "missing-atomic");
+  ExpectRejected(
+      kRacyBodies[1],
+      [](isa::Outcome& o) {
+        o.trace.push_back(o.trace.back());
+        o.trace.back().occurrence = 1;
+      },
+      "extra-atomic");
 }
 
 TEST(Judge, ADivergenceNamesTheWordTheValuesAndTheAtomics) {
@@ -189,7 +194,9 @@ TEST(Judge, ADivergenceNamesTheWordTheValuesAndTheAtomics) {
   const std::string s = JudgeOf(c, o).Summary();
   EXPECT_NE(s.find("u0[0]"), std::string::npos) << s;
   EXPECT_NE(s.find("returned 0x"), std::string::npos) << s;
-  EXPECT_NE(s.find("atomics on it: 64 x imm_atomic_iadd (line "), std::string::npos) << s;
+  EXPECT_NE(s.find("atomics on it: 64 x imm_atomic_iadd (line "),
+            std::string::npos)
+      << s;
 }
 
 TEST(Judge, SaysWhatItCouldNotJudgeWithoutATrace) {
@@ -201,7 +208,8 @@ TEST(Judge, SaysWhatItCouldNotJudgeWithoutATrace) {
   const Verdict v = JudgeOf(c, o);
   EXPECT_EQ(v.kind, Verdict::Kind::kAllowed);
   bool named = false;
-  for (const std::string& n : v.notes) named |= n.rfind("u0[0]: without returned values", 0) == 0;
+  for (const std::string& n : v.notes)
+    named |= n.rfind("u0[0]: without returned values", 0) == 0;
   EXPECT_TRUE(named) << testing::PrintToString(v.notes);
 }
 
@@ -218,26 +226,28 @@ TEST(Judge, WithoutATraceJudgesOrderIndependentWords) {
 // A GPU trace sees what imm_atomic_* return but not what atomic_* saw: the
 // words they touch are still judged from the other returns and final value.
 TEST(Judge, JudgesWordsWhoseNonReturningAtomicsHaveNoValue) {
-  const isa::Case c = Parse(RacyCase(
-      "iadd r0.x, vThreadID.x, l(1)\n"
-      "imm_atomic_iadd r1.x, u0, l(0), r0.x\n"
-      "atomic_iadd u0, l(4), r0.x\n"
-      "store_structured u1.x, vThreadID.x, l(0), r1.x\n"));
+  const isa::Case c =
+      Parse(RacyCase("iadd r0.x, vThreadID.x, l(1)\n"
+                     "imm_atomic_iadd r1.x, u0, l(0), r0.x\n"
+                     "atomic_iadd u0, l(4), r0.x\n"
+                     "store_structured u1.x, vThreadID.x, l(0), r1.x\n"));
   isa::Outcome o = RunWith(c, Schedule::Random(4));
   for (auto& e : o.trace) {
     if (e.instruction == 8) e.returned.reset();  // the atomic_iadd
   }
   const Verdict v = JudgeOf(c, o);
   EXPECT_EQ(v.kind, Verdict::Kind::kAllowed) << v.Summary();
-  for (const std::string& n : v.notes) EXPECT_EQ(n.find("u0[1]"), std::string::npos) << n;
+  for (const std::string& n : v.notes)
+    EXPECT_EQ(n.find("u0[1]"), std::string::npos) << n;
   o.uavs[0].words[1] += 1;  // a final value no order of the adds gives
   EXPECT_EQ(JudgeOf(c, o).kind, Verdict::Kind::kDivergence);
 }
 
 TEST(Judge, UndefinedWordsAreNeverDivergent) {
   // An out-of-bounds exchange returns an undefined value that is stored.
-  const isa::Case c = Parse(RacyCase("imm_atomic_exch r0.x, u0, l(64), l(1)\n"
-                                     "store_structured u1.x, vThreadID.x, l(0), r0.x\n"));
+  const isa::Case c =
+      Parse(RacyCase("imm_atomic_exch r0.x, u0, l(64), l(1)\n"
+                     "store_structured u1.x, vThreadID.x, l(0), r0.x\n"));
   isa::Outcome o = RunWith(c, Schedule::Canonical());
   for (auto& e : o.trace) e.returned = 0xdeadbeef;
   for (int w = 0; w < 64; ++w) o.uavs[1].words[w] = 0xdeadbeef;
@@ -289,13 +299,15 @@ ret
     const isa::Instruction& in = c.shader.instructions[e.instruction];
     if (in.info().operand_with_role(isa::Role::kReturn) < 0) e.returned.reset();
   }
-  EXPECT_EQ(JudgeOf(c, o).kind, Verdict::Kind::kAllowed) << JudgeOf(c, o).Summary();
+  EXPECT_EQ(JudgeOf(c, o).kind, Verdict::Kind::kAllowed)
+      << JudgeOf(c, o).Summary();
   for (auto& e : o.trace) {
     e.address = isa::AddressClass::kInBounds;
     e.word = 0;
     e.src0 = e.src1 = 0;
   }
-  EXPECT_EQ(JudgeOf(c, o).kind, Verdict::Kind::kAllowed) << JudgeOf(c, o).Summary();
+  EXPECT_EQ(JudgeOf(c, o).kind, Verdict::Kind::kAllowed)
+      << JudgeOf(c, o).Summary();
 }
 
 }  // namespace

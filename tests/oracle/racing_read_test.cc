@@ -12,13 +12,15 @@ namespace {
 
 using isa::Rmw;
 
-WriteRecord Store(uint32_t thread, uint32_t seq, uint32_t value, uint32_t interval = 0,
-                  uint32_t group = 0) {
-  return {{thread, group, interval}, seq, true, Rmw::kNone, Value::Of(value), {}};
+WriteRecord Store(uint32_t thread, uint32_t seq, uint32_t value,
+                  uint32_t interval = 0, uint32_t group = 0) {
+  return {{thread, group, interval}, seq, true, Rmw::kNone,
+          Value::Of(value),          {}};
 }
-WriteRecord Atomic(uint32_t thread, uint32_t seq, Rmw rmw, uint32_t src0, uint32_t interval = 0,
-                   uint32_t group = 0) {
-  return {{thread, group, interval}, seq, false, rmw, Value::Of(src0), Value::Of(0)};
+WriteRecord Atomic(uint32_t thread, uint32_t seq, Rmw rmw, uint32_t src0,
+                   uint32_t interval = 0, uint32_t group = 0) {
+  return {{thread, group, interval}, seq,         false, rmw,
+          Value::Of(src0),           Value::Of(0)};
 }
 
 // The values of `v`, sorted; {} for an undefined value.
@@ -28,8 +30,9 @@ std::vector<uint32_t> ValuesOf(const Value& v, const ValueSets& sets) {
   return {e.begin(), e.end()};
 }
 
-std::vector<uint32_t> Read(const std::vector<WriteRecord>& writes, Accessor reader, uint32_t seq,
-                           bool tgsm, Value initial) {
+std::vector<uint32_t> Read(const std::vector<WriteRecord>& writes,
+                           Accessor reader, uint32_t seq, bool tgsm,
+                           Value initial) {
   ValueSets sets;
   return ValuesOf(RacingRead(writes, reader, seq, tgsm, initial, sets), sets);
 }
@@ -41,16 +44,17 @@ TEST(RacingRead, AStoreRacingWithTheReadGivesTheOldOrTheNewValue) {
 
 TEST(RacingRead, OwnWritesComeFirstAndLaterOnesAreNotSeen) {
   // Thread 0 stores 4, reads (seq 1), then stores 6; thread 1 stores 5.
-  EXPECT_EQ(Read({Store(0, 0, 4), Store(1, 0, 5), Store(0, 2, 6)}, {0, 0, 0}, 1, false,
-                 Value::Of(3)),
+  EXPECT_EQ(Read({Store(0, 0, 4), Store(1, 0, 5), Store(0, 2, 6)}, {0, 0, 0}, 1,
+                 false, Value::Of(3)),
             (std::vector<uint32_t>{4, 5}));
 }
 
 TEST(RacingRead, AWriteBeforeABarrierIsSeenOrOverwritten) {
   // Thread 1 stored 9 before the barrier both passed; thread 2 stores 8
   // after it, racing with the read.
-  EXPECT_EQ(Read({Store(1, 0, 9, 0), Store(2, 0, 8, 1)}, {0, 0, 1}, 0, true, Value{}),
-            (std::vector<uint32_t>{8, 9}));
+  EXPECT_EQ(
+      Read({Store(1, 0, 9, 0), Store(2, 0, 8, 1)}, {0, 0, 1}, 0, true, Value{}),
+      (std::vector<uint32_t>{8, 9}));
 }
 
 TEST(RacingRead, EveryPrefixOfEachThreadsAddsIsSeen) {
@@ -71,28 +75,30 @@ TEST(RacingRead, AfterItsOwnMaxAThreadSeesAtLeastItsOperand) {
 TEST(RacingRead, WritesThatDoNotCommuteMayFallBeforeTheReadersOwn) {
   // From 5: thread 0 adds 1, then reads; thread 1 umax 10 may come before
   // or after it: 6, 10 or 11 (umax then add).
-  const std::vector<uint32_t> seen = Read(
-      {Atomic(0, 0, Rmw::kIAdd, 1), Atomic(1, 0, Rmw::kUMax, 10)}, {0, 0, 0}, 1, false,
-      Value::Of(5));
+  const std::vector<uint32_t> seen =
+      Read({Atomic(0, 0, Rmw::kIAdd, 1), Atomic(1, 0, Rmw::kUMax, 10)},
+           {0, 0, 0}, 1, false, Value::Of(5));
   for (uint32_t v : {6u, 10u, 11u}) {
     EXPECT_NE(std::find(seen.begin(), seen.end(), v), seen.end()) << v;
   }
 }
 
 TEST(RacingRead, AnExchangeChainGivesItsValues) {
-  EXPECT_EQ(Read({Atomic(1, 0, Rmw::kExch, 7), Atomic(2, 0, Rmw::kExch, 8)}, {0, 0, 0}, 0,
-                 false, Value::Of(1)),
+  EXPECT_EQ(Read({Atomic(1, 0, Rmw::kExch, 7), Atomic(2, 0, Rmw::kExch, 8)},
+                 {0, 0, 0}, 0, false, Value::Of(1)),
             (std::vector<uint32_t>{1, 7, 8}));
 }
 
 TEST(RacingRead, AnotherGroupsWriteIsUndefined) {  // spec 2.3, E-34
-  EXPECT_TRUE(Read({Store(4, 0, 5, 0, 1)}, {0, 0, 0}, 0, false, Value::Of(3)).empty());
+  EXPECT_TRUE(
+      Read({Store(4, 0, 5, 0, 1)}, {0, 0, 0}, 0, false, Value::Of(3)).empty());
 }
 
 TEST(RacingRead, OnTgsmAStoreRacingWithAnAtomicIsUndefined) {  // E-27
-  EXPECT_TRUE(Read({Store(0, 0, 1), Store(1, 0, 5, 1), Atomic(2, 0, Rmw::kIAdd, 1, 1)},
-                   {3, 0, 1}, 0, true, Value{})
-                  .empty());
+  EXPECT_TRUE(
+      Read({Store(0, 0, 1), Store(1, 0, 5, 1), Atomic(2, 0, Rmw::kIAdd, 1, 1)},
+           {3, 0, 1}, 0, true, Value{})
+          .empty());
 }
 
 TEST(RacingRead, UninitialisedTgsmWithNothingBeforeIsUndefined) {  // E-22

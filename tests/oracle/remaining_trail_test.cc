@@ -23,7 +23,8 @@ SerialOp Op(Rmw rmw, uint32_t src0, uint32_t returned) {
   return o;
 }
 
-bool Reference(uint32_t at, const std::vector<SerialOp>& ops, const std::vector<bool>& placed,
+bool Reference(uint32_t at, const std::vector<SerialOp>& ops,
+               const std::vector<bool>& placed,
                std::optional<uint32_t> final_value) {
   std::vector<const SerialOp*> left;
   for (size_t i = 0; i < ops.size(); ++i) {
@@ -38,7 +39,8 @@ uint32_t Before(const SerialOp& o) {
 uint32_t After(const SerialOp& o) { return SerialApply(o, Before(o)); }
 
 // The graph of `ops` as the search numbers it: values by first sight.
-RemainingTrail Trail(const std::vector<SerialOp>& ops, std::optional<uint32_t> final_value) {
+RemainingTrail Trail(const std::vector<SerialOp>& ops,
+                     std::optional<uint32_t> final_value) {
   std::map<uint32_t, uint32_t> ids;
   auto id = [&](uint32_t v) {
     return ids.try_emplace(v, static_cast<uint32_t>(ids.size())).first->second;
@@ -91,7 +93,8 @@ TEST(RemainingTrail, ResetIsAsNew) {
 }
 
 TEST(RemainingTrail, AConsumeSawOneMoreThanItReturns) {
-  std::vector<SerialOp> ops = {Op(Rmw::kConsume, 0, 1), Op(Rmw::kConsume, 0, 0)};
+  std::vector<SerialOp> ops = {Op(Rmw::kConsume, 0, 1),
+                               Op(Rmw::kConsume, 0, 0)};
   RemainingTrail t = Trail(ops, 0);
   t.Place(0);  // 2 -> 1
   EXPECT_TRUE(t.PossibleAfter(0));
@@ -99,14 +102,15 @@ TEST(RemainingTrail, AConsumeSawOneMoreThanItReturns) {
 
 TEST(RemainingTrail, AgreesWithCheckTrailOnRandomWalks) {
   isa::Prng prng(11);
-  const Rmw kinds[] = {Rmw::kIAdd, Rmw::kExch, Rmw::kUMax, Rmw::kOr, Rmw::kAlloc,
-                       Rmw::kConsume};
+  const Rmw kinds[] = {Rmw::kIAdd, Rmw::kExch,  Rmw::kUMax,
+                       Rmw::kOr,   Rmw::kAlloc, Rmw::kConsume};
   for (int round = 0; round < 300; ++round) {
     // Few distinct values, so trails branch, join and break.
     const size_t n = 1 + prng.Below(12);
     std::vector<SerialOp> ops;
     for (size_t i = 0; i < n; ++i) {
-      ops.push_back(Op(kinds[prng.Below(6)], static_cast<uint32_t>(prng.Below(3)),
+      ops.push_back(Op(kinds[prng.Below(6)],
+                       static_cast<uint32_t>(prng.Below(3)),
                        static_cast<uint32_t>(prng.Below(5))));
     }
     std::optional<uint32_t> final_value;
@@ -122,11 +126,13 @@ TEST(RemainingTrail, AgreesWithCheckTrailOnRandomWalks) {
         continue;
       }
       size_t op;
-      do op = prng.Below(n); while (placed[op]);
+      do op = prng.Below(n);
+      while (placed[op]);
       t.Place(op);
       placed[op] = true;
       stack.push_back(op);
-      EXPECT_EQ(t.PossibleAfter(op), Reference(After(ops[op]), ops, placed, final_value))
+      EXPECT_EQ(t.PossibleAfter(op),
+                Reference(After(ops[op]), ops, placed, final_value))
           << "round " << round << " step " << step;
     }
   }

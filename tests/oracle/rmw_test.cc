@@ -26,9 +26,9 @@ TEST_P(RmwTest, NewValue) {
 INSTANTIATE_TEST_SUITE_P(
     IAdd, RmwTest,
     testing::Values(Row{Rmw::kIAdd, 0, 0, 0, 0}, Row{Rmw::kIAdd, 0, 1, 0, 1},
-                    Row{Rmw::kIAdd, 0xffffffff, 1, 0, 0},            // E-1 wrap
+                    Row{Rmw::kIAdd, 0xffffffff, 1, 0, 0},  // E-1 wrap
                     Row{Rmw::kIAdd, 0x7fffffff, 1, 0, 0x80000000},
-                    Row{Rmw::kIAdd, 5, 0xffffffff, 0, 4},            // l(-1)
+                    Row{Rmw::kIAdd, 5, 0xffffffff, 0, 4},  // l(-1)
                     Row{Rmw::kIAdd, 0x80000000, 0x80000000, 0, 0}));
 
 INSTANTIATE_TEST_SUITE_P(
@@ -54,11 +54,12 @@ INSTANTIATE_TEST_SUITE_P(
 
 INSTANTIATE_TEST_SUITE_P(
     SignedMinMax, RmwTest,
-    testing::Values(Row{Rmw::kIMax, 0x80000000, 0x7fffffff, 0, 0x7fffffff},  // E-2
+    testing::Values(Row{Rmw::kIMax, 0x80000000, 0x7fffffff, 0,
+                        0x7fffffff},  // E-2
                     Row{Rmw::kIMax, 0xffffffff, 0, 0, 0},
                     Row{Rmw::kIMax, 0xfffffffe, 0xffffffff, 0, 0xffffffff},
                     Row{Rmw::kIMax, 1, 0x80000000, 0, 1},
-                    Row{Rmw::kIMin, 0xffffffff, 0, 0, 0xffffffff},            // E-2
+                    Row{Rmw::kIMin, 0xffffffff, 0, 0, 0xffffffff},  // E-2
                     Row{Rmw::kIMin, 0x7fffffff, 0x80000000, 0, 0x80000000},
                     Row{Rmw::kIMin, 0, 1, 0, 0}));
 

@@ -26,7 +26,8 @@ SerialOp Op(uint32_t chain, Rmw rmw, uint32_t src0, std::optional<uint32_t> ret,
 }
 
 TEST(Serialization, IAddPrefixesInAnyOrder) {  // E-25
-  std::vector<SerialOp> ops = {Op(0, Rmw::kIAdd, 1, 12), Op(1, Rmw::kIAdd, 1, 10),
+  std::vector<SerialOp> ops = {Op(0, Rmw::kIAdd, 1, 12),
+                               Op(1, Rmw::kIAdd, 1, 10),
                                Op(2, Rmw::kIAdd, 1, 11)};
   const auto r = CheckSerialization(10, ops, 13, 1000);
   EXPECT_EQ(r.kind, Kind::kAllowed);
@@ -35,14 +36,16 @@ TEST(Serialization, IAddPrefixesInAnyOrder) {  // E-25
 
 TEST(Serialization, LostUpdateIsADivergence) {
   // Two adds both saw 10: no order returns 10 twice.
-  std::vector<SerialOp> ops = {Op(0, Rmw::kIAdd, 1, 10), Op(1, Rmw::kIAdd, 1, 10)};
+  std::vector<SerialOp> ops = {Op(0, Rmw::kIAdd, 1, 10),
+                               Op(1, Rmw::kIAdd, 1, 10)};
   const auto r = CheckSerialization(10, ops, std::nullopt, 1000);
   EXPECT_EQ(r.kind, Kind::kDivergence);
   EXPECT_NE(r.why.find("0x0000000a"), std::string::npos) << r.why;
 }
 
 TEST(Serialization, FinalOffByOne) {
-  std::vector<SerialOp> ops = {Op(0, Rmw::kIAdd, 1, 0), Op(1, Rmw::kIAdd, 1, 1)};
+  std::vector<SerialOp> ops = {Op(0, Rmw::kIAdd, 1, 0),
+                               Op(1, Rmw::kIAdd, 1, 1)};
   EXPECT_EQ(CheckSerialization(0, ops, 3, 1000).kind, Kind::kDivergence);
   EXPECT_EQ(CheckSerialization(0, ops, 2, 1000).kind, Kind::kAllowed);
 }
@@ -65,7 +68,8 @@ TEST(Serialization, SwappedCmpExchOperandsAreCaught) {  // E-5
 
 TEST(Serialization, ProgramOrderWithinAThreadIsKept) {
   // One thread adds 1 then 2: it cannot see 10 after its own add of 1 first.
-  std::vector<SerialOp> ops = {Op(0, Rmw::kIAdd, 1, 12), Op(0, Rmw::kIAdd, 2, 10)};
+  std::vector<SerialOp> ops = {Op(0, Rmw::kIAdd, 1, 12),
+                               Op(0, Rmw::kIAdd, 2, 10)};
   EXPECT_EQ(CheckSerialization(10, ops, 13, 1000).kind, Kind::kDivergence);
 }
 
@@ -73,26 +77,31 @@ TEST(Serialization, BarrierIntervalsOrderAGroup) {
   SerialOp late = Op(0, Rmw::kExch, 1, 0);
   late.interval = 1;
   SerialOp early = Op(1, Rmw::kExch, 2, 1);  // claims to come after `late`
-  EXPECT_EQ(CheckSerialization(0, {late, early}, 2, 1000).kind, Kind::kDivergence);
+  EXPECT_EQ(CheckSerialization(0, {late, early}, 2, 1000).kind,
+            Kind::kDivergence);
   early.group = 1;  // another group: no barrier between them
   EXPECT_EQ(CheckSerialization(0, {late, early}, 2, 1000).kind, Kind::kAllowed);
 }
 
 TEST(Serialization, BlindCommutativeOpsFoldWithoutSearch) {
   std::vector<SerialOp> ops;
-  for (uint32_t i = 0; i < 1000; ++i) ops.push_back(Op(i, Rmw::kOr, 1u << (i % 32), std::nullopt));
+  for (uint32_t i = 0; i < 1000; ++i)
+    ops.push_back(Op(i, Rmw::kOr, 1u << (i % 32), std::nullopt));
   const auto r = CheckSerialization(0, ops, 0xffffffff, 10);
   EXPECT_EQ(r.kind, Kind::kAllowed);
   EXPECT_EQ(r.steps, 0u);
 }
 
 TEST(Serialization, CountersAllocAndConsume) {  // E-36
-  std::vector<SerialOp> ops = {Op(0, Rmw::kAlloc, 0, 1), Op(1, Rmw::kAlloc, 0, 0)};
+  std::vector<SerialOp> ops = {Op(0, Rmw::kAlloc, 0, 1),
+                               Op(1, Rmw::kAlloc, 0, 0)};
   EXPECT_EQ(CheckSerialization(0, ops, 2, 1000).kind, Kind::kAllowed);
   std::vector<SerialOp> consume = {Op(0, Rmw::kConsume, 0, 0xffffffff)};
-  EXPECT_EQ(CheckSerialization(0, consume, 0xffffffff, 1000).kind, Kind::kAllowed);
+  EXPECT_EQ(CheckSerialization(0, consume, 0xffffffff, 1000).kind,
+            Kind::kAllowed);
   consume[0].returned = 0;  // the pre-decrement value: wrong (spec 1.6)
-  EXPECT_EQ(CheckSerialization(0, consume, 0xffffffff, 1000).kind, Kind::kDivergence);
+  EXPECT_EQ(CheckSerialization(0, consume, 0xffffffff, 1000).kind,
+            Kind::kDivergence);
 }
 
 TEST(Serialization, SearchHandlesAmbiguousReturns) {
@@ -121,13 +130,13 @@ TEST(Serialization, DistinctChainsAreNotMistakenForTwins) {
   };
   const Rmw M = Rmw::kUMax, A = Rmw::kIAdd;
   const E events[] = {
-      {3, 0, M, 0xfffffff0, 0x0},      {3, 0, M, 0xfffffff0, 0xfffffff0},
-      {7, 1, M, 0xfffffff0, 0xfffffff0}, {11, 1, M, 0xfffffff0, 0xfffffff0},
-      {12, 1, A, 0x8000, 0xfffffff0},  {13, 1, A, 0x10000, 0x7ff0},
-      {7, 1, M, 0xfffffff0, 0x17ff0},  {11, 1, M, 0xfffffff0, 0xfffffff0},
-      {13, 1, A, 0x10000, 0xfffffff0}, {15, 2, M, 0xfffffff0, 0xfff0},
+      {3, 0, M, 0xfffffff0, 0x0},         {3, 0, M, 0xfffffff0, 0xfffffff0},
+      {7, 1, M, 0xfffffff0, 0xfffffff0},  {11, 1, M, 0xfffffff0, 0xfffffff0},
+      {12, 1, A, 0x8000, 0xfffffff0},     {13, 1, A, 0x10000, 0x7ff0},
+      {7, 1, M, 0xfffffff0, 0x17ff0},     {11, 1, M, 0xfffffff0, 0xfffffff0},
+      {13, 1, A, 0x10000, 0xfffffff0},    {15, 2, M, 0xfffffff0, 0xfff0},
       {19, 2, M, 0xfffffff0, 0xfffffff0}, {14, 2, A, 0x20000, 0xfffffff0},
-      {15, 2, A, 0x40000, 0x1fff0},    {15, 2, M, 0xfffffff0, 0x5fff0},
+      {15, 2, A, 0x40000, 0x1fff0},       {15, 2, M, 0xfffffff0, 0x5fff0},
       {19, 2, M, 0xfffffff0, 0xfffffff0}, {15, 2, A, 0x40000, 0xfffffff0}};
   std::vector<SerialOp> ops;
   for (const E& e : events) {
@@ -148,26 +157,32 @@ TEST(Serialization, DistinctChainsAreNotMistakenForTwins) {
 // where the search could not have given up: the verdicts stay the search's.
 TEST(Serialization, ALegalListedOrderGivesTheSearchsVerdict) {
   // An exchange then a blind add: mixed families, one return unknown.
-  std::vector<SerialOp> ops = {Op(0, Rmw::kExch, 7, 1), Op(1, Rmw::kIAdd, 2, std::nullopt)};
+  std::vector<SerialOp> ops = {Op(0, Rmw::kExch, 7, 1),
+                               Op(1, Rmw::kIAdd, 2, std::nullopt)};
   auto r = CheckSerialization(1, ops, std::nullopt, 1000);
   EXPECT_EQ(r.kind, Kind::kAllowed);
-  EXPECT_FALSE(r.end.has_value());  // not known to be unique without the final word
+  EXPECT_FALSE(
+      r.end.has_value());  // not known to be unique without the final word
   r = CheckSerialization(1, ops, 9, 1000);
   EXPECT_EQ(r.kind, Kind::kAllowed);
   EXPECT_EQ(r.end, 9u);
   // A budget too small for the whole search: the search answers, and gives up.
   EXPECT_EQ(CheckSerialization(1, ops, 9, 0).kind, Kind::kUnknown);
   EXPECT_EQ(CheckSerialization(1, ops, 9, 5).kind, Kind::kAllowed);
-  // Every return known, nothing else orders them: the trail's answer, any budget.
-  std::vector<SerialOp> known = {Op(0, Rmw::kIAdd, 1, 10), Op(1, Rmw::kIAdd, 1, 11)};
+  // Every return known, nothing else orders them: the trail's answer, any
+  // budget.
+  std::vector<SerialOp> known = {Op(0, Rmw::kIAdd, 1, 10),
+                                 Op(1, Rmw::kIAdd, 1, 11)};
   r = CheckSerialization(10, known, std::nullopt, 0);
   EXPECT_EQ(r.kind, Kind::kAllowed);
   EXPECT_EQ(r.end, 12u);
   // Listed with a group's later interval first: the search still orders them.
   SerialOp late = Op(0, Rmw::kIAdd, 1, 11), early = Op(1, Rmw::kIAdd, 1, 10);
   late.interval = 1;
-  EXPECT_EQ(CheckSerialization(10, {late, early}, 12, 1000).kind, Kind::kAllowed);
-  EXPECT_EQ(CheckSerialization(10, {late, early}, 13, 1000).kind, Kind::kDivergence);
+  EXPECT_EQ(CheckSerialization(10, {late, early}, 12, 1000).kind,
+            Kind::kAllowed);
+  EXPECT_EQ(CheckSerialization(10, {late, early}, 13, 1000).kind,
+            Kind::kDivergence);
 }
 
 // Searches reuse one Search's room: one search must leave nothing that
@@ -175,12 +190,14 @@ TEST(Serialization, ALegalListedOrderGivesTheSearchsVerdict) {
 TEST(Serialization, ASearchLeavesNothingForTheNext) {
   // Program order within chain 0 forces the search (the listed order is
   // not legal, the trail alone cannot order a chain).
-  std::vector<SerialOp> small = {Op(0, Rmw::kIAdd, 1, 12), Op(0, Rmw::kIAdd, 2, 13),
-                                 Op(1, Rmw::kIAdd, 1, 10), Op(1, Rmw::kIAdd, 1, 11)};
+  std::vector<SerialOp> small = {
+      Op(0, Rmw::kIAdd, 1, 12), Op(0, Rmw::kIAdd, 2, 13),
+      Op(1, Rmw::kIAdd, 1, 10), Op(1, Rmw::kIAdd, 1, 11)};
   const SerialResult first = CheckSerialization(10, small, 15, 1000);
   ASSERT_EQ(first.kind, Kind::kAllowed) << first.why;
   std::vector<SerialOp> wide;  // more chains, values and dead ends
-  for (uint32_t i = 0; i < 12; ++i) wide.push_back(Op(i % 4, Rmw::kIMax, i, 100 + i));
+  for (uint32_t i = 0; i < 12; ++i)
+    wide.push_back(Op(i % 4, Rmw::kIMax, i, 100 + i));
   const SerialResult between = CheckSerialization(100, wide, std::nullopt, 50);
   EXPECT_NE(between.kind, Kind::kAllowed);
   const SerialResult again = CheckSerialization(10, small, 15, 1000);
@@ -198,7 +215,8 @@ TEST(Serialization, AMillionTraceableOpsRebuildLinearly) {
   std::vector<uint32_t> order(n);
   for (uint32_t i = 0; i < n; ++i) order[i] = i;
   isa::Prng prng(5);
-  for (uint32_t i = n - 1; i > 0; --i) std::swap(order[i], order[prng.Below(i + 1)]);
+  for (uint32_t i = n - 1; i > 0; --i)
+    std::swap(order[i], order[prng.Below(i + 1)]);
   std::vector<SerialOp> ops(n);
   uint32_t v = 0;
   for (uint32_t k = 0; k < n; ++k) {
@@ -229,7 +247,8 @@ TEST(Serialization, RepeatingExchangesFromManyThreadsAreFoundWithinBudget) {
   isa::Prng prng(20261126);
   int allowed = 0;
   for (int trial = 0; trial < 20; ++trial) {
-    const uint32_t threads = 128, per = 3, values = 2 + static_cast<uint32_t>(trial % 3);
+    const uint32_t threads = 128, per = 3,
+                   values = 2 + static_cast<uint32_t>(trial % 3);
     std::vector<uint32_t> next(threads, 0);
     std::vector<SerialOp> ops;
     uint32_t word = 0, left = threads * per;
@@ -243,8 +262,9 @@ TEST(Serialization, RepeatingExchangesFromManyThreadsAreFoundWithinBudget) {
       --left;
     }
     // Listed chain by chain, in program order, as a history lists them.
-    std::stable_sort(ops.begin(), ops.end(),
-                     [](const SerialOp& a, const SerialOp& b) { return a.chain < b.chain; });
+    std::stable_sort(
+        ops.begin(), ops.end(),
+        [](const SerialOp& a, const SerialOp& b) { return a.chain < b.chain; });
     const auto r = CheckSerialization(0, ops, word, 1 << 16);
     EXPECT_EQ(r.kind, Kind::kAllowed) << "trial " << trial << ": " << r.why;
     allowed += r.kind == Kind::kAllowed;

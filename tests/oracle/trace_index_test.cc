@@ -32,12 +32,14 @@ TEST(TraceIndex, FindsEveryEventAndNothingElse) {
   std::vector<isa::AtomicEvent> trace;
   for (uint32_t g = 0; g < 3; ++g) {
     for (uint32_t t = 0; t < 64; ++t) {
-      for (uint32_t o = 0; o < 3; ++o) trace.push_back(Event(g, t, 7 + o % 2, o));
+      for (uint32_t o = 0; o < 3; ++o)
+        trace.push_back(Event(g, t, 7 + o % 2, o));
     }
   }
   TraceIndex index;
   index.Build(trace);
-  for (uint32_t i = 0; i < trace.size(); ++i) EXPECT_EQ(Find(index, trace[i]), i);
+  for (uint32_t i = 0; i < trace.size(); ++i)
+    EXPECT_EQ(Find(index, trace[i]), i);
   EXPECT_EQ(Find(index, Event(3, 0, 7, 0)), TraceIndex::kAbsent);
   EXPECT_EQ(Find(index, Event(0, 64, 7, 0)), TraceIndex::kAbsent);
   EXPECT_EQ(Find(index, Event(0, 0, 8, 0)), TraceIndex::kAbsent);
@@ -48,8 +50,9 @@ TEST(TraceIndex, FindsEveryEventAndNothingElse) {
 }
 
 TEST(TraceIndex, DuplicatesFindTheFirst) {
-  const std::vector<isa::AtomicEvent> trace = {Event(0, 1, 4, 0), Event(0, 2, 4, 0),
-                                               Event(0, 1, 4, 0), Event(0, 2, 4, 1)};
+  const std::vector<isa::AtomicEvent> trace = {
+      Event(0, 1, 4, 0), Event(0, 2, 4, 0), Event(0, 1, 4, 0),
+      Event(0, 2, 4, 1)};
   TraceIndex index;
   index.Build(trace);
   EXPECT_EQ(Find(index, trace[2]), 0u);
@@ -74,7 +77,8 @@ TEST(TraceIndex, RebuiltForASmallerOrEmptyTrace) {
 // one after another into one index, against a std::map of the keys
 // (emplace keeps the first), asked for events and for near misses.
 TEST(TraceIndex, AgreesWithAPlainMapOnRandomTraces) {
-  using Key = std::tuple<std::array<uint32_t, 3>, std::array<uint32_t, 3>, uint32_t, uint32_t>;
+  using Key = std::tuple<std::array<uint32_t, 3>, std::array<uint32_t, 3>,
+                         uint32_t, uint32_t>;
   auto key_of = [](const isa::AtomicEvent& e) {
     return Key{e.group, e.thread, e.instruction, e.occurrence};
   };
@@ -106,7 +110,8 @@ TEST(TraceIndex, AgreesWithAPlainMapOnRandomTraces) {
         e = random_event();
       }
       const auto it = first.find(key_of(e));
-      ASSERT_EQ(Find(index, e), it == first.end() ? TraceIndex::kAbsent : it->second)
+      ASSERT_EQ(Find(index, e),
+                it == first.end() ? TraceIndex::kAbsent : it->second)
           << "round " << round;
     }
   }

@@ -9,9 +9,11 @@ namespace atomfuzz::targets {
 namespace {
 
 isa::Case Small(uint32_t groups) {
-  absl::StatusOr<isa::Case> c = isa::ParseCase(absl::StrCat(
-      "[dispatch]\ngroups ", groups, ", 1, 1\n[uav u0]\nkind raw\nwords 1\n[shader]\ncs_5_0\n"
-      "dcl_uav_raw u0\ndcl_thread_group 1, 1, 1\natomic_iadd u0, l(0), l(1)\nret\n"));
+  absl::StatusOr<isa::Case> c = isa::ParseCase(
+      absl::StrCat("[dispatch]\ngroups ", groups,
+                   ", 1, 1\n[uav u0]\nkind raw\nwords 1\n[shader]\ncs_5_0\n"
+                   "dcl_uav_raw u0\ndcl_thread_group 1, 1, 1\natomic_iadd u0, "
+                   "l(0), l(1)\nret\n"));
   EXPECT_TRUE(c.ok()) << c.status();
   return *c;
 }
@@ -32,10 +34,12 @@ std::vector<absl::StatusOr<isa::Outcome>> Results() {
 
 TEST(BatchWire, RequestRoundTrips) {
   const std::vector<isa::Case> cases = {Small(1), Small(2), Small(3)};
-  absl::StatusOr<std::vector<std::string>> texts = DecodeBatchRequest(EncodeBatchRequest(cases));
+  absl::StatusOr<std::vector<std::string>> texts =
+      DecodeBatchRequest(EncodeBatchRequest(cases));
   ASSERT_TRUE(texts.ok()) << texts.status();
   ASSERT_EQ(texts->size(), 3u);
-  for (size_t i = 0; i < 3; ++i) EXPECT_EQ((*texts)[i], isa::PrintCase(cases[i]));
+  for (size_t i = 0; i < 3; ++i)
+    EXPECT_EQ((*texts)[i], isa::PrintCase(cases[i]));
   EXPECT_TRUE(DecodeBatchRequest(EncodeBatchRequest({})).ok());
 }
 
@@ -57,14 +61,17 @@ TEST(BatchWire, ResultsRoundTripWithTheirErrors) {
 // Every prefix is truncated, an extra byte trails, another count is not
 // the batch that was sent: all are errors.
 TEST(BatchWire, RejectsTruncationTrailingBytesAndOtherCounts) {
-  const std::string request = EncodeBatchRequest(std::vector<isa::Case>{Small(1), Small(2)});
+  const std::string request =
+      EncodeBatchRequest(std::vector<isa::Case>{Small(1), Small(2)});
   for (size_t n = 0; n < request.size(); ++n) {
-    EXPECT_FALSE(DecodeBatchRequest(request.substr(0, n)).ok()) << "prefix " << n;
+    EXPECT_FALSE(DecodeBatchRequest(request.substr(0, n)).ok())
+        << "prefix " << n;
   }
   EXPECT_FALSE(DecodeBatchRequest(request + '\0').ok());
   const std::string results = EncodeBatchResults(Results());
   for (size_t n = 0; n < results.size(); ++n) {
-    EXPECT_FALSE(DecodeBatchResults(results.substr(0, n), 3).ok()) << "prefix " << n;
+    EXPECT_FALSE(DecodeBatchResults(results.substr(0, n), 3).ok())
+        << "prefix " << n;
   }
   EXPECT_FALSE(DecodeBatchResults(results + '\0', 3).ok());
   EXPECT_FALSE(DecodeBatchResults(results, 2).ok());

@@ -36,7 +36,8 @@ struct Prepared {
   isa::Outcome alone;
 };
 
-void ExpectSameOutcome(const isa::Outcome& got, const isa::Outcome& want, const std::string& name) {
+void ExpectSameOutcome(const isa::Outcome& got, const isa::Outcome& want,
+                       const std::string& name) {
   EXPECT_EQ(got.status, want.status) << name;
   EXPECT_EQ(got.message, want.message) << name;
   EXPECT_EQ(got.uavs, want.uavs) << name;
@@ -59,14 +60,17 @@ void Prepare(Target& fast, const isa::Case& c, const std::string& name,
 }
 
 // Runs one batch and compares every case with its run alone.
-void ExpectBatchMatches(Target& fast, const std::vector<const Prepared*>& cases) {
+void ExpectBatchMatches(Target& fast,
+                        const std::vector<const Prepared*>& cases) {
   std::vector<const isa::Case*> instrumented;
   for (const Prepared* p : cases) instrumented.push_back(&p->ic.instrumented);
   absl::StatusOr<Batch> batch = BatchCases(instrumented);
   ASSERT_TRUE(batch.ok()) << batch.status();
   ASSERT_EQ(batch->slices.size(), cases.size());
-  EXPECT_TRUE(isa::Validate(batch->combined).ok()) << isa::Validate(batch->combined);
-  absl::StatusOr<std::vector<uint8_t>> dxbc = isa::EncodeDxbc(batch->combined.shader);
+  EXPECT_TRUE(isa::Validate(batch->combined).ok())
+      << isa::Validate(batch->combined);
+  absl::StatusOr<std::vector<uint8_t>> dxbc =
+      isa::EncodeDxbc(batch->combined.shader);
   EXPECT_TRUE(dxbc.ok()) << dxbc.status();
   absl::StatusOr<isa::Outcome> run = fast.Run(batch->combined);
   ASSERT_TRUE(run.ok());
@@ -89,7 +93,8 @@ size_t ExpectBatchesMatch(Target& fast, const std::vector<Prepared>& cases,
                           const BatchLimits& limits = {}) {
   std::map<BatchKey, std::vector<const Prepared*>> by_key;
   for (const Prepared& p : cases) {
-    if (std::optional<BatchKey> key = BatchKeyOf(p.ic.instrumented)) by_key[*key].push_back(&p);
+    if (std::optional<BatchKey> key = BatchKeyOf(p.ic.instrumented))
+      by_key[*key].push_back(&p);
   }
   size_t batched = 0;
   for (const auto& [key, group] : by_key) {
@@ -166,8 +171,9 @@ isa::Case Adder(int uavs, int tgsm, int group = 2) {
     absl::StrAppend(&decls, "dcl_tgsm_raw g0, ", tgsm, "\n");
     absl::StrAppend(&body, "atomic_iadd g0, l(0), l(1)\n");
   }
-  return Parse(absl::StrCat(text, "[shader]\ncs_5_0\n", decls, "dcl_thread_group ", group,
-                            ", 1, 1\n", body, "ret\n"));
+  return Parse(absl::StrCat(text, "[shader]\ncs_5_0\n", decls,
+                            "dcl_thread_group ", group, ", 1, 1\n", body,
+                            "ret\n"));
 }
 
 TEST(CaseBatch, StopsAtTheSlotAndMemoryLimits) {

@@ -16,7 +16,8 @@ TEST(ConstantSlots, AValueKeepsItsFirstSlotThroughGrowth) {
   // Values that collide in few bits, and enough of them to grow the table
   // (64 entries at first) several times.
   for (uint32_t k = 0; k < 1000; ++k) {
-    EXPECT_EQ(slots.FindOrAdd(k << 20, 100 + k), std::make_pair(100 + k, true)) << k;
+    EXPECT_EQ(slots.FindOrAdd(k << 20, 100 + k), std::make_pair(100 + k, true))
+        << k;
   }
   for (uint32_t k = 0; k < 1000; ++k) {
     EXPECT_EQ(slots.FindOrAdd(k << 20, 7), std::make_pair(100 + k, false)) << k;

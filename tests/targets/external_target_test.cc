@@ -1,13 +1,13 @@
 // The external target on examples/simple_executor (built by CMake; its path
 // comes as SIMPLE_EXECUTOR_PATH).
+#include <fstream>
+#include <sstream>
 #include <string>
 
 #include "gtest/gtest.h"
 #include "isa/case_file.h"
 #include "oracle/judge.h"
 #include "targets/registry.h"
-#include <fstream>
-#include <sstream>
 
 namespace atomfuzz::targets {
 namespace {
@@ -28,18 +28,24 @@ TEST(ExternalTarget, SimpleExecutorIsAllowedOnCorpusCases) {
   ASSERT_TRUE(target.ok()) << target.status();
   int judged = 0;
   for (const char* name :
-       {"corpus/seed/all-atomics-uav-raw.case", "corpus/seed/all-atomics-tgsm-structured.case",
-        "corpus/seed/all-atomics-tex3d.case", "corpus/seed/counter-alloc-consume-two-uavs.case",
-        "corpus/seed/e25-iadd-n-threads-tgsm.case", "corpus/seed/loop-exch-occurrences-uav-structured.case",
-        "corpus/seed/sync-ugroup-g-t-tgsm-tex3d.case", "corpus/spec/e26-exch-chains.case"}) {
+       {"corpus/seed/all-atomics-uav-raw.case",
+        "corpus/seed/all-atomics-tgsm-structured.case",
+        "corpus/seed/all-atomics-tex3d.case",
+        "corpus/seed/counter-alloc-consume-two-uavs.case",
+        "corpus/seed/e25-iadd-n-threads-tgsm.case",
+        "corpus/seed/loop-exch-occurrences-uav-structured.case",
+        "corpus/seed/sync-ugroup-g-t-tgsm-tex3d.case",
+        "corpus/spec/e26-exch-chains.case"}) {
     const isa::Case c = Load(name);
     absl::StatusOr<isa::Outcome> o = (*target)->Run(c);
     ASSERT_TRUE(o.ok()) << name << ": " << o.status();
     ASSERT_EQ(o->status, isa::RunStatus::kOk) << name << ": " << o->message;
     EXPECT_TRUE(o->has_trace);
-    absl::StatusOr<oracle::Verdict> v = oracle::Judge(c, *o, oracle::JudgeOptions{});
+    absl::StatusOr<oracle::Verdict> v =
+        oracle::Judge(c, *o, oracle::JudgeOptions{});
     ASSERT_TRUE(v.ok()) << name << ": " << v.status();
-    EXPECT_EQ(v->kind, oracle::Verdict::Kind::kAllowed) << name << ": " << v->Summary();
+    EXPECT_EQ(v->kind, oracle::Verdict::Kind::kAllowed)
+        << name << ": " << v->Summary();
     ++judged;
   }
   EXPECT_EQ(judged, 8);
@@ -48,7 +54,8 @@ TEST(ExternalTarget, SimpleExecutorIsAllowedOnCorpusCases) {
 TEST(ExternalTarget, CrashingLibraryIsAFindingNotTheEnd) {
   auto target = CreateTarget("ext:" + kLibrary + ":crash", TargetOptions{});
   ASSERT_TRUE(target.ok()) << target.status();
-  absl::StatusOr<isa::Outcome> o = (*target)->Run(Load("corpus/seed/imm_atomic_cmp_exch-uav.case"));
+  absl::StatusOr<isa::Outcome> o =
+      (*target)->Run(Load("corpus/seed/imm_atomic_cmp_exch-uav.case"));
   ASSERT_TRUE(o.ok()) << o.status();
   EXPECT_EQ(o->status, isa::RunStatus::kCrashed);
   EXPECT_EQ(o->message, "killed by signal 11 (SIGSEGV)");
@@ -59,12 +66,15 @@ TEST(ExternalTarget, CrashingLibraryIsAFindingNotTheEnd) {
 
 TEST(ExternalTarget, BadNamesAndOptionsAreInvalidArguments) {
   for (const std::string& name :
-       {std::string("ext:"), std::string("ext:/no/such/lib.so"), "ext:" + kLibrary + ":frob"}) {
+       {std::string("ext:"), std::string("ext:/no/such/lib.so"),
+        "ext:" + kLibrary + ":frob"}) {
     auto target = CreateTarget(name, TargetOptions{});
-    EXPECT_EQ(target.status().code(), absl::StatusCode::kInvalidArgument) << name;
+    EXPECT_EQ(target.status().code(), absl::StatusCode::kInvalidArgument)
+        << name;
   }
   auto target = CreateTarget("ext:" + kLibrary + ":frob", TargetOptions{});
-  EXPECT_NE(target.status().message().find("unknown option 'frob'"), absl::string_view::npos)
+  EXPECT_NE(target.status().message().find("unknown option 'frob'"),
+            absl::string_view::npos)
       << target.status();
 }
 

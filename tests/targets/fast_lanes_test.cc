@@ -21,7 +21,8 @@ std::unique_ptr<Target> Fast() {
 // `lanes` threads in one group; thread t stores 2 * (t * t + K) to word t,
 // through destinations that are also sources (r0.x = r0.x * r0.x + K).
 isa::Case Squares(uint32_t lanes, uint32_t k) {
-  const std::string text = absl::StrReplaceAll(R"([dispatch]
+  const std::string text = absl::StrReplaceAll(
+      R"([dispatch]
 groups 1, 1, 1
 
 [uav u0]
@@ -41,8 +42,7 @@ ishl r1.x, vThreadIDInGroupFlattened.x, l(2)
 store_raw u0.x, r1.x, r0.x
 ret
 )",
-                                               {{"LANES", absl::StrCat(lanes)},
-                                                {"K", absl::StrCat(k)}});
+      {{"LANES", absl::StrCat(lanes)}, {"K", absl::StrCat(k)}});
   absl::StatusOr<isa::Case> c = isa::ParseCase(text);
   EXPECT_TRUE(c.ok()) << c.status();
   return *c;
@@ -55,13 +55,15 @@ void ExpectSquares(Target& target, uint32_t lanes, uint32_t k) {
   ASSERT_EQ(out->uavs.size(), 1u);
   ASSERT_EQ(out->uavs[0].words.size(), lanes);
   for (uint32_t t = 0; t < lanes; ++t) {
-    EXPECT_EQ(out->uavs[0].words[t], 2 * (t * t + k)) << lanes << " lanes, thread " << t;
+    EXPECT_EQ(out->uavs[0].words[t], 2 * (t * t + k))
+        << lanes << " lanes, thread " << t;
   }
 }
 
 TEST(FastLanes, InPlaceResultsOverBlocksAndTail) {
   std::unique_ptr<Target> fast = Fast();
-  for (uint32_t lanes : {1u, 3u, 4u, 7u, 8u, 13u}) ExpectSquares(*fast, lanes, 3);
+  for (uint32_t lanes : {1u, 3u, 4u, 7u, 8u, 13u})
+    ExpectSquares(*fast, lanes, 3);
 }
 
 TEST(FastLanes, ReusedBuffersServeWiderAndNarrowerCases) {

@@ -18,17 +18,25 @@ class Misbehaving : public Target {
   absl::string_view name() const override { return "misbehaving"; }
   absl::StatusOr<isa::Outcome> Run(const isa::Case& c) override {
     switch (c.groups[0]) {
-      case 2: std::raise(SIGSEGV); break;
-      case 3: for (;;) std::this_thread::sleep_for(std::chrono::seconds(1));
+      case 2:
+        std::raise(SIGSEGV);
+        break;
+      case 3:
+        for (;;) std::this_thread::sleep_for(std::chrono::seconds(1));
       case 4: {
         // Untouched (make_unique_for_overwrite): the address-space limit
         // stops it at once, where zeroing 512 MiB first could outlast the
         // 1 s deadline on a loaded machine.
         std::vector<std::unique_ptr<char[]>> hoard;
-        for (;;) hoard.push_back(std::make_unique_for_overwrite<char[]>(size_t{64} << 20));
+        for (;;)
+          hoard.push_back(
+              std::make_unique_for_overwrite<char[]>(size_t{64} << 20));
       }
-      case 5: return absl::NotFoundError("no such thing");
-      case 6: poisoned_ = true; break;
+      case 5:
+        return absl::NotFoundError("no such thing");
+      case 6:
+        poisoned_ = true;
+        break;
       case 7:
         if (poisoned_) std::raise(SIGSEGV);
         break;
@@ -62,7 +70,8 @@ isa::Case WithGroups(uint32_t x) {
 
 std::unique_ptr<Target> Make(IsolationOptions options = {}) {
   options.timeout_seconds = 1;
-  auto t = Isolate("misbehaving", [] { return std::make_unique<Misbehaving>(); }, options);
+  auto t = Isolate(
+      "misbehaving", [] { return std::make_unique<Misbehaving>(); }, options);
   EXPECT_TRUE(t.ok()) << t.status();
   return t.ok() ? *std::move(t) : nullptr;
 }
@@ -140,11 +149,13 @@ TEST(IsolatedTarget, ErrorsKeepTheirCode) {
 
 TEST(IsolatedTarget, BatchRunsInOneChildAndKeepsErrors) {
   auto t = Make();
-  const std::vector<isa::Case> cases = {WithGroups(1), WithGroups(5), WithGroups(1)};
+  const std::vector<isa::Case> cases = {WithGroups(1), WithGroups(5),
+                                        WithGroups(1)};
   std::vector<absl::StatusOr<isa::Outcome>> out = t->RunBatch(cases);
   ASSERT_EQ(out.size(), 3u);
   ASSERT_TRUE(out[0].ok()) << out[0].status();
-  EXPECT_EQ(out[0]->message, absl::StrCat(t->Run(WithGroups(1))->message, " batch"));
+  EXPECT_EQ(out[0]->message,
+            absl::StrCat(t->Run(WithGroups(1))->message, " batch"));
   EXPECT_EQ(out[1].status().code(), absl::StatusCode::kNotFound);
   ASSERT_TRUE(out[2].ok()) << out[2].status();
   EXPECT_EQ(out[2]->message, out[0]->message);
@@ -154,8 +165,9 @@ TEST(IsolatedTarget, BatchRunsInOneChildAndKeepsErrors) {
 // and the timeout belong to the cases that caused them.
 TEST(IsolatedTarget, BatchCrashOrHangIsRetriedCaseByCase) {
   auto t = Make();
-  const std::vector<isa::Case> cases = {WithGroups(1), WithGroups(2), WithGroups(1),
-                                        WithGroups(3), WithGroups(1)};
+  const std::vector<isa::Case> cases = {WithGroups(1), WithGroups(2),
+                                        WithGroups(1), WithGroups(3),
+                                        WithGroups(1)};
   std::vector<absl::StatusOr<isa::Outcome>> out = t->RunBatch(cases);
   ASSERT_EQ(out.size(), 5u);
   for (const auto& o : out) ASSERT_TRUE(o.ok()) << o.status();
@@ -173,9 +185,11 @@ TEST(IsolatedTarget, BatchCrashOrHangIsRetriedCaseByCase) {
 }
 
 TEST(IsolatedTarget, FactoryErrorIsReturnedByIsolate) {
-  auto t = Isolate("broken", [] () -> absl::StatusOr<std::unique_ptr<Target>> {
-    return absl::InvalidArgumentError("no device");
-  }, {});
+  auto t = Isolate("broken",
+                   []() -> absl::StatusOr<std::unique_ptr<Target>> {
+                     return absl::InvalidArgumentError("no device");
+                   },
+                   {});
   EXPECT_EQ(t.status().code(), absl::StatusCode::kInvalidArgument);
   EXPECT_EQ(t.status().message(), "no device");
 }

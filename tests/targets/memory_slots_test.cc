@@ -12,7 +12,8 @@ namespace {
 
 TEST(MemorySlots, LowAndHighSlotsKeepTheLastMemorySet) {
   MemorySlots slots;
-  for (uint32_t s : {0u, 7u, 63u, 64u, 1000u, 0xFFFFFFFFu}) EXPECT_EQ(slots.Find(s), -1) << s;
+  for (uint32_t s : {0u, 7u, 63u, 64u, 1000u, 0xFFFFFFFFu})
+    EXPECT_EQ(slots.Find(s), -1) << s;
   slots.Set(0, 3);
   slots.Set(63, 4);
   slots.Set(64, 5);

@@ -81,7 +81,8 @@ TEST(OutcomeWire, RejectsEveryTruncationAndTrailingBytes) {
 }
 
 void Put32(std::string& s, size_t at, uint32_t v) {
-  for (int i = 0; i < 4; ++i) s[at + static_cast<size_t>(i)] = static_cast<char>(v >> (8 * i));
+  for (int i = 0; i < 4; ++i)
+    s[at + static_cast<size_t>(i)] = static_cast<char>(v >> (8 * i));
 }
 
 TEST(OutcomeWire, RejectsBadFieldsWithoutAllocating) {
@@ -102,7 +103,8 @@ TEST(OutcomeWire, RejectsBadFieldsWithoutAllocating) {
   Put32(bad, 21, 0x7FFFFFFF);  // first UAV's word count: huge, short input
   absl::StatusOr<isa::Outcome> r = DecodeOutcome(bad);
   ASSERT_FALSE(r.ok());
-  EXPECT_NE(r.status().message().find("claims"), absl::string_view::npos) << r.status();
+  EXPECT_NE(r.status().message().find("claims"), absl::string_view::npos)
+      << r.status();
 }
 
 }  // namespace

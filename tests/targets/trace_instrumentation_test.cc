@@ -18,7 +18,8 @@
 namespace atomfuzz::targets {
 namespace {
 
-using Key = std::tuple<std::array<uint32_t, 3>, std::array<uint32_t, 3>, uint32_t, uint32_t>;
+using Key = std::tuple<std::array<uint32_t, 3>, std::array<uint32_t, 3>,
+                       uint32_t, uint32_t>;
 
 std::unique_ptr<Target> Fast() {
   TargetOptions options;
@@ -47,7 +48,8 @@ dcl_thread_group 2, 1, 1
 }
 
 // Runs `c` both ways; returns how many traced events it compared.
-size_t ExpectSameBehaviour(Target& fast, const isa::Case& c, const std::string& name) {
+size_t ExpectSameBehaviour(Target& fast, const isa::Case& c,
+                           const std::string& name) {
   absl::StatusOr<isa::Outcome> plain = fast.Run(c);
   EXPECT_TRUE(plain.ok()) << name;
   if (!plain.ok() || plain->status != isa::RunStatus::kOk) return 0;
@@ -69,13 +71,15 @@ size_t ExpectSameBehaviour(Target& fast, const isa::Case& c, const std::string& 
   for (const isa::AtomicEvent& e : decoded.trace) {
     mine[{e.group, e.thread, e.instruction, e.occurrence}] = &e;
   }
-  EXPECT_EQ(mine.size(), decoded.trace.size()) << name << ": duplicate event keys";
+  EXPECT_EQ(mine.size(), decoded.trace.size())
+      << name << ": duplicate event keys";
   EXPECT_EQ(decoded.trace.size(), plain->trace.size()) << name;
   size_t compared = 0;
   for (const isa::AtomicEvent& e : plain->trace) {
     auto it = mine.find({e.group, e.thread, e.instruction, e.occurrence});
     if (it == mine.end()) {
-      ADD_FAILURE() << name << ": instruction " << e.instruction << " missing from the log";
+      ADD_FAILURE() << name << ": instruction " << e.instruction
+                    << " missing from the log";
       continue;
     }
     EXPECT_EQ(it->second->file, e.file) << name;
@@ -85,7 +89,8 @@ size_t ExpectSameBehaviour(Target& fast, const isa::Case& c, const std::string& 
       EXPECT_FALSE(it->second->returned.has_value()) << name;
     } else if (it->second->returned) {
       EXPECT_EQ(it->second->returned, e.returned)
-          << name << ": instruction " << e.instruction << " occurrence " << e.occurrence;
+          << name << ": instruction " << e.instruction << " occurrence "
+          << e.occurrence;
       ++compared;
     }
   }
@@ -161,14 +166,16 @@ ret
   std::unique_ptr<Target> fast = Fast();
   // Returning atomics run: 1 + (0+1+2+3) + 1 per group's threads, then
   // thread 1 leaves, umax for 3 threads, one more for thread 2, xor for 2.
-  EXPECT_EQ(ExpectSameBehaviour(*fast, *c, "mixed"), 2u * (4 + 6 + 4 + 3 + 1 + 2));
+  EXPECT_EQ(ExpectSameBehaviour(*fast, *c, "mixed"),
+            2u * (4 + 6 + 4 + 3 + 1 + 2));
 }
 
 // lavapipe may spend its loop budget on a loop no thread enters (docs/
 // findings.md #10): the record's loop then writes its first word only. The
 // decoder keeps the memory for the judge and drops the trace.
 TEST(TraceInstrumentation, ARecordCutShortDropsTheTraceNotTheRun) {
-  absl::StatusOr<isa::Case> c = TwoThreadsOnOneWord(R"(imm_atomic_iadd r0.x, u0, l(0), l(1)
+  absl::StatusOr<isa::Case> c =
+      TwoThreadsOnOneWord(R"(imm_atomic_iadd r0.x, u0, l(0), l(1)
 ret
 )");
   ASSERT_TRUE(c.ok()) << c.status();
@@ -181,12 +188,14 @@ ret
   cap.loop_cap = 65535;
   EXPECT_TRUE(DecodeTrace(*c, ic->layout, *run, cap).has_trace);
   for (isa::UavState& u : run->uavs) {
-    if (u.slot == ic->layout.log_slot) u.words[ic->layout.record_words + 1] = 0xffffffffu;
+    if (u.slot == ic->layout.log_slot)
+      u.words[ic->layout.record_words + 1] = 0xffffffffu;
   }
   const isa::Outcome decoded = DecodeTrace(*c, ic->layout, *run, cap);
   EXPECT_EQ(decoded.status, isa::RunStatus::kOk);
   EXPECT_FALSE(decoded.has_trace);
-  EXPECT_NE(decoded.message.find("cut short"), std::string::npos) << decoded.message;
+  EXPECT_NE(decoded.message.find("cut short"), std::string::npos)
+      << decoded.message;
   ASSERT_EQ(decoded.uavs.size(), 1u);
   EXPECT_EQ(decoded.uavs[0].words[0], 2u);
 }
@@ -242,7 +251,8 @@ ret
   // 5000 atomics per thread > the 4096 entries a looping thread gets.
   const isa::Outcome decoded = DecodeTrace(*c, ic->layout, *run);
   EXPECT_FALSE(decoded.has_trace);
-  EXPECT_NE(decoded.message.find("trace overflow"), std::string::npos) << decoded.message;
+  EXPECT_NE(decoded.message.find("trace overflow"), std::string::npos)
+      << decoded.message;
   EXPECT_EQ(decoded.uavs[0].words[0], 10000u);
   // Two threads of one vector start 2 x 5001 iterations, and the record's
   // loop 2 more (its two words).
@@ -251,7 +261,8 @@ ret
   cap.loop_cap_name = "lavapipe loop cap";
   const isa::Outcome capped = DecodeTrace(*c, ic->layout, *run, cap);
   EXPECT_EQ(capped.status, isa::RunStatus::kBudgetExceeded);
-  EXPECT_NE(capped.message.find("lavapipe loop cap"), std::string::npos) << capped.message;
+  EXPECT_NE(capped.message.find("lavapipe loop cap"), std::string::npos)
+      << capped.message;
   cap.loop_cap = 10005;
   EXPECT_EQ(DecodeTrace(*c, ic->layout, *run, cap).status, isa::RunStatus::kOk);
 }

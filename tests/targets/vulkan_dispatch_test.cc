@@ -17,15 +17,16 @@ namespace {
 // Spec 5.5, test vector 1: 64 threads, thread i does imm_atomic_iadd on
 // u0 byte 4*i and stores the returned (old) value back there.
 constexpr uint32_t kSpec49Container[] = {
-    0x43425844, 0xc4ffe15d, 0xb4eb56ae, 0x4c941e84, 0x9040e83a, 0x00000001, 0x000000e8,
-    0x00000003, 0x0000002c, 0x0000003c, 0x0000004c, 0x4e475349, 0x00000008, 0x00000000,
-    0x00000008, 0x4e47534f, 0x00000008, 0x00000000, 0x00000008, 0x58454853, 0x00000094,
-    0x00050050, 0x00000025, 0x0100086a, 0x0300009d, 0x0011e000, 0x00000000, 0x0200005f,
-    0x00020012, 0x02000068, 0x00000001, 0x0400009b, 0x00000040, 0x00000001, 0x00000001,
-    0x06000029, 0x00100012, 0x00000000, 0x0002000a, 0x00004001, 0x00000002, 0x090000b4,
-    0x00100022, 0x00000000, 0x0011e000, 0x00000000, 0x0010000a, 0x00000000, 0x00004001,
-    0x00000001, 0x070000a6, 0x0011e012, 0x00000000, 0x0010000a, 0x00000000, 0x0010001a,
-    0x00000000, 0x0100003e,
+    0x43425844, 0xc4ffe15d, 0xb4eb56ae, 0x4c941e84, 0x9040e83a, 0x00000001,
+    0x000000e8, 0x00000003, 0x0000002c, 0x0000003c, 0x0000004c, 0x4e475349,
+    0x00000008, 0x00000000, 0x00000008, 0x4e47534f, 0x00000008, 0x00000000,
+    0x00000008, 0x58454853, 0x00000094, 0x00050050, 0x00000025, 0x0100086a,
+    0x0300009d, 0x0011e000, 0x00000000, 0x0200005f, 0x00020012, 0x02000068,
+    0x00000001, 0x0400009b, 0x00000040, 0x00000001, 0x00000001, 0x06000029,
+    0x00100012, 0x00000000, 0x0002000a, 0x00004001, 0x00000002, 0x090000b4,
+    0x00100022, 0x00000000, 0x0011e000, 0x00000000, 0x0010000a, 0x00000000,
+    0x00004001, 0x00000001, 0x070000a6, 0x0011e012, 0x00000000, 0x0010000a,
+    0x00000000, 0x0010001a, 0x00000000, 0x0100003e,
 };
 
 std::vector<uint8_t> Spec49Bytes() {
@@ -49,13 +50,15 @@ TEST(Vkd3dCompiler, RejectsABadChecksum) {
   std::vector<uint8_t> bytes = Spec49Bytes();
   bytes[4] ^= 1;  // spec 5.3: vkd3d checks the checksum
   const UavBinding u0{0, true, false};
-  const SpirvModule m = CompileDxbcToSpirv(bytes, {&u0, 1}, BufferUavMode::kTexel);
+  const SpirvModule m =
+      CompileDxbcToSpirv(bytes, {&u0, 1}, BufferUavMode::kTexel);
   EXPECT_FALSE(m.ok);
   EXPECT_NE(m.messages, "");
 }
 
 TEST(SpirvValidation, RejectsGarbage) {
-  const std::vector<uint32_t> words = {0x07230203, 0x00010000, 0, 5, 0, 0xdeadbeef};
+  const std::vector<uint32_t> words = {0x07230203, 0x00010000, 0,
+                                       5,          0,          0xdeadbeef};
   EXPECT_TRUE(ValidateSpirv(words).has_value());
 }
 

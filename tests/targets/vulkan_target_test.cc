@@ -25,7 +25,8 @@ TEST(VulkanTarget, RunsEveryCorpusCase) {
   if (!vk.ok()) GTEST_SKIP() << vk.status();
   const std::vector<std::string> files = fuzz::testutil::CorpusCaseFiles();
   ASSERT_FALSE(files.empty());
-  std::unique_ptr<Target> target = *CreateVulkanTarget({}, BufferUavMode::kTexel);
+  std::unique_ptr<Target> target =
+      *CreateVulkanTarget({}, BufferUavMode::kTexel);
   int traced = 0;
   std::vector<std::string> mismatched, refused;
   for (const std::string& f : files) {
@@ -40,7 +41,8 @@ TEST(VulkanTarget, RunsEveryCorpusCase) {
     }
     // vkd3d 1.2 refuses some valid SM5 (e.g. umad, opcode 0x52): a finding
     // about vkd3d, not a failure of this target.
-    if (o->status == isa::RunStatus::kRejected && o->message.rfind("vkd3d-shader:", 0) == 0) {
+    if (o->status == isa::RunStatus::kRejected &&
+        o->message.rfind("vkd3d-shader:", 0) == 0) {
       refused.push_back(f);
       continue;
     }
@@ -51,9 +53,11 @@ TEST(VulkanTarget, RunsEveryCorpusCase) {
   }
   EXPECT_GT(traced, static_cast<int>(files.size()) / 2);
   // Printed, not failed: a mismatch may be a vkd3d/lavapipe bug to report.
-  std::printf("refused by vkd3d: %zu: %s\n", refused.size(), absl::StrJoin(refused, " ").c_str());
-  std::printf("[expect] mismatches on vulkan: %zu of %zu: %s\n", mismatched.size(),
-              files.size(), absl::StrJoin(mismatched, " ").c_str());
+  std::printf("refused by vkd3d: %zu: %s\n", refused.size(),
+              absl::StrJoin(refused, " ").c_str());
+  std::printf("[expect] mismatches on vulkan: %zu of %zu: %s\n",
+              mismatched.size(), files.size(),
+              absl::StrJoin(mismatched, " ").c_str());
 }
 
 TEST(VulkanTarget, TracesTheSpecProgram) {
@@ -100,26 +104,31 @@ ret
   }
 }
 
-void ExpectRunBatchAgreesWithRun(BufferUavMode mode, const std::vector<isa::Case>& cases) {
+void ExpectRunBatchAgreesWithRun(BufferUavMode mode,
+                                 const std::vector<isa::Case>& cases) {
   std::unique_ptr<Target> target = *CreateVulkanTarget({}, mode);
   std::vector<absl::StatusOr<isa::Outcome>> batched = target->RunBatch(cases);
   ASSERT_EQ(batched.size(), cases.size());
   for (size_t i = 0; i < cases.size(); ++i) {
     absl::StatusOr<isa::Outcome> alone = target->Run(cases[i]);
     ASSERT_TRUE(alone.ok()) << cases[i].file << ": " << alone.status();
-    ASSERT_TRUE(batched[i].ok()) << cases[i].file << ": " << batched[i].status();
+    ASSERT_TRUE(batched[i].ok())
+        << cases[i].file << ": " << batched[i].status();
     // lavapipe's loop cap: a batch lowers it by the other cases' loops, and
     // some regress cases loop as often as an undefined register says.
     const auto ok_or_capped = [](const isa::Outcome& o) {
-      return o.status == isa::RunStatus::kOk || o.status == isa::RunStatus::kBudgetExceeded;
+      return o.status == isa::RunStatus::kOk ||
+             o.status == isa::RunStatus::kBudgetExceeded;
     };
     if (batched[i]->status == isa::RunStatus::kBudgetExceeded ||
         alone->status == isa::RunStatus::kBudgetExceeded) {
       EXPECT_TRUE(ok_or_capped(*batched[i]) && ok_or_capped(*alone))
-          << cases[i].file << ": " << batched[i]->message << " / " << alone->message;
+          << cases[i].file << ": " << batched[i]->message << " / "
+          << alone->message;
       continue;
     }
-    EXPECT_EQ(batched[i]->status, alone->status) << cases[i].file << ": " << batched[i]->message;
+    EXPECT_EQ(batched[i]->status, alone->status)
+        << cases[i].file << ": " << batched[i]->message;
     EXPECT_EQ(batched[i]->message, alone->message) << cases[i].file;
     EXPECT_EQ(batched[i]->has_trace, alone->has_trace) << cases[i].file;
     EXPECT_EQ(isa::CheckExpectations(cases[i], *batched[i]).empty(),
@@ -151,18 +160,22 @@ TEST(VulkanTarget, RunBatchAgreesWithRunOnTheCorpus) {
 TEST(VulkanTarget, RunsABatchOfSixtyFourTexelBuffers) {
   absl::StatusOr<VkContext*> vk = GetVkContext("");
   if (!vk.ok()) GTEST_SKIP() << vk.status();
-  if (DescriptorLimit(**vk, BufferUavMode::kTexel) < 64) GTEST_SKIP() << "fewer descriptors";
+  if (DescriptorLimit(**vk, BufferUavMode::kTexel) < 64)
+    GTEST_SKIP() << "fewer descriptors";
   std::vector<isa::Case> cases;
   for (uint32_t k = 0; k < 21; ++k) {
-    std::string text = absl::StrCat("[dispatch]\ngroups ", 1 + k % 3, ", 1, 1\n");
+    std::string text =
+        absl::StrCat("[dispatch]\ngroups ", 1 + k % 3, ", 1, 1\n");
     std::string decls, body;
     for (int u = 0; u < 3; ++u) {
-      absl::StrAppend(&text, "[uav u", u, "]\nkind raw\nwords 2\ndata ", k, ", 0\n");
+      absl::StrAppend(&text, "[uav u", u, "]\nkind raw\nwords 2\ndata ", k,
+                      ", 0\n");
       absl::StrAppend(&decls, "dcl_uav_raw u", u, "\n");
       absl::StrAppend(&body, "atomic_iadd u", u, ", l(4), l(", u + 1, ")\n");
     }
-    absl::StatusOr<isa::Case> c = isa::ParseCase(absl::StrCat(
-        text, "[shader]\ncs_5_0\n", decls, "dcl_thread_group 4, 1, 1\n", body, "ret\n"));
+    absl::StatusOr<isa::Case> c = isa::ParseCase(
+        absl::StrCat(text, "[shader]\ncs_5_0\n", decls,
+                     "dcl_thread_group 4, 1, 1\n", body, "ret\n"));
     ASSERT_TRUE(c.ok()) << c.status();
     cases.push_back(*std::move(c));
   }
@@ -171,7 +184,8 @@ TEST(VulkanTarget, RunsABatchOfSixtyFourTexelBuffers) {
   absl::StatusOr<Batch> batch = BatchCases(pointers);
   ASSERT_TRUE(batch.ok()) << batch.status();
   ASSERT_EQ(batch->combined.resources.size(), 63u);  // the log is the 64th
-  std::unique_ptr<Target> target = *CreateVulkanTarget({}, BufferUavMode::kTexel);
+  std::unique_ptr<Target> target =
+      *CreateVulkanTarget({}, BufferUavMode::kTexel);
   absl::StatusOr<isa::Outcome> run = target->Run(batch->combined);
   ASSERT_TRUE(run.ok()) << run.status();
   ASSERT_EQ(run->status, isa::RunStatus::kOk) << run->message;
@@ -180,7 +194,8 @@ TEST(VulkanTarget, RunsABatchOfSixtyFourTexelBuffers) {
     ASSERT_EQ(split[k].uavs.size(), 3u);
     for (uint32_t u = 0; u < 3; ++u) {
       // (1 + k % 3) groups of 4 threads each add u + 1 to word 1.
-      EXPECT_EQ(split[k].uavs[u].words, (std::vector<uint32_t>{k, 4 * (1 + k % 3) * (u + 1)}))
+      EXPECT_EQ(split[k].uavs[u].words,
+                (std::vector<uint32_t>{k, 4 * (1 + k % 3) * (u + 1)}))
           << "case " << k << " u" << u;
     }
   }
@@ -240,7 +255,8 @@ namespace {
 TEST(VkContext, LavapipeRunsWithRobustBufferAccess2) {
   absl::StatusOr<VkContext*> vk = GetVkContext("");
   if (!vk.ok()) GTEST_SKIP() << vk.status();
-  if (std::string((*vk)->properties.deviceName).find("llvmpipe") == std::string::npos) {
+  if (std::string((*vk)->properties.deviceName).find("llvmpipe") ==
+      std::string::npos) {
     GTEST_SKIP() << "not lavapipe";
   }
   EXPECT_TRUE((*vk)->robust_buffer_access2);
