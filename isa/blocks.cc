@@ -5,11 +5,19 @@
 
 namespace atomfuzz::isa {
 
-absl::Status PairBlocks(absl::Span<const Instruction> code, BlockPairs& out) {
+namespace {
+
+// PairBlocks over the instructions `each` visits (in program order), which
+// include every block instruction.
+template <typename ForEach>
+absl::Status Pair(absl::Span<const Instruction> code, const ForEach& each,
+                  BlockPairs& out) {
   constexpr uint32_t kNone = BlockPairs::kNone;
-  out.opener.assign(code.size(), kNone);
-  out.next.assign(code.size(), kNone);
-  out.close.assign(code.size(), kNone);
+  // Only members' entries (and those they name) are read: no fill, as this
+  // runs on every case compiled, judged and mutated.
+  out.opener.resize(code.size());
+  out.next.resize(code.size());
+  out.close.resize(code.size());
   // Open blocks' openers, and the last else or label of each; inline up to
   // what no generated program reaches.
   absl::InlinedVector<uint32_t, 16> open, last;
@@ -32,7 +40,10 @@ absl::Status PairBlocks(absl::Span<const Instruction> code, BlockPairs& out) {
     }
     return kNone;
   };
-  for (uint32_t i = 0; i < code.size(); ++i) {
+  absl::Status status = absl::OkStatus();
+  auto fail = [&](uint32_t i, const char* what) { status = bad(i, what); };
+  each([&](uint32_t i) {
+    if (!status.ok()) return;
     const OpcodeInfo& row = code[i].info();
     switch (row.block) {
       case BlockShape::kNone:
@@ -48,7 +59,7 @@ absl::Status PairBlocks(absl::Span<const Instruction> code, BlockPairs& out) {
         const bool middle = row.block == BlockShape::kMiddle;
         if (open.empty() || kind(open.back()) != row.block_kind ||
             (middle && last.back() != open.back())) {
-          return bad(i, middle ? "else without if" : "case outside switch");
+          return fail(i, middle ? "else without if" : "case outside switch");
         }
         out.opener[i] = open.back();
         out.next[last.back()] = i;
@@ -58,10 +69,10 @@ absl::Status PairBlocks(absl::Span<const Instruction> code, BlockPairs& out) {
       }
       case BlockShape::kClose: {
         if (open.empty() || kind(open.back()) != row.block_kind) {
-          return bad(i, row.block_kind == BlockKind::kIf ? "endif without if"
-                        : row.block_kind == BlockKind::kLoop
-                            ? "endloop without loop"
-                            : "endswitch without switch");
+          return fail(i, row.block_kind == BlockKind::kIf ? "endif without if"
+                         : row.block_kind == BlockKind::kLoop
+                             ? "endloop without loop"
+                             : "endswitch without switch");
         }
         const uint32_t o = open.back();
         out.opener[i] = o;
@@ -77,19 +88,42 @@ absl::Status PairBlocks(absl::Span<const Instruction> code, BlockPairs& out) {
         const bool is_break = row.block == BlockShape::kBreak;
         const uint32_t o = innermost(!is_break);
         if (o == kNone) {
-          return bad(i, is_break ? "break outside loop or switch"
-                                 : "continue outside loop");
+          return fail(i, is_break ? "break outside loop or switch"
+                                  : "continue outside loop");
         }
         out.opener[i] = o;
         members.push_back(i);
         break;
       }
     }
-  }
+  });
+  if (!status.ok()) return status;
   if (!open.empty()) return bad(open.back(), "block not closed");
   for (uint32_t i : members)
     out.close[i] = out.close[out.opener[i]];  // closers: their own
   return absl::OkStatus();
+}
+
+}  // namespace
+
+absl::Status PairBlocks(absl::Span<const Instruction> code, BlockPairs& out) {
+  return Pair(
+      code,
+      [&](const auto& visit) {
+        for (uint32_t i = 0; i < code.size(); ++i) visit(i);
+      },
+      out);
+}
+
+absl::Status PairBlocks(absl::Span<const Instruction> code,
+                        absl::Span<const uint32_t> candidates,
+                        BlockPairs& out) {
+  return Pair(
+      code,
+      [&](const auto& visit) {
+        for (uint32_t i : candidates) visit(i);
+      },
+      out);
 }
 
 }  // namespace atomfuzz::isa

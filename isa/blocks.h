@@ -18,7 +18,8 @@ namespace atomfuzz::isa {
 
 struct BlockPairs {
   static constexpr uint32_t kNone = UINT32_MAX;
-  // Per instruction index, kNone where it does not apply.
+  // Per instruction index, defined at the members (below) only: elsewhere
+  // they hold whatever the room held (no fill per program).
   // `opener`: of an opener, itself; of an else, case, default or closer,
   // its block's opener; of a break, the innermost loop's or switch's; of a
   // continue, the innermost loop's.
@@ -38,6 +39,10 @@ struct BlockPairs {
 // not balance. The validator reports every such place (control_flow_check);
 // a validated program always pairs.
 absl::Status PairBlocks(absl::Span<const Instruction> code, BlockPairs& out);
+// The same over `candidates` only: ascending indices that include every
+// block instruction (the fast executor's list of control instructions).
+absl::Status PairBlocks(absl::Span<const Instruction> code,
+                        absl::Span<const uint32_t> candidates, BlockPairs& out);
 inline absl::Status PairBlocks(const Program& p, BlockPairs& out) {
   return PairBlocks(p.instructions, out);
 }

@@ -17,7 +17,8 @@ using isa::BlockShape;
 absl::Status ResolveJumps(const std::vector<isa::Instruction>& program,
                           CompileTables& tables, CompiledCase& out) {
   isa::BlockPairs& pairs = tables.blocks;
-  if (absl::Status s = isa::PairBlocks(program, pairs); !s.ok()) {
+  if (absl::Status s = isa::PairBlocks(program, tables.control, pairs);
+      !s.ok()) {
     return absl::InvalidArgumentError(
         absl::StrCat("unbalanced control flow: ", s.message()));
   }

@@ -4,6 +4,7 @@
 #include "isa/blocks.h"
 
 #include <string>
+#include <vector>
 
 #include "absl/strings/str_cat.h"
 #include "gtest/gtest.h"
@@ -11,8 +12,6 @@
 
 namespace atomfuzz::isa {
 namespace {
-
-constexpr uint32_t kNone = BlockPairs::kNone;
 
 Program Asm(const std::string& body) {
   absl::StatusOr<Program> p = Assemble(absl::StrCat(
@@ -60,9 +59,19 @@ TEST(PairBlocks, IfElseLoopSwitchAndTheirExits) {
   EXPECT_EQ(b.opener[8], 2u);
   EXPECT_EQ(b.close[8], 13u);
   EXPECT_EQ(b.opener[10], 3u);
-  // Other instructions belong to no block.
-  EXPECT_EQ(b.opener[0], kNone);
-  EXPECT_EQ(b.next[14], kNone);
+  // The members, in order; other instructions belong to no block.
+  EXPECT_EQ(b.members,
+            (std::vector<uint32_t>{2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13}));
+  // Over a list of candidates that holds every block instruction, the same.
+  BlockPairs c;
+  const std::vector<uint32_t> candidates = {2, 3,  4,  5,  6,  7, 8,
+                                            9, 10, 11, 12, 13, 14};
+  ASSERT_TRUE(PairBlocks(p.instructions, candidates, c).ok());
+  EXPECT_EQ(c.members, b.members);
+  for (uint32_t i : b.members) {
+    EXPECT_EQ(c.opener[i], b.opener[i]) << i;
+    EXPECT_EQ(c.close[i], b.close[i]) << i;
+  }
 }
 
 TEST(PairBlocks, UnbalancedBlocksNameTheirLine) {
