@@ -135,7 +135,6 @@ class Worker {
         break;
     }
     std::optional<isa::Outcome>& outcome = r.outcome;
-    std::optional<oracle::Verdict> verdict = std::move(r.verdict);
     if (outcome->status == isa::RunStatus::kRejected) {
       counters_.rejected.fetch_add(1, std::memory_order_relaxed);
     }
@@ -151,7 +150,7 @@ class Worker {
         counters_.corpus_added.fetch_add(1, std::memory_order_relaxed);
       }
     }
-    switch (verdict->kind) {
+    switch (r.verdict.kind) {
       case oracle::Verdict::Kind::kAllowed:
         break;
       case oracle::Verdict::Kind::kUnknown:
@@ -160,7 +159,7 @@ class Worker {
       case oracle::Verdict::Kind::kDivergence:
         counters_.divergences.fetch_add(1, std::memory_order_relaxed);
         Found(c, origin,
-              Differential{*std::move(outcome), *std::move(verdict)});
+              Differential{*std::move(outcome), std::move(r.verdict)});
         break;
     }
     Enter(WorkerPhase::kIdle);

@@ -56,6 +56,15 @@ isa::Case Load(const std::string& relative) {
   return c.ok() ? *c : isa::Case{};
 }
 
+// The fast target's outcome of `c` as an executor that sees only final
+// memory reports it: no trace.
+isa::Outcome FastWithoutTrace(const isa::Case& c) {
+  isa::Outcome o = testutil::RunOn(c, "fast");
+  o.has_trace = false;
+  o.trace.clear();
+  return o;
+}
+
 // Point 1: the atomic's wrong return (1, not 0) makes its own thread store
 // out of a one-element g1, poisoning all TGSM. Poison excuses only what
 // comes after it: the return is still judged.
@@ -93,9 +102,7 @@ TEST(BlindSpots, WrongReturnIsADivergenceWithOrWithoutPoison) {
 // plus the allocs, whatever else happened to the UAV (here: poisoned).
 TEST(BlindSpots, CounterIsJudgedWithoutATraceAndAfterPoison) {
   const isa::Case c = Load("corpus/regress/judge-counter-after-poison.case");
-  isa::Outcome o = testutil::RunOn(c, "fast");
-  o.has_trace = false;
-  o.trace.clear();
+  isa::Outcome o = FastWithoutTrace(c);
   EXPECT_EQ(JudgeOf(c, o).kind, oracle::Verdict::Kind::kAllowed);
   ASSERT_EQ(o.uavs.size(), 1u);
   ASSERT_TRUE(o.uavs[0].counter.has_value());
@@ -111,9 +118,7 @@ TEST(BlindSpots, CorpusCountersAreJudgedWithoutATrace) {
                            "corpus/spec/e35-glc-same-atomics.case"}) {
     SCOPED_TRACE(file);
     const isa::Case c = Load(file);
-    isa::Outcome o = testutil::RunOn(c, "fast");
-    o.has_trace = false;
-    o.trace.clear();
+    isa::Outcome o = FastWithoutTrace(c);
     EXPECT_EQ(JudgeOf(c, o).kind, oracle::Verdict::Kind::kAllowed);
     for (isa::UavState& u : o.uavs) {
       if (u.counter) *u.counter += 1;
@@ -237,9 +242,7 @@ TEST(BlindSpots, AStoreRacingWithAtomicsOnAUavHasAPlaceInTheOrder) {
 // which thread got which struct is AnIndexHandedOutTwice's.
 TEST(BlindSpots, AllocIndicesWithoutATraceAreJudgedThroughMemory) {
   const isa::Case c = Load("corpus/seed/counter-alloc-uav-structured.case");
-  isa::Outcome good = testutil::RunOn(c, "fast");
-  good.has_trace = false;
-  good.trace.clear();
+  isa::Outcome good = FastWithoutTrace(c);
   ASSERT_EQ(JudgeOf(c, good).kind, oracle::Verdict::Kind::kAllowed);
   // Structs are 2 words (id, 0xa0000000 + id); 3..18 are handed out.
   ExpectWrongMemory(c, good, 38, 5);
@@ -255,9 +258,7 @@ TEST(BlindSpots, AllocIndicesWithoutATraceAreJudgedThroughMemory) {
 // it. Any permutation of the records is allowed.
 TEST(BlindSpots, AnIndexHandedOutTwiceWithoutATraceIsADivergence) {
   const isa::Case c = Load("corpus/seed/counter-alloc-uav-structured.case");
-  isa::Outcome good = testutil::RunOn(c, "fast");
-  good.has_trace = false;
-  good.trace.clear();
+  isa::Outcome good = FastWithoutTrace(c);
   ASSERT_EQ(JudgeOf(c, good).kind, oracle::Verdict::Kind::kAllowed);
   auto with = [&](uint32_t s, uint32_t id, uint32_t tag) {
     isa::Outcome o = good;
