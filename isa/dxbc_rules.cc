@@ -45,7 +45,13 @@ const char* OperandShapeProblem(OperandKind kind, const Operand& op) {
                ? nullptr
                : "an immediate of 1 or 4 components";
   }
-  if (op.file == RegFile::kNull) return nullptr;
+  // The printer and assembler know only the 0-component null (0x0000D000,
+  // spec 4.4); a null with a mask or swizzle would not survive a round trip.
+  if (op.file == RegFile::kNull) {
+    return op.selection == Selection::kNone
+               ? nullptr
+               : "a 0-component null (0x0000D000, spec 4.4)";
+  }
   if ((op.file == RegFile::kUav || op.file == RegFile::kTgsm) &&
       (op.relative || op.offset != 0)) {
     return "a u#/g# without an index expression (cs_5_0, E-44)";

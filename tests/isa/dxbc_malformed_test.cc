@@ -137,6 +137,19 @@ TEST(DxbcMalformedTest, ProgramErrors) {
   t = Tokens();
   t[(kImmAtomic - kShexData) / 4 + 3] = 0x0001E000;  // u0 with no index (0-D)
   ExpectError(Container(t), "(instr 7): expected a 1-D immediate index on u");
+  // null with a swizzle: the printer writes plain `null`, so accepting it
+  // would change the program on a print/assemble round trip (found by
+  // dxbc_fuzzer from `imul null, ...`).
+  t = Tokens();
+  t[(kImmAtomic - kShexData) / 4 + 1] = 0x0000D006;
+  ExpectError(Container(t), "(instr 7): expected a 0-component null");
+  // The same null without components (and without r0's index DWORD) is fine.
+  const size_t at = (kImmAtomic - kShexData) / 4;
+  t[at + 1] = 0x0000D000;
+  t.erase(t.begin() + at + 2);
+  t[at] -= 1u << 24;  // instruction length
+  t[1] -= 1;          // chunk length
+  EXPECT_TRUE(DecodeDxbc(Container(t)).ok());
 }
 
 // Random damage to two valid containers: never a crash (ASan/UBSan builds
