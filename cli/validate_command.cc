@@ -17,15 +17,11 @@ int RunValidate(const std::vector<std::string>& files) {
   for (const std::string& path : files) {
     isa::Case c;
     switch (LoadCase(path, /*validate=*/true, c)) {
-      case LoadResult::kOk:
-        ++valid;
-        break;
+      case LoadResult::kOk: ++valid; break;
       case LoadResult::kInvalid:
         if (status == kExitOk) status = kExitCheckFailed;
         break;
-      default:
-        status = kExitBadInput;
-        break;
+      default: status = kExitBadInput; break;
     }
   }
   if (!absl::GetFlag(FLAGS_quiet)) {

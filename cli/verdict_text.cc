@@ -32,8 +32,7 @@ int ReportRun(std::FILE* out, absl::string_view label, absl::string_view file,
       std::fprintf(out, "%s: not judged: %s\n", std::string(label).c_str(),
                    r.message.c_str());
       return kExitOk;
-    case fuzz::RunKind::kJudged:
-      break;
+    case fuzz::RunKind::kJudged: break;
   }
   PrintVerdict(out, label, r.verdict);
   return r.verdict.kind == oracle::Verdict::Kind::kDivergence ? kExitCheckFailed

@@ -11,16 +11,11 @@ namespace atomfuzz::fuzz {
 
 absl::string_view RunKindName(RunKind k) {
   switch (k) {
-    case RunKind::kJudged:
-      return "judged";
-    case RunKind::kRan:
-      return "ran";
-    case RunKind::kNotJudged:
-      return "not judged";
-    case RunKind::kTargetFailed:
-      return "target failed";
-    case RunKind::kJudgeFailed:
-      return "judge failed";
+    case RunKind::kJudged: return "judged";
+    case RunKind::kRan: return "ran";
+    case RunKind::kNotJudged: return "not judged";
+    case RunKind::kTargetFailed: return "target failed";
+    case RunKind::kJudgeFailed: return "judge failed";
   }
   return "?";
 }

@@ -22,12 +22,9 @@ std::string ExpectedMnemonic(absl::string_view word) {
     const OpcodeInfo* row = FindMnemonic(word.substr(0, cut));
     if (row == nullptr) continue;
     switch (row->suffix) {
-      case Suffix::kSyncFlags:
-        return "sync[_uglobal|_ugroup][_g][_t]";
-      case Suffix::kGlc:
-        return absl::StrCat(row->mnemonic, "[_glc]");
-      case Suffix::kGlcOpc:
-        return absl::StrCat(row->mnemonic, "[_glc][_opc]");
+      case Suffix::kSyncFlags: return "sync[_uglobal|_ugroup][_g][_t]";
+      case Suffix::kGlc: return absl::StrCat(row->mnemonic, "[_glc]");
+      case Suffix::kGlcOpc: return absl::StrCat(row->mnemonic, "[_glc][_opc]");
       case Suffix::kDimGlc:
         return absl::StrCat(row->mnemonic,
                             "_<dim>[_glc] with <dim> buffer, texture1d, "
@@ -36,10 +33,8 @@ std::string ExpectedMnemonic(absl::string_view word) {
       case Suffix::kIndexable:
         return absl::StrCat(row->mnemonic, " or ", row->mnemonic,
                             "_indexable(...)(...)");
-      case Suffix::kGlobalFlags:
-        return std::string(row->mnemonic);
-      case Suffix::kNone:
-        break;
+      case Suffix::kGlobalFlags: return std::string(row->mnemonic);
+      case Suffix::kNone: break;
     }
   }
   return "an instruction";
@@ -121,9 +116,7 @@ class LineAssembler {
         inst.sync_flags = *flags;
         return true;
       }
-      case Suffix::kGlc:
-        inst.glc = rest == "_glc";
-        return inst.glc;
+      case Suffix::kGlc: inst.glc = rest == "_glc"; return inst.glc;
       case Suffix::kGlcOpc:
         // vkd3d prints _glc first; the other order is accepted (spec 7.3).
         if (rest == "_glc" || rest == "_glc_opc" || rest == "_opc_glc") {
@@ -149,8 +142,7 @@ class LineAssembler {
         inst.indexable = ResourceSuffix{};
         return true;
       case Suffix::kNone:
-      case Suffix::kGlobalFlags:
-        return false;
+      case Suffix::kGlobalFlags: return false;
     }
     return false;
   }

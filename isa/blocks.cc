@@ -46,8 +46,7 @@ absl::Status Pair(absl::Span<const Instruction> code, const ForEach& each,
     if (!status.ok()) return;
     const OpcodeInfo& row = code[i].info();
     switch (row.block) {
-      case BlockShape::kNone:
-        break;
+      case BlockShape::kNone: break;
       case BlockShape::kOpen:
         out.opener[i] = i;
         members.push_back(i);

@@ -16,23 +16,19 @@ constexpr std::pair<Format, absl::string_view> kFormats[] = {
 
 uint64_t Resource::WordCount() const {
   switch (kind) {
-    case ResourceKind::kRaw:
-      return words;
+    case ResourceKind::kRaw: return words;
     case ResourceKind::kStructured:
       if (stride == 0 || stride % 4 != 0) return 0;
       return uint64_t{stride / 4} * elements;
-    case ResourceKind::kTyped:
-      return uint64_t{size[0]} * size[1] * size[2];
+    case ResourceKind::kTyped: return uint64_t{size[0]} * size[1] * size[2];
   }
   return 0;
 }
 
 bool ValueSet::Allows(uint32_t v) const {
   switch (kind) {
-    case Kind::kAny:
-      return true;
-    case Kind::kExact:
-      return !values.empty() && values[0] == v;
+    case Kind::kAny: return true;
+    case Kind::kExact: return !values.empty() && values[0] == v;
     case Kind::kOneOf:
       return std::binary_search(values.begin(), values.end(), v);
   }
@@ -48,12 +44,9 @@ const Resource* Case::FindResource(uint32_t slot) const {
 
 absl::string_view ResourceKindName(ResourceKind k) {
   switch (k) {
-    case ResourceKind::kRaw:
-      return "raw";
-    case ResourceKind::kStructured:
-      return "structured";
-    case ResourceKind::kTyped:
-      return "typed";
+    case ResourceKind::kRaw: return "raw";
+    case ResourceKind::kStructured: return "structured";
+    case ResourceKind::kTyped: return "typed";
   }
   return "?";
 }

@@ -215,31 +215,21 @@ bool CaseReader::StartSection(TextCursor& cur) {
       seen_dispatch_ = true;
       case_.dispatch_line = line_;
       break;
-    default:
-      break;
+    default: break;
   }
   return true;
 }
 
 void CaseReader::ReadLine(TextCursor& cur) {
   switch (section_) {
-    case Section::kNone:
-      Error(cur, std::string(kSectionList));
-      return;
-    case Section::kSkip:
-      return;
-    case Section::kMetadata:
-      return ReadMetadata(cur);
-    case Section::kDispatch:
-      return ReadDispatch(cur);
-    case Section::kUav:
-      return ReadUavKey(cur);
-    case Section::kExpectUav:
-      return ReadExpectUav(cur);
-    case Section::kExpectReturns:
-      return ReadExpectReturn(cur);
-    case Section::kShader:
-      return;  // collected in Read()
+    case Section::kNone: Error(cur, std::string(kSectionList)); return;
+    case Section::kSkip: return;
+    case Section::kMetadata: return ReadMetadata(cur);
+    case Section::kDispatch: return ReadDispatch(cur);
+    case Section::kUav: return ReadUavKey(cur);
+    case Section::kExpectUav: return ReadExpectUav(cur);
+    case Section::kExpectReturns: return ReadExpectReturn(cur);
+    case Section::kShader: return;  // collected in Read()
   }
 }
 
@@ -377,12 +367,9 @@ std::pair<int, int> KeyPosition(const PendingResource& p,
 // The key whose value sets how many words a resource of this kind has.
 absl::string_view SizeKey(ResourceKind kind) {
   switch (kind) {
-    case ResourceKind::kRaw:
-      return "words";
-    case ResourceKind::kStructured:
-      return "elements";
-    case ResourceKind::kTyped:
-      return "size";
+    case ResourceKind::kRaw: return "words";
+    case ResourceKind::kStructured: return "elements";
+    case ResourceKind::kTyped: return "size";
   }
   return "kind";
 }

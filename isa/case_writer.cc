@@ -42,10 +42,8 @@ std::vector<std::string> DataItems(const std::vector<uint32_t>& words) {
 
 std::string Value(const ValueSet& v) {
   switch (v.kind) {
-    case ValueSet::Kind::kAny:
-      return "any";
-    case ValueSet::Kind::kExact:
-      return FormatLiteral(v.values[0]);
+    case ValueSet::Kind::kAny: return "any";
+    case ValueSet::Kind::kExact: return FormatLiteral(v.values[0]);
     case ValueSet::Kind::kOneOf: {
       std::vector<std::string> parts;
       for (uint32_t x : v.values) parts.push_back(FormatLiteral(x));

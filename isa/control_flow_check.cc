@@ -107,8 +107,7 @@ bool CheckBalance(const Program& p, DiagnosticSink& sink, bool& thread_sync) {
       case BlockShape::kContinue:
         if (!inside(Block::kLoop)) error(i, "continue inside a loop");
         break;
-      case BlockShape::kNone:
-        break;
+      case BlockShape::kNone: break;
     }
     if (i.op == Op::kSync) thread_sync |= (i.sync_flags & kSyncThreads) != 0;
   }
@@ -238,8 +237,7 @@ class UniformityPass {
     if (everything_varying_) return true;
     switch (o.file) {
       case RegFile::kImmediate:
-      case RegFile::kThreadGroupID:
-        return false;
+      case RegFile::kThreadGroupID: return false;
       case RegFile::kTemp:
         for (int lane = 0; lane < o.SourceWidth(); ++lane) {
           if (o.index >= tracked_ ||
@@ -248,8 +246,7 @@ class UniformityPass {
           }
         }
         return false;
-      default:
-        return true;  // thread ids, x# (may be indexed per thread)
+      default: return true;  // thread ids, x# (may be indexed per thread)
     }
   }
 
@@ -432,8 +429,7 @@ void UniformityPass::Walk() {
           divergent_syncs_.push_back(&i);
         }
         continue;
-      default:
-        break;
+      default: break;
     }
     // Results of memory reads and atomics are varying, as is anything
     // written where only some threads run; ALU results follow their sources.

@@ -14,20 +14,13 @@ constexpr absl::string_view kKindNames[kTargetKindCount] = {
 
 std::optional<TargetKind> KindOfTypedDim(Dim d) {
   switch (d) {
-    case Dim::kBuffer:
-      return TargetKind::kUavBuffer;
-    case Dim::kTexture1D:
-      return TargetKind::kUavTexture1D;
-    case Dim::kTexture1DArray:
-      return TargetKind::kUavTexture1DArray;
-    case Dim::kTexture2D:
-      return TargetKind::kUavTexture2D;
-    case Dim::kTexture2DArray:
-      return TargetKind::kUavTexture2DArray;
-    case Dim::kTexture3D:
-      return TargetKind::kUavTexture3D;
-    default:
-      return std::nullopt;
+    case Dim::kBuffer: return TargetKind::kUavBuffer;
+    case Dim::kTexture1D: return TargetKind::kUavTexture1D;
+    case Dim::kTexture1DArray: return TargetKind::kUavTexture1DArray;
+    case Dim::kTexture2D: return TargetKind::kUavTexture2D;
+    case Dim::kTexture2DArray: return TargetKind::kUavTexture2DArray;
+    case Dim::kTexture3D: return TargetKind::kUavTexture3D;
+    default: return std::nullopt;
   }
 }
 
@@ -40,34 +33,23 @@ absl::string_view TargetKindName(TargetKind k) {
 bool IsLegal(Op op, TargetKind k) {
   const OpcodeInfo& row = Info(op);
   switch (k) {
-    case TargetKind::kUavRaw:
-      return row.memories & kUavRaw;
-    case TargetKind::kUavStructured:
-      return row.memories & kUavStructured;
-    case TargetKind::kTgsmRaw:
-      return row.memories & kTgsmRaw;
-    case TargetKind::kTgsmStructured:
-      return row.memories & kTgsmStructured;
-    default:
-      return row.memories & kUavTyped;
+    case TargetKind::kUavRaw: return row.memories & kUavRaw;
+    case TargetKind::kUavStructured: return row.memories & kUavStructured;
+    case TargetKind::kTgsmRaw: return row.memories & kTgsmRaw;
+    case TargetKind::kTgsmStructured: return row.memories & kTgsmStructured;
+    default: return row.memories & kUavTyped;
   }
 }
 
 std::optional<TargetKind> DeclaredKind(const Instruction& dcl) {
   if (dcl.operands.empty()) return std::nullopt;
   switch (dcl.op) {
-    case Op::kDclUavRaw:
-      return TargetKind::kUavRaw;
-    case Op::kDclUavStructured:
-      return TargetKind::kUavStructured;
-    case Op::kDclUavTyped:
-      return KindOfTypedDim(dcl.dim);
-    case Op::kDclTgsmRaw:
-      return TargetKind::kTgsmRaw;
-    case Op::kDclTgsmStructured:
-      return TargetKind::kTgsmStructured;
-    default:
-      return std::nullopt;
+    case Op::kDclUavRaw: return TargetKind::kUavRaw;
+    case Op::kDclUavStructured: return TargetKind::kUavStructured;
+    case Op::kDclUavTyped: return KindOfTypedDim(dcl.dim);
+    case Op::kDclTgsmRaw: return TargetKind::kTgsmRaw;
+    case Op::kDclTgsmStructured: return TargetKind::kTgsmStructured;
+    default: return std::nullopt;
   }
 }
 

@@ -123,12 +123,8 @@ absl::Status InstructionReader::ReadControls(uint32_t controls) {
     case Suffix::kGlobalFlags:
       inst_.global_flags = static_cast<uint16_t>(rest);
       break;
-    case Suffix::kGlcOpc:
-      inst_.opc = (rest >> 12) & 1;
-      [[fallthrough]];
-    case Suffix::kGlc:
-      inst_.glc = (rest >> 5) & 1;
-      break;
+    case Suffix::kGlcOpc: inst_.opc = (rest >> 12) & 1; [[fallthrough]];
+    case Suffix::kGlc: inst_.glc = (rest >> 5) & 1; break;
     case Suffix::kDimGlc:
       inst_.glc = (rest >> 5) & 1;
       inst_.dim = static_cast<Dim>(rest & 0x1f);
@@ -138,8 +134,7 @@ absl::Status InstructionReader::ReadControls(uint32_t controls) {
       }
       break;
     case Suffix::kIndexable:
-    case Suffix::kNone:
-      break;
+    case Suffix::kNone: break;
   }
   return absl::OkStatus();
 }

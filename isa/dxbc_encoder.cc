@@ -18,10 +18,8 @@ absl::Status Unencodable(const Instruction& inst, absl::string_view why) {
 uint32_t ComponentBits(const Operand& op) {
   if (op.file == RegFile::kImmediate) return op.value_count == 1 ? 1 : 2;
   switch (op.selection) {
-    case Selection::kNone:
-      return 0;
-    case Selection::kMask:
-      return 2 | static_cast<uint32_t>(op.mask) << 4;
+    case Selection::kNone: return 0;
+    case Selection::kMask: return 2 | static_cast<uint32_t>(op.mask) << 4;
     case Selection::kSwizzle: {
       uint32_t bits = 2 | 1u << 2;
       for (int i = 0; i < 4; ++i) {
@@ -151,24 +149,15 @@ uint32_t EncodeControls(const Instruction& inst) {
   const OpcodeInfo& row = inst.info();
   uint32_t c = row.test_nonzero ? kTestNonzeroControl : 0;
   switch (row.suffix) {
-    case Suffix::kSyncFlags:
-      c |= inst.sync_flags;
-      break;
-    case Suffix::kGlobalFlags:
-      c |= inst.global_flags;
-      break;
-    case Suffix::kGlcOpc:
-      c |= inst.opc ? 1u << 12 : 0;
-      [[fallthrough]];
-    case Suffix::kGlc:
-      c |= inst.glc ? 1u << 5 : 0;
-      break;
+    case Suffix::kSyncFlags: c |= inst.sync_flags; break;
+    case Suffix::kGlobalFlags: c |= inst.global_flags; break;
+    case Suffix::kGlcOpc: c |= inst.opc ? 1u << 12 : 0; [[fallthrough]];
+    case Suffix::kGlc: c |= inst.glc ? 1u << 5 : 0; break;
     case Suffix::kDimGlc:
       c |= static_cast<uint32_t>(inst.dim) | (inst.glc ? 1u << 5 : 0);
       break;
     case Suffix::kIndexable:
-    case Suffix::kNone:
-      break;
+    case Suffix::kNone: break;
   }
   return c & kControlsMask;
 }

@@ -6,19 +6,13 @@ namespace atomfuzz::isa {
 
 uint32_t AllowedControls(const OpcodeInfo& row) {
   switch (row.suffix) {
-    case Suffix::kSyncFlags:
-      return 0xf;  // bits [14:11]
-    case Suffix::kGlc:
-      return 1u << 5;  // bit 16
-    case Suffix::kGlcOpc:
-      return 1u << 5 | 1u << 12;  // bits 16, 23
-    case Suffix::kDimGlc:
-      return 0x1f | 1u << 5;  // dim [15:11], bit 16
-    case Suffix::kGlobalFlags:
-      return 0xff;  // the flags we name
+    case Suffix::kSyncFlags: return 0xf;              // bits [14:11]
+    case Suffix::kGlc: return 1u << 5;                // bit 16
+    case Suffix::kGlcOpc: return 1u << 5 | 1u << 12;  // bits 16, 23
+    case Suffix::kDimGlc: return 0x1f | 1u << 5;      // dim [15:11], bit 16
+    case Suffix::kGlobalFlags: return 0xff;           // the flags we name
     case Suffix::kIndexable:
-    case Suffix::kNone:
-      break;
+    case Suffix::kNone: break;
   }
   return 0;
 }
@@ -79,12 +73,9 @@ int IndexDimension(RegFile file) {
   switch (file) {
     case RegFile::kTemp:
     case RegFile::kUav:
-    case RegFile::kTgsm:
-      return 1;
-    case RegFile::kIndexableTemp:
-      return 2;
-    default:
-      return 0;
+    case RegFile::kTgsm: return 1;
+    case RegFile::kIndexableTemp: return 2;
+    default: return 0;
   }
 }
 
@@ -131,18 +122,10 @@ Instruction CanonicalInstruction(const Instruction& inst) {
   c.operands = inst.operands;
   c.line = inst.line;
   switch (inst.info().suffix) {
-    case Suffix::kSyncFlags:
-      c.sync_flags = inst.sync_flags;
-      break;
-    case Suffix::kGlobalFlags:
-      c.global_flags = inst.global_flags;
-      break;
-    case Suffix::kGlcOpc:
-      c.opc = inst.opc;
-      [[fallthrough]];
-    case Suffix::kGlc:
-      c.glc = inst.glc;
-      break;
+    case Suffix::kSyncFlags: c.sync_flags = inst.sync_flags; break;
+    case Suffix::kGlobalFlags: c.global_flags = inst.global_flags; break;
+    case Suffix::kGlcOpc: c.opc = inst.opc; [[fallthrough]];
+    case Suffix::kGlc: c.glc = inst.glc; break;
     case Suffix::kDimGlc:
       c.glc = inst.glc;
       c.dim = inst.dim;
@@ -154,8 +137,7 @@ Instruction CanonicalInstruction(const Instruction& inst) {
         c.indexable->stride = 0;
       }
       break;
-    case Suffix::kNone:
-      break;
+    case Suffix::kNone: break;
   }
   return c;
 }

@@ -14,10 +14,8 @@ std::string Hex(uint32_t v) { return absl::StrFormat("0x%08x", v); }
 
 std::string Describe(const ValueSet& v) {
   switch (v.kind) {
-    case ValueSet::Kind::kAny:
-      return "any";
-    case ValueSet::Kind::kExact:
-      return Hex(v.values[0]);
+    case ValueSet::Kind::kAny: return "any";
+    case ValueSet::Kind::kExact: return Hex(v.values[0]);
     case ValueSet::Kind::kOneOf: {
       std::vector<std::string> parts;
       for (uint32_t x : v.values) parts.push_back(Hex(x));

@@ -470,32 +470,22 @@ OperandKindRule RuleFor(OperandKind kind) {
     case K::kIndexableTempDecl:
       return {true, false, false, false, false, false, "x#[size]"};
     case K::kNumber:
-    case K::kEnd:
-      break;
+    case K::kEnd: break;
   }
   return {false, false, false, false, false, false, "a number"};
 }
 
 absl::string_view FamilyName(Family f) {
   switch (f) {
-    case F::kAlu:
-      return "alu";
-    case F::kControl:
-      return "control";
-    case F::kSync:
-      return "sync";
-    case F::kLoad:
-      return "load";
-    case F::kStore:
-      return "store";
-    case F::kAtomic:
-      return "atomic";
-    case F::kImmAtomic:
-      return "imm_atomic";
-    case F::kCounter:
-      return "counter";
-    case F::kDecl:
-      return "decl";
+    case F::kAlu: return "alu";
+    case F::kControl: return "control";
+    case F::kSync: return "sync";
+    case F::kLoad: return "load";
+    case F::kStore: return "store";
+    case F::kAtomic: return "atomic";
+    case F::kImmAtomic: return "imm_atomic";
+    case F::kCounter: return "counter";
+    case F::kDecl: return "decl";
   }
   return "?";
 }

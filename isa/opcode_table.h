@@ -275,20 +275,13 @@ struct OperandKindRule {
   bool Accepts(RegFile f) const {
     switch (f) {
       case RegFile::kTemp:
-      case RegFile::kIndexableTemp:
-        return temps;
-      case RegFile::kNull:
-        return null;
-      case RegFile::kImmediate:
-        return immediate;
-      case RegFile::kUav:
-        return uav;
-      case RegFile::kTgsm:
-        return tgsm;
-      case RegFile::kNumber:
-        return false;
-      default:
-        return sysval && IsSystemValue(f);
+      case RegFile::kIndexableTemp: return temps;
+      case RegFile::kNull: return null;
+      case RegFile::kImmediate: return immediate;
+      case RegFile::kUav: return uav;
+      case RegFile::kTgsm: return tgsm;
+      case RegFile::kNumber: return false;
+      default: return sysval && IsSystemValue(f);
     }
   }
 };

@@ -50,28 +50,17 @@ Operand Number(uint32_t n) {
 
 absl::string_view RegFileName(RegFile f) {
   switch (f) {
-    case RegFile::kTemp:
-      return "r";
-    case RegFile::kIndexableTemp:
-      return "x";
-    case RegFile::kImmediate:
-      return "l";
-    case RegFile::kNull:
-      return "null";
-    case RegFile::kUav:
-      return "u";
-    case RegFile::kTgsm:
-      return "g";
-    case RegFile::kThreadID:
-      return "vThreadID";
-    case RegFile::kThreadGroupID:
-      return "vThreadGroupID";
-    case RegFile::kThreadIDInGroup:
-      return "vThreadIDInGroup";
-    case RegFile::kThreadIDInGroupFlattened:
-      return "vThreadIDInGroupFlattened";
-    case RegFile::kNumber:
-      return "";
+    case RegFile::kTemp: return "r";
+    case RegFile::kIndexableTemp: return "x";
+    case RegFile::kImmediate: return "l";
+    case RegFile::kNull: return "null";
+    case RegFile::kUav: return "u";
+    case RegFile::kTgsm: return "g";
+    case RegFile::kThreadID: return "vThreadID";
+    case RegFile::kThreadGroupID: return "vThreadGroupID";
+    case RegFile::kThreadIDInGroup: return "vThreadIDInGroup";
+    case RegFile::kThreadIDInGroupFlattened: return "vThreadIDInGroupFlattened";
+    case RegFile::kNumber: return "";
   }
   return "?";
 }

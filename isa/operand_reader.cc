@@ -100,18 +100,10 @@ std::optional<Operand> OperandReader::ReadRegister(OperandKind kind) {
   }
   op.index = *number;
   switch (letter) {
-    case 'r':
-      op.file = RegFile::kTemp;
-      break;
-    case 'x':
-      op.file = RegFile::kIndexableTemp;
-      break;
-    case 'u':
-      op.file = RegFile::kUav;
-      break;
-    default:
-      op.file = RegFile::kTgsm;
-      break;
+    case 'r': op.file = RegFile::kTemp; break;
+    case 'x': op.file = RegFile::kIndexableTemp; break;
+    case 'u': op.file = RegFile::kUav; break;
+    default: op.file = RegFile::kTgsm; break;
   }
   const bool is_temp =
       op.file == RegFile::kTemp || op.file == RegFile::kIndexableTemp;

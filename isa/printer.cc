@@ -18,9 +18,7 @@ std::string TypeList(const std::array<ReturnType, 4>& types) {
 void AppendMnemonic(std::string& out, const Instruction& inst) {
   const OpcodeInfo& row = inst.info();
   switch (row.suffix) {
-    case Suffix::kSyncFlags:
-      out += SyncMnemonic(inst.sync_flags);
-      return;
+    case Suffix::kSyncFlags: out += SyncMnemonic(inst.sync_flags); return;
     case Suffix::kGlc:
       absl::StrAppend(&out, row.mnemonic, inst.glc ? "_glc" : "");
       return;
@@ -50,8 +48,7 @@ void AppendMnemonic(std::string& out, const Instruction& inst) {
       absl::StrAppend(&out, row.mnemonic, " ", absl::StrJoin(names, " | "));
       return;
     }
-    case Suffix::kNone:
-      break;
+    case Suffix::kNone: break;
   }
   out.append(row.mnemonic.data(), row.mnemonic.size());
 }
@@ -63,20 +60,15 @@ void Indentation(Op op, int& before, int& after) {
     case Op::kIfZ:
     case Op::kIfNz:
     case Op::kLoop:
-    case Op::kSwitch:
-      after = 1;
-      break;
+    case Op::kSwitch: after = 1; break;
     case Op::kElse:
       before = -1;
       after = 1;
       break;
     case Op::kEndIf:
     case Op::kEndLoop:
-    case Op::kEndSwitch:
-      before = -1;
-      break;
-    default:
-      break;
+    case Op::kEndSwitch: before = -1; break;
+    default: break;
   }
 }
 
@@ -98,12 +90,8 @@ void AppendOperand(std::string& s, const Operand& op) {
       s += ')';
       return;
     }
-    case RegFile::kNumber:
-      absl::StrAppend(&s, op.index);
-      return;
-    case RegFile::kNull:
-      s += "null";
-      return;
+    case RegFile::kNumber: absl::StrAppend(&s, op.index); return;
+    case RegFile::kNull: s += "null"; return;
     default: {
       const absl::string_view name = RegFileName(op.file);
       s.append(name.data(), name.size());
@@ -140,8 +128,7 @@ void AppendOperand(std::string& s, const Operand& op) {
       s += '.';
       s += ComponentLetter(op.swizzle[0]);
       break;
-    case Selection::kNone:
-      break;
+    case Selection::kNone: break;
   }
 }
 

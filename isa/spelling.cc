@@ -123,16 +123,11 @@ char ComponentLetter(int c) { return "xyzw"[c & 3]; }
 
 int ComponentFromLetter(char c) {
   switch (c) {
-    case 'x':
-      return 0;
-    case 'y':
-      return 1;
-    case 'z':
-      return 2;
-    case 'w':
-      return 3;
-    default:
-      return -1;
+    case 'x': return 0;
+    case 'y': return 1;
+    case 'z': return 2;
+    case 'w': return 3;
+    default: return -1;
   }
 }
 

@@ -20,12 +20,9 @@ uint8_t MemoryOf(const Declarations& d, const Operand& op,
     if (dcl == nullptr) return 0;
     decl = *dcl;
     switch ((*dcl)->op) {
-      case Op::kDclUavRaw:
-        return kUavRaw;
-      case Op::kDclUavStructured:
-        return kUavStructured;
-      default:
-        return kUavTyped;
+      case Op::kDclUavRaw: return kUavRaw;
+      case Op::kDclUavStructured: return kUavStructured;
+      default: return kUavTyped;
     }
   }
   if (op.file == RegFile::kTgsm) {
@@ -39,18 +36,12 @@ uint8_t MemoryOf(const Declarations& d, const Operand& op,
 
 std::string MemoryName(uint8_t m) {
   switch (m) {
-    case kUavRaw:
-      return "a raw u#";
-    case kUavStructured:
-      return "a structured u#";
-    case kUavTyped:
-      return "a typed u#";
-    case kTgsmRaw:
-      return "a raw g#";
-    case kTgsmStructured:
-      return "a structured g#";
-    default:
-      return "an undeclared register";
+    case kUavRaw: return "a raw u#";
+    case kUavStructured: return "a structured u#";
+    case kUavTyped: return "a typed u#";
+    case kTgsmRaw: return "a raw g#";
+    case kTgsmStructured: return "a structured g#";
+    default: return "an undeclared register";
   }
 }
 
@@ -127,9 +118,7 @@ class ProgramChecker {
           }
           break;
         case Op::kDclUavRaw:
-        case Op::kDclUavTyped:
-          Declare(d_.uavs, i, "u");
-          break;
+        case Op::kDclUavTyped: Declare(d_.uavs, i, "u"); break;
         case Op::kDclUavStructured: {
           Declare(d_.uavs, i, "u");
           const uint32_t s = i.operands[1].index;
@@ -166,11 +155,8 @@ class ProgramChecker {
               o.file == RegFile::kThreadIDInGroupFlattened ? 0x1 : o.mask;
           break;
         }
-        case Op::kDclThreadGroup:
-          CheckThreadGroup(i);
-          break;
-        default:
-          break;
+        case Op::kDclThreadGroup: CheckThreadGroup(i); break;
+        default: break;
       }
     }
     if (d_.thread_group == nullptr) {

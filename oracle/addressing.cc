@@ -42,8 +42,7 @@ Resolved ResolveAtomic(const Layout& l, const std::array<uint32_t, 3>& a) {
       const uint64_t word = uint64_t{index} * (l.stride / 4) + offset / 4;
       return {AddressClass::kInBounds, static_cast<uint32_t>(word)};
     }
-    case Layout::Kind::kTyped:
-      return ResolveTyped(l, a);
+    case Layout::Kind::kTyped: return ResolveTyped(l, a);
   }
   return {AddressClass::kSkip, 0};
 }

@@ -27,12 +27,9 @@ struct Layout {
   // every memory step.
   int AddressWidth() const {
     switch (kind) {
-      case Kind::kRaw:
-        return 1;
-      case Kind::kStructured:
-        return 2;
-      case Kind::kTyped:
-        return isa::TypedAddressWidth(dim);
+      case Kind::kRaw: return 1;
+      case Kind::kStructured: return 2;
+      case Kind::kTyped: return isa::TypedAddressWidth(dim);
     }
     return 1;
   }

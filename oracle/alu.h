@@ -47,12 +47,9 @@ ABSL_ATTRIBUTE_ALWAYS_INLINE inline uint32_t Compute(isa::Op op, uint32_t a,
                                                      uint32_t d, uint32_t* hi) {
   using isa::Op;
   switch (op) {
-    case Op::kMov:
-      return a;
-    case Op::kIAdd:
-      return a + b;
-    case Op::kINeg:
-      return 0u - a;
+    case Op::kMov: return a;
+    case Op::kIAdd: return a + b;
+    case Op::kINeg: return 0u - a;
     case Op::kIMul: {
       const int64_t p = int64_t{S(a)} * int64_t{S(b)};
       *hi = static_cast<uint32_t>(static_cast<uint64_t>(p) >> 32);
@@ -64,50 +61,28 @@ ABSL_ATTRIBUTE_ALWAYS_INLINE inline uint32_t Compute(isa::Op op, uint32_t a,
       return static_cast<uint32_t>(p);
     }
     case Op::kIMad:
-    case Op::kUMad:
-      return a * b + c;  // low 32 bits are sign-agnostic
-    case Op::kIShl:
-      return a << (b & 31);
-    case Op::kIShr:
-      return static_cast<uint32_t>(S(a) >> (b & 31));
-    case Op::kUShr:
-      return a >> (b & 31);
-    case Op::kAnd:
-      return a & b;
-    case Op::kOr:
-      return a | b;
-    case Op::kXor:
-      return a ^ b;
-    case Op::kNot:
-      return ~a;
-    case Op::kIEq:
-      return Bool(a == b);
-    case Op::kINe:
-      return Bool(a != b);
-    case Op::kILt:
-      return Bool(S(a) < S(b));
-    case Op::kIGe:
-      return Bool(S(a) >= S(b));
-    case Op::kULt:
-      return Bool(a < b);
-    case Op::kUGe:
-      return Bool(a >= b);
-    case Op::kIMax:
-      return S(a) > S(b) ? a : b;
-    case Op::kIMin:
-      return S(a) < S(b) ? a : b;
-    case Op::kUMax:
-      return a > b ? a : b;
-    case Op::kUMin:
-      return a < b ? a : b;
-    case Op::kBfi:
-      return Bfi(a, b, c, d);
-    case Op::kUbfe:
-      return Ubfe(a, b, c);
-    case Op::kCountBits:
-      return static_cast<uint32_t>(std::popcount(a));
-    default:
-      return 0;
+    case Op::kUMad: return a * b + c;  // low 32 bits are sign-agnostic
+    case Op::kIShl: return a << (b & 31);
+    case Op::kIShr: return static_cast<uint32_t>(S(a) >> (b & 31));
+    case Op::kUShr: return a >> (b & 31);
+    case Op::kAnd: return a & b;
+    case Op::kOr: return a | b;
+    case Op::kXor: return a ^ b;
+    case Op::kNot: return ~a;
+    case Op::kIEq: return Bool(a == b);
+    case Op::kINe: return Bool(a != b);
+    case Op::kILt: return Bool(S(a) < S(b));
+    case Op::kIGe: return Bool(S(a) >= S(b));
+    case Op::kULt: return Bool(a < b);
+    case Op::kUGe: return Bool(a >= b);
+    case Op::kIMax: return S(a) > S(b) ? a : b;
+    case Op::kIMin: return S(a) < S(b) ? a : b;
+    case Op::kUMax: return a > b ? a : b;
+    case Op::kUMin: return a < b ? a : b;
+    case Op::kBfi: return Bfi(a, b, c, d);
+    case Op::kUbfe: return Ubfe(a, b, c);
+    case Op::kCountBits: return static_cast<uint32_t>(std::popcount(a));
+    default: return 0;
   }
 }
 

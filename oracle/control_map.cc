@@ -41,22 +41,17 @@ absl::Status BuildControlMap(const isa::Program& program, ControlMap& map) {
         }
         break;
       case BlockShape::kMiddle:
-      case BlockShape::kBreak:
-        map.target[i] = pairs.close[i];
-        break;
+      case BlockShape::kBreak: map.target[i] = pairs.close[i]; break;
       case BlockShape::kLabel:
         map.target[i] = pairs.opener[i];
         map.next_case[i] = next_label(i);
         break;
-      case BlockShape::kContinue:
-        map.target[i] = pairs.opener[i];
-        break;
+      case BlockShape::kContinue: map.target[i] = pairs.opener[i]; break;
       case BlockShape::kClose:
         if (row.block_kind == isa::BlockKind::kLoop)
           map.target[i] = pairs.opener[i];
         break;
-      case BlockShape::kNone:
-        break;
+      case BlockShape::kNone: break;
     }
   }
   return absl::OkStatus();

@@ -113,16 +113,12 @@ ABSL_ATTRIBUTE_ALWAYS_INLINE inline absl::Status Execution::Execute(
     Thread& t, const isa::Instruction& inst, const Decoded& d) {
   const uint32_t index = t.pc;
   switch (d.family) {
-    case isa::Family::kDecl:
-      ++t.pc;
-      break;
+    case isa::Family::kDecl: ++t.pc; break;
     case isa::Family::kAlu:
       ExecAlu(t, inst, d);
       ++t.pc;
       break;
-    case isa::Family::kControl:
-      ExecControl(t, inst);
-      break;
+    case isa::Family::kControl: ExecControl(t, inst); break;
     case isa::Family::kSync:
       ++t.pc;
       if (inst.sync_flags & isa::kSyncThreads) t.waiting = true;
@@ -277,8 +273,7 @@ Value Execution::ReadOther(const Thread& t, const Operand& op, int lane) const {
       const int slot = SystemValueSlot(op.file, c);
       return slot < 0 ? Value{} : t.values[static_cast<size_t>(slot)];
     }
-    default:
-      return Value{};
+    default: return Value{};
   }
 }
 
@@ -396,18 +391,10 @@ void Execution::ExecControl(Thread& t, const isa::Instruction& inst) {
       t.pc = taken ? here + 1 : target;
       return;
     }
-    case Op::kElse:
-      t.pc = target;
-      return;  // end of the true branch
-    case Op::kEndLoop:
-      t.pc = target + 1;
-      return;  // back to the body
-    case Op::kBreak:
-      t.pc = target + 1;
-      return;
-    case Op::kContinue:
-      t.pc = target + 1;
-      return;
+    case Op::kElse: t.pc = target; return;         // end of the true branch
+    case Op::kEndLoop: t.pc = target + 1; return;  // back to the body
+    case Op::kBreak: t.pc = target + 1; return;
+    case Op::kContinue: t.pc = target + 1; return;
     case Op::kBreakcZ:
     case Op::kBreakcNz:
     case Op::kContinuecZ:
@@ -458,9 +445,7 @@ void Execution::ExecControl(Thread& t, const isa::Instruction& inst) {
       t.pc = chosen + 1;
       return;
     }
-    case Op::kRet:
-      t.done = true;
-      return;
+    case Op::kRet: t.done = true; return;
     default:  // endif, loop, case, default, endswitch: nothing to do
       t.pc = here + 1;
       return;

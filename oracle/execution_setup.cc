@@ -161,8 +161,7 @@ absl::Status Execution::Setup() {
         tgsm_layouts_[slot] = l;
         break;
       }
-      default:
-        break;
+      default: break;
     }
   }
   // Each product saturates just past its cap: three 32-bit extents could

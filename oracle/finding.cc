@@ -4,16 +4,11 @@ namespace atomfuzz::oracle {
 
 absl::string_view FindingKindName(FindingKind k) {
   switch (k) {
-    case FindingKind::kWrongReturn:
-      return "wrong-return";
-    case FindingKind::kWrongMemory:
-      return "wrong-memory";
-    case FindingKind::kWrongCounter:
-      return "wrong-counter";
-    case FindingKind::kMissingAtomic:
-      return "missing-atomic";
-    case FindingKind::kExtraAtomic:
-      return "extra-atomic";
+    case FindingKind::kWrongReturn: return "wrong-return";
+    case FindingKind::kWrongMemory: return "wrong-memory";
+    case FindingKind::kWrongCounter: return "wrong-counter";
+    case FindingKind::kMissingAtomic: return "missing-atomic";
+    case FindingKind::kExtraAtomic: return "extra-atomic";
     case FindingKind::kRejected:
       return isa::RunStatusName(isa::RunStatus::kRejected);
     case FindingKind::kCrashed:
@@ -30,17 +25,12 @@ absl::string_view FindingKindName(FindingKind k) {
 
 FindingKind FindingKindOf(isa::RunStatus s) {
   switch (s) {
-    case isa::RunStatus::kRejected:
-      return FindingKind::kRejected;
-    case isa::RunStatus::kCrashed:
-      return FindingKind::kCrashed;
-    case isa::RunStatus::kTimedOut:
-      return FindingKind::kTimedOut;
-    case isa::RunStatus::kBudgetExceeded:
-      return FindingKind::kBudgetExceeded;
+    case isa::RunStatus::kRejected: return FindingKind::kRejected;
+    case isa::RunStatus::kCrashed: return FindingKind::kCrashed;
+    case isa::RunStatus::kTimedOut: return FindingKind::kTimedOut;
+    case isa::RunStatus::kBudgetExceeded: return FindingKind::kBudgetExceeded;
     case isa::RunStatus::kInvalidCode:
-    case isa::RunStatus::kOk:
-      break;
+    case isa::RunStatus::kOk: break;
   }
   return FindingKind::kInvalidCode;
 }

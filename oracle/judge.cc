@@ -71,8 +71,7 @@ void CompareMemory(absl::Span<const std::optional<Uav>> uavs,
 
 std::string Verdict::Summary() const {
   switch (kind) {
-    case Kind::kAllowed:
-      return "allowed";
+    case Kind::kAllowed: return "allowed";
     case Kind::kUnknown:
       return absl::StrCat("unknown: ", unknown.empty() ? "" : unknown.front());
     case Kind::kDivergence: {

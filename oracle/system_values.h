@@ -16,16 +16,11 @@ inline constexpr size_t kSystemValueCount = 10;
 // undefined (a component past z, or no system value).
 inline int SystemValueSlot(isa::RegFile file, int c) {
   switch (file) {
-    case isa::RegFile::kThreadID:
-      return c <= 2 ? c : -1;
-    case isa::RegFile::kThreadGroupID:
-      return c <= 2 ? 3 + c : -1;
-    case isa::RegFile::kThreadIDInGroup:
-      return c <= 2 ? 6 + c : -1;
-    case isa::RegFile::kThreadIDInGroupFlattened:
-      return 9;
-    default:
-      return -1;
+    case isa::RegFile::kThreadID: return c <= 2 ? c : -1;
+    case isa::RegFile::kThreadGroupID: return c <= 2 ? 3 + c : -1;
+    case isa::RegFile::kThreadIDInGroup: return c <= 2 ? 6 + c : -1;
+    case isa::RegFile::kThreadIDInGroupFlattened: return 9;
+    default: return -1;
   }
 }
 

@@ -129,12 +129,8 @@ struct Renaming {
   void Apply(Instruction& in) const {
     for (isa::Operand& o : in.operands) {
       switch (o.file) {
-        case RegFile::kUav:
-          o.index = Lookup(uavs, o.index);
-          break;
-        case RegFile::kTgsm:
-          o.index = Lookup(tgsm, o.index);
-          break;
+        case RegFile::kUav: o.index = Lookup(uavs, o.index); break;
+        case RegFile::kTgsm: o.index = Lookup(tgsm, o.index); break;
         case RegFile::kIndexableTemp:
           o.index = Lookup(indexable, o.index);
           break;
@@ -148,8 +144,7 @@ struct Renaming {
           o.file = RegFile::kTemp;
           o.index = thread_id_temp;
           break;
-        default:
-          break;
+        default: break;
       }
     }
   }
@@ -293,12 +288,8 @@ class Combiner {
       switch (in.op) {
         case Op::kDclUavRaw:
         case Op::kDclUavStructured:
-        case Op::kDclUavTyped:
-          uavs_.push_back(std::move(d));
-          break;
-        case Op::kDclIndexableTemp:
-          indexable_.push_back(std::move(d));
-          break;
+        case Op::kDclUavTyped: uavs_.push_back(std::move(d)); break;
+        case Op::kDclIndexableTemp: indexable_.push_back(std::move(d)); break;
         case Op::kDclTgsmRaw:
         case Op::kDclTgsmStructured:
           // A new shape is the next slot; a shared one is declared already.
@@ -309,8 +300,7 @@ class Combiner {
           if (o.file == RegFile::kThreadIDInGroup) in_group_mask_ |= o.mask;
           if (o.file == RegFile::kThreadIDInGroupFlattened) flattened_ = true;
           break;
-        default:
-          break;
+        default: break;
       }
     }
     batch_.slices[i].uavs = r.uavs;

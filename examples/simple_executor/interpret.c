@@ -39,12 +39,9 @@ uint32_t se_src(const program* p, thread* t, const atomfuzz_operand* o,
       return cell ? *cell : 0;
     case ATOMFUZZ_FILE_THREAD_ID:
       return c < 3 ? t->gid[c] * p->group_size[c] + t->tid[c] : 0;
-    case ATOMFUZZ_FILE_GROUP_ID:
-      return c < 3 ? t->gid[c] : 0;
-    case ATOMFUZZ_FILE_THREAD_IN_GROUP:
-      return c < 3 ? t->tid[c] : 0;
-    case ATOMFUZZ_FILE_THREAD_IN_GROUP_FLAT:
-      return t->flat;
+    case ATOMFUZZ_FILE_GROUP_ID: return c < 3 ? t->gid[c] : 0;
+    case ATOMFUZZ_FILE_THREAD_IN_GROUP: return c < 3 ? t->tid[c] : 0;
+    case ATOMFUZZ_FILE_THREAD_IN_GROUP_FLAT: return t->flat;
   }
   return 0;
 }
@@ -75,53 +72,30 @@ static uint32_t alu(uint32_t op, uint32_t a, uint32_t b, uint32_t c,
   const int32_t sa = (int32_t)a, sb = (int32_t)b;
   uint32_t w, o;
   switch (op) {
-    case OP_MOV:
-      return a;
-    case OP_MOVC:
-      return a ? b : c;
-    case OP_IADD:
-      return a + b;
-    case OP_INEG:
-      return 0u - a;
+    case OP_MOV: return a;
+    case OP_MOVC: return a ? b : c;
+    case OP_IADD: return a + b;
+    case OP_INEG: return 0u - a;
     case OP_IMAD:
-    case OP_UMAD:
-      return a * b + c;
-    case OP_ISHL:
-      return a << (b & 31);
-    case OP_ISHR:
-      return (uint32_t)(sa >> (b & 31));
-    case OP_USHR:
-      return a >> (b & 31);
-    case OP_AND:
-      return a & b;
-    case OP_OR:
-      return a | b;
-    case OP_XOR:
-      return a ^ b;
-    case OP_NOT:
-      return ~a;
-    case OP_IEQ:
-      return a == b ? ~0u : 0;
-    case OP_INE:
-      return a != b ? ~0u : 0;
-    case OP_ILT:
-      return sa < sb ? ~0u : 0;
-    case OP_IGE:
-      return sa >= sb ? ~0u : 0;
-    case OP_ULT:
-      return a < b ? ~0u : 0;
-    case OP_UGE:
-      return a >= b ? ~0u : 0;
-    case OP_IMAX:
-      return sa > sb ? a : b;
-    case OP_IMIN:
-      return sa < sb ? a : b;
-    case OP_UMAX:
-      return a > b ? a : b;
-    case OP_UMIN:
-      return a < b ? a : b;
-    case OP_COUNTBITS:
-      return (uint32_t)__builtin_popcount(a);
+    case OP_UMAD: return a * b + c;
+    case OP_ISHL: return a << (b & 31);
+    case OP_ISHR: return (uint32_t)(sa >> (b & 31));
+    case OP_USHR: return a >> (b & 31);
+    case OP_AND: return a & b;
+    case OP_OR: return a | b;
+    case OP_XOR: return a ^ b;
+    case OP_NOT: return ~a;
+    case OP_IEQ: return a == b ? ~0u : 0;
+    case OP_INE: return a != b ? ~0u : 0;
+    case OP_ILT: return sa < sb ? ~0u : 0;
+    case OP_IGE: return sa >= sb ? ~0u : 0;
+    case OP_ULT: return a < b ? ~0u : 0;
+    case OP_UGE: return a >= b ? ~0u : 0;
+    case OP_IMAX: return sa > sb ? a : b;
+    case OP_IMIN: return sa < sb ? a : b;
+    case OP_UMAX: return a > b ? a : b;
+    case OP_UMIN: return a < b ? a : b;
+    case OP_COUNTBITS: return (uint32_t)__builtin_popcount(a);
     case OP_UBFE:
       w = a & 31, o = b & 31;
       if (w == 0) return 0;
@@ -180,9 +154,7 @@ static int prepare(se_run* run, program* p, const char** why) {
     uint32_t top = depth ? p->in[stack[depth - 1]].opcode : 0;
     p->owner[i] = UINT32_MAX;
     switch (in->opcode) {
-      case OP_DCL_TEMPS:
-        p->temps = o[0].index;
-        break;
+      case OP_DCL_TEMPS: p->temps = o[0].index; break;
       case OP_DCL_INDEXABLE_TEMP:
         if (o[0].index >= MAX_X || o[0].offset > 65536)
           return *why = "indexable temp too large", -1;
@@ -286,18 +258,12 @@ static int run_thread(se_run* run, const program* p, thread* t,
         if (!passes(t, p, in)) t->pc = p->jump[i] + 1;
         break;
       case OP_ELSE:
-      case OP_ENDLOOP:
-        t->pc = p->jump[i] + 1;
-        break;
-      case OP_BREAK:
-        t->pc = p->jump[p->owner[i]] + 1;
-        break;
+      case OP_ENDLOOP: t->pc = p->jump[i] + 1; break;
+      case OP_BREAK: t->pc = p->jump[p->owner[i]] + 1; break;
       case OP_BREAKC:
         if (passes(t, p, in)) t->pc = p->jump[p->owner[i]] + 1;
         break;
-      case OP_CONTINUE:
-        t->pc = p->owner[i] + 1;
-        break;
+      case OP_CONTINUE: t->pc = p->owner[i] + 1; break;
       case OP_CONTINUEC:
         if (passes(t, p, in)) t->pc = p->owner[i] + 1;
         break;
@@ -316,9 +282,7 @@ static int run_thread(se_run* run, const program* p, thread* t,
         t->pc = (target != p->jump[i] ? target : fallback) + 1;
         break;
       }
-      case OP_RET:
-        t->done = 1;
-        return 0;
+      case OP_RET: t->done = 1; return 0;
       case OP_RETC:
         if (passes(t, p, in)) {
           t->done = 1;

@@ -77,26 +77,16 @@ static void record(se_run* run, thread* t, uint32_t index,
 
 static uint32_t rmw(uint32_t rmw_op, uint32_t old, uint32_t a, uint32_t b) {
   switch (rmw_op) {
-    case 0:
-      return old + a; /* iadd */
-    case 1:
-      return old & a;
-    case 2:
-      return old | a;
-    case 3:
-      return old ^ a;
-    case 4:
-      return a; /* exch */
-    case 5:
-      return old == a ? b : old; /* cmp_exch: a comparand, b value */
-    case 6:
-      return (int32_t)a > (int32_t)old ? a : old;
-    case 7:
-      return (int32_t)a < (int32_t)old ? a : old;
-    case 8:
-      return a > old ? a : old;
-    default:
-      return a < old ? a : old;
+    case 0: return old + a; /* iadd */
+    case 1: return old & a;
+    case 2: return old | a;
+    case 3: return old ^ a;
+    case 4: return a;                  /* exch */
+    case 5: return old == a ? b : old; /* cmp_exch: a comparand, b value */
+    case 6: return (int32_t)a > (int32_t)old ? a : old;
+    case 7: return (int32_t)a < (int32_t)old ? a : old;
+    case 8: return a > old ? a : old;
+    default: return a < old ? a : old;
   }
 }
 

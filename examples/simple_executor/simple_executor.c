@@ -117,13 +117,10 @@ static void inject_fault(enum fault fault, const atomfuzz_case* c) {
 static uint32_t typed_width(uint32_t dim) {
   switch (dim) {
     case 1:
-    case 2:
-      return 1; /* buffer, texture1d */
+    case 2: return 1; /* buffer, texture1d */
     case 3:
-    case 7:
-      return 2; /* texture2d, texture1d array */
-    default:
-      return 3; /* texture3d, texture2d array */
+    case 7: return 2;  /* texture2d, texture1d array */
+    default: return 3; /* texture3d, texture2d array */
   }
 }
 

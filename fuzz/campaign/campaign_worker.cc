@@ -131,8 +131,7 @@ class Worker {
       case RunKind::kRan:
         counters_.rejected.fetch_add(1, std::memory_order_relaxed);
         return;
-      case RunKind::kJudged:
-        break;
+      case RunKind::kJudged: break;
     }
     std::optional<isa::Outcome>& outcome = r.outcome;
     if (outcome->status == isa::RunStatus::kRejected) {
@@ -151,8 +150,7 @@ class Worker {
       }
     }
     switch (r.verdict.kind) {
-      case oracle::Verdict::Kind::kAllowed:
-        break;
+      case oracle::Verdict::Kind::kAllowed: break;
       case oracle::Verdict::Kind::kUnknown:
         counters_.unknown.fetch_add(1, std::memory_order_relaxed);
         break;

@@ -210,10 +210,8 @@ InputResult Harness::RunOne(absl::Span<const uint8_t> bytes) const {
               Report(d->c, "error",
                      absl::StrCat(RunKindName(r.kind), ": ", r.message))};
     case RunKind::kNotJudged:
-    case RunKind::kRan:
-      return {Kind::kRejected, r.message};
-    case RunKind::kJudged:
-      break;
+    case RunKind::kRan: return {Kind::kRejected, r.message};
+    case RunKind::kJudged: break;
   }
   const std::string summary = r.verdict.Summary();
   if (r.verdict.kind == oracle::Verdict::Kind::kDivergence) {

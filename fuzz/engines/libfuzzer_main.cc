@@ -62,10 +62,8 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
       std::fprintf(stderr, "%s\n", r.report.c_str());
       std::fflush(stderr);
       std::abort();
-    case Kind::kRejected:
-      return -1;  // keep it out of the corpus
-    case Kind::kPassed:
-      break;
+    case Kind::kRejected: return -1;  // keep it out of the corpus
+    case Kind::kPassed: break;
   }
   return 0;
 }

@@ -71,9 +71,7 @@ void GatherDeclaration(const isa::Case& c, const Instruction& i, size_t at,
       f.temps = i.operands[0].index;
       f.temps_decl = at;
       break;
-    case Op::kDclThreadGroup:
-      f.thread_group_decl = at;
-      break;
+    case Op::kDclThreadGroup: f.thread_group_decl = at; break;
     case Op::kDclInput: {
       const isa::RegFile file = i.operands[0].file;
       f.inputs.emplace_back(file,
@@ -84,15 +82,10 @@ void GatherDeclaration(const isa::Case& c, const Instruction& i, size_t at,
     }
     case Op::kDclUavRaw:
     case Op::kDclUavStructured:
-    case Op::kDclUavTyped:
-      f.memories.push_back(UavFacts(c, i, at));
-      break;
+    case Op::kDclUavTyped: f.memories.push_back(UavFacts(c, i, at)); break;
     case Op::kDclTgsmRaw:
-    case Op::kDclTgsmStructured:
-      f.memories.push_back(TgsmFacts(i, at));
-      break;
-    default:
-      break;
+    case Op::kDclTgsmStructured: f.memories.push_back(TgsmFacts(i, at)); break;
+    default: break;
   }
 }
 
@@ -106,18 +99,11 @@ void MatchBlocks(const isa::Program& p, CaseFacts& f) {
   if (!isa::PairBlocks(p, pairs).ok()) return;
   for (const uint32_t i : pairs.members) {
     switch (code[i].info().block) {
-      case isa::BlockShape::kOpen:
-        f.partner[i] = pairs.close[i];
-        break;
+      case isa::BlockShape::kOpen: f.partner[i] = pairs.close[i]; break;
       case isa::BlockShape::kMiddle:
-      case isa::BlockShape::kLabel:
-        f.partner[i] = pairs.next[i];
-        break;
-      case isa::BlockShape::kClose:
-        f.partner[i] = pairs.opener[i];
-        break;
-      default:
-        break;
+      case isa::BlockShape::kLabel: f.partner[i] = pairs.next[i]; break;
+      case isa::BlockShape::kClose: f.partner[i] = pairs.opener[i]; break;
+      default: break;
     }
   }
 }
@@ -160,12 +146,9 @@ CaseFacts GatherFacts(const isa::Case& c) {
 int AddressWidth(const MemoryFacts& m) {
   switch (m.kind) {
     case isa::kUavRaw:
-    case isa::kTgsmRaw:
-      return 1;
-    case isa::kUavTyped:
-      return std::max(1, isa::TypedAddressWidth(m.dim));
-    default:
-      return 2;
+    case isa::kTgsmRaw: return 1;
+    case isa::kUavTyped: return std::max(1, isa::TypedAddressWidth(m.dim));
+    default: return 2;
   }
 }
 
@@ -202,8 +185,7 @@ std::optional<std::pair<size_t, size_t>> DeletionRange(const isa::Program& p,
     case Op::kDefault:
       if (other == kNone) return std::nullopt;
       return std::make_pair(i, other - 1);
-    default:
-      return std::make_pair(i, i);
+    default: return std::make_pair(i, i);
   }
 }
 

@@ -44,27 +44,13 @@ isa::OperandList ByRole(const OpcodeInfo& row, const RoleOperands& r) {
   for (int k = 0; k < row.operand_count(); ++k) {
     switch (row.operands[static_cast<size_t>(k)].role) {
       case Role::kDest:
-      case Role::kReturn:
-        ops.push_back(r.dest);
-        break;
-      case Role::kTarget:
-        ops.push_back(r.target);
-        break;
-      case Role::kAddress:
-        ops.push_back(r.address);
-        break;
-      case Role::kStructIndex:
-        ops.push_back(r.index);
-        break;
-      case Role::kByteOffset:
-        ops.push_back(r.offset);
-        break;
-      case Role::kComparand:
-        ops.push_back(r.comparand);
-        break;
-      default:
-        ops.push_back(r.value);
-        break;  // kValue
+      case Role::kReturn: ops.push_back(r.dest); break;
+      case Role::kTarget: ops.push_back(r.target); break;
+      case Role::kAddress: ops.push_back(r.address); break;
+      case Role::kStructIndex: ops.push_back(r.index); break;
+      case Role::kByteOffset: ops.push_back(r.offset); break;
+      case Role::kComparand: ops.push_back(r.comparand); break;
+      default: ops.push_back(r.value); break;  // kValue
     }
   }
   return ops;
@@ -299,18 +285,14 @@ void Builder::Alu() {
       case ValueClass::kConstant:
         ops.push_back(isa::Imm(InterestingValue()));
         break;
-      case ValueClass::kRandom:
-        ops.push_back(isa::Imm(c_.Word()));
-        break;
+      case ValueClass::kRandom: ops.push_back(isa::Imm(c_.Word())); break;
       case ValueClass::kFromReturn:
         if (const Result* r = PickResult(false)) {
           ops.push_back(Src(r->reg, r->comp));
           break;
         }
         [[fallthrough]];
-      default:
-        ops.push_back(Id());
-        break;
+      default: ops.push_back(Id()); break;
     }
   }
   Emit(row.op, std::move(ops));

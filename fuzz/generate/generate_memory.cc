@@ -21,18 +21,12 @@ std::array<uint32_t, 3> Split(Choices& c, uint32_t n) {
 
 isa::Dim DimOf(TargetKind k) {
   switch (k) {
-    case TargetKind::kUavTexture1D:
-      return isa::Dim::kTexture1D;
-    case TargetKind::kUavTexture1DArray:
-      return isa::Dim::kTexture1DArray;
-    case TargetKind::kUavTexture2D:
-      return isa::Dim::kTexture2D;
-    case TargetKind::kUavTexture2DArray:
-      return isa::Dim::kTexture2DArray;
-    case TargetKind::kUavTexture3D:
-      return isa::Dim::kTexture3D;
-    default:
-      return isa::Dim::kBuffer;
+    case TargetKind::kUavTexture1D: return isa::Dim::kTexture1D;
+    case TargetKind::kUavTexture1DArray: return isa::Dim::kTexture1DArray;
+    case TargetKind::kUavTexture2D: return isa::Dim::kTexture2D;
+    case TargetKind::kUavTexture2DArray: return isa::Dim::kTexture2DArray;
+    case TargetKind::kUavTexture3D: return isa::Dim::kTexture3D;
+    default: return isa::Dim::kBuffer;
   }
 }
 
@@ -167,11 +161,8 @@ void Builder::AddTgsm(TargetKind kind, uint32_t slot) {
   t.words = t.extent[0] * t.extent[1];
   // The program stores g#'s contents, so they are always a formula.
   switch (static_cast<InitClass>(Pick(p_.init_weights))) {
-    case InitClass::kZero:
-      break;
-    case InitClass::kConstant:
-      t.init_base = InterestingValue();
-      break;
+    case InitClass::kZero: break;
+    case InitClass::kConstant: t.init_base = InterestingValue(); break;
     case InitClass::kRandom:
       t.init_base = c_.Word();
       t.init_step = c_.InRange(1, std::max<uint32_t>(1, p_.max_ramp_step));
@@ -187,15 +178,12 @@ void Builder::AddTgsm(TargetKind kind, uint32_t slot) {
 void Builder::FillInit(isa::Resource& r, Target& t) {
   r.init.assign(t.words, 0);
   switch (static_cast<InitClass>(Pick(p_.init_weights))) {
-    case InitClass::kZero:
-      return;
+    case InitClass::kZero: return;
     case InitClass::kRamp:
       t.init_base = InterestingValue();
       t.init_step = c_.InRange(1, std::max<uint32_t>(1, p_.max_ramp_step));
       break;
-    case InitClass::kConstant:
-      t.init_base = InterestingValue();
-      break;
+    case InitClass::kConstant: t.init_base = InterestingValue(); break;
     case InitClass::kInteresting:
       t.formula = false;
       for (uint32_t& w : r.init) w = InterestingValue();

@@ -38,14 +38,10 @@ uint32_t Builder::InterestingValue() {
 
 Operand Builder::Id() {
   switch (static_cast<IdSource>(Pick(p_.id_source_weights))) {
-    case IdSource::kFlat:
-      return Src(kIds, kX);
-    case IdSource::kGroup:
-      return Src(kIds, kY);
-    case IdSource::kGlobal:
-      return Src(kIds, kZ);
-    case IdSource::kSystemValue:
-      break;
+    case IdSource::kFlat: return Src(kIds, kX);
+    case IdSource::kGroup: return Src(kIds, kY);
+    case IdSource::kGlobal: return Src(kIds, kZ);
+    case IdSource::kSystemValue: break;
   }
   Operand o;
   o.file = c_.Below(2) == 0 ? isa::RegFile::kThreadID
@@ -77,16 +73,13 @@ AddressPlan Builder::PlanAddress(const Target& t, AddressClass cls) {
   }
   if (!plan.source) {
     switch (static_cast<Aliasing>(Pick(p_.aliasing_weights))) {
-      case Aliasing::kAllThreadsOneWord:
-        break;
+      case Aliasing::kAllThreadsOneWord: break;
       case Aliasing::kThreadsPerWord:
         plan.source = id;
         plan.shift = c_.InRange(
             1, std::clamp<uint32_t>(p_.max_threads_per_word_log2, 1, 16));
         break;
-      case Aliasing::kOneWordPerThread:
-        plan.source = id;
-        break;
+      case Aliasing::kOneWordPerThread: plan.source = id; break;
       case Aliasing::kOneWordPerGroup:
         if (!t.tgsm) plan.source = Src(kIds, kY);  // g# is per group anyway
         break;
@@ -157,12 +150,8 @@ void Builder::MoveToEdge(const Target& t, AddressClass cls, AddressPlan& plan) {
   const auto k = static_cast<size_t>(plan.edge);
   const uint32_t extent = t.extent[k];
   switch (cls) {
-    case AddressClass::kLastValid:
-      plan.add[k] = extent - 1;
-      break;
-    case AddressClass::kFirstOutOfBounds:
-      plan.add[k] = extent;
-      break;
+    case AddressClass::kLastValid: plan.add[k] = extent - 1; break;
+    case AddressClass::kFirstOutOfBounds: plan.add[k] = extent; break;
     case AddressClass::kHuge:
       plan.add[k] = plan.edge == t.byte_coord
                         ? kHugeWord[c_.Below(std::size(kHugeWord))]
@@ -183,8 +172,7 @@ void Builder::MoveToEdge(const Target& t, AddressClass cls, AddressPlan& plan) {
     case AddressClass::kMisaligned:
       plan.misalign = c_.InRange(1, 3);  // E-13
       break;
-    default:
-      break;
+    default: break;
   }
 }
 
@@ -277,12 +265,8 @@ void Builder::AddressOperands(const Target& t, const AddressPlan& plan,
                       ? Swizzle(kAddr, {p0, 1, 2, 3})  // E-10: .yzw ignored
                       : Src(kAddr, p0);
       break;
-    case 2:
-      a.operand = Swizzle(kAddr, {p0, p1, p0, p0});
-      break;
-    default:
-      a.operand = Swizzle(kAddr, {p0, p1, p2, p0});
-      break;
+    case 2: a.operand = Swizzle(kAddr, {p0, p1, p0, p0}); break;
+    default: a.operand = Swizzle(kAddr, {p0, p1, p2, p0}); break;
   }
   a.index = Src(kAddr, p0);
   a.offset = Src(kAddr, p1);

@@ -136,22 +136,14 @@ void Builder::Statement(uint32_t depth) {
     }
   }
   switch (static_cast<StatementKind>(Pick(w))) {
-    case StatementKind::kAtomic:
-      return Atomic();
-    case StatementKind::kAlu:
-      return Alu();
-    case StatementKind::kLoad:
-      return Load();
-    case StatementKind::kStore:
-      return Store();
-    case StatementKind::kIf:
-      return If(depth);
-    case StatementKind::kLoop:
-      return Loop(depth);
-    case StatementKind::kSwitch:
-      return Switch(depth);
-    case StatementKind::kSync:
-      return Sync(false);
+    case StatementKind::kAtomic: return Atomic();
+    case StatementKind::kAlu: return Alu();
+    case StatementKind::kLoad: return Load();
+    case StatementKind::kStore: return Store();
+    case StatementKind::kIf: return If(depth);
+    case StatementKind::kLoop: return Loop(depth);
+    case StatementKind::kSwitch: return Switch(depth);
+    case StatementKind::kSync: return Sync(false);
   }
 }
 

@@ -30,8 +30,7 @@ ValueOperand Builder::Value(Rmw rmw, ValueClass cls, uint8_t comp) {
   const Operand dst = Dst(kVal, comp);
   const Operand here = Src(kVal, comp);
   switch (cls) {
-    case ValueClass::kConstant:
-      return {isa::Imm(InterestingValue())};
+    case ValueClass::kConstant: return {isa::Imm(InterestingValue())};
     case ValueClass::kTraceable:
       switch (rmw) {
         case Rmw::kIAdd:
@@ -79,8 +78,7 @@ ValueOperand Builder::Value(Rmw rmw, ValueClass cls, uint8_t comp) {
       if (r != nullptr) return {Src(r->reg, r->comp)};
       return {isa::Imm(InterestingValue())};
     }
-    case ValueClass::kRandom:
-      return {isa::Imm(c_.Word())};
+    case ValueClass::kRandom: return {isa::Imm(c_.Word())};
   }
   return {isa::Imm(0)};
 }

@@ -75,16 +75,11 @@ struct Target {
   uint32_t stride_words() const { return structured() ? extent[1] : 1; }
   uint8_t memory_bit() const {  // isa::MemoryBit
     switch (kind) {
-      case isa::TargetKind::kUavRaw:
-        return isa::kUavRaw;
-      case isa::TargetKind::kUavStructured:
-        return isa::kUavStructured;
-      case isa::TargetKind::kTgsmRaw:
-        return isa::kTgsmRaw;
-      case isa::TargetKind::kTgsmStructured:
-        return isa::kTgsmStructured;
-      default:
-        return isa::kUavTyped;
+      case isa::TargetKind::kUavRaw: return isa::kUavRaw;
+      case isa::TargetKind::kUavStructured: return isa::kUavStructured;
+      case isa::TargetKind::kTgsmRaw: return isa::kTgsmRaw;
+      case isa::TargetKind::kTgsmStructured: return isa::kTgsmStructured;
+      default: return isa::kUavTyped;
     }
   }
 };

@@ -29,19 +29,14 @@ uint32_t EdgeByteOffset(Choices& choices, uint64_t bytes) {
   switch (choices.Below(8)) {
     case 0:
     case 1:
-    case 2:
-      return AlignedBelow(choices, bytes);
-    case 3:
-      return bytes >= 4 ? Clamp32(bytes - 4) : 0;  // last valid word
-    case 4:
-      return Clamp32(bytes);  // first OOB byte
-    case 5:                   // misaligned by 1..3 (poison)
+    case 2: return AlignedBelow(choices, bytes);
+    case 3: return bytes >= 4 ? Clamp32(bytes - 4) : 0;  // last valid word
+    case 4: return Clamp32(bytes);                       // first OOB byte
+    case 5:  // misaligned by 1..3 (poison)
       return AlignedBelow(choices, bytes) +
              static_cast<uint32_t>(1 + choices.Below(3));
-    case 6:
-      return 0xfffffffcu;
-    default:
-      return EdgeValue(choices);
+    case 6: return 0xfffffffcu;
+    default: return EdgeValue(choices);
   }
 }
 
@@ -50,14 +45,10 @@ uint32_t EdgeIndex(Choices& choices, uint32_t n) {
   switch (choices.Below(6)) {
     case 0:
     case 1:
-    case 2:
-      return n == 0 ? 0 : Clamp32(choices.Below(n));
-    case 3:
-      return n == 0 ? 0 : n - 1;
-    case 4:
-      return n;
-    default:
-      return EdgeValue(choices);
+    case 2: return n == 0 ? 0 : Clamp32(choices.Below(n));
+    case 3: return n == 0 ? 0 : n - 1;
+    case 4: return n;
+    default: return EdgeValue(choices);
   }
 }
 
@@ -67,12 +58,9 @@ uint32_t EdgeStructOffset(Choices& choices, uint32_t stride) {
   switch (choices.Below(6)) {
     case 0:
     case 1:
-    case 2:
-      return AlignedBelow(choices, stride);
-    case 3:
-      return stride >= 4 ? stride - 4 : 0;
-    case 4:
-      return stride;
+    case 2: return AlignedBelow(choices, stride);
+    case 3: return stride >= 4 ? stride - 4 : 0;
+    case 4: return stride;
     default:
       return AlignedBelow(choices, stride) +
              static_cast<uint32_t>(1 + choices.Below(3));
@@ -123,9 +111,7 @@ std::array<uint32_t, 4> EdgeCoordinates(Choices& choices,
   std::array<uint32_t, 4> a = {0, 0, 0, 0};
   switch (m.kind) {
     case isa::kUavRaw:
-    case isa::kTgsmRaw:
-      a[0] = EdgeByteOffset(choices, m.bytes);
-      break;
+    case isa::kTgsmRaw: a[0] = EdgeByteOffset(choices, m.bytes); break;
     case isa::kUavStructured:
     case isa::kTgsmStructured:
       a[0] = EdgeIndex(choices, m.count);
@@ -202,18 +188,10 @@ isa::OperandList AtomicOperands(Choices& choices, const CaseFacts& f,
   isa::OperandList ops;
   for (int k = 0; k < row.operand_count(); ++k) {
     switch (row.operands[static_cast<size_t>(k)].role) {
-      case Role::kReturn:
-        ops.push_back(ReturnDest(choices, f));
-        break;
-      case Role::kTarget:
-        ops.push_back(m.reg);
-        break;
-      case Role::kAddress:
-        ops.push_back(AddressFor(choices, f, m));
-        break;
-      default:
-        ops.push_back(ScalarSource(choices, f));
-        break;
+      case Role::kReturn: ops.push_back(ReturnDest(choices, f)); break;
+      case Role::kTarget: ops.push_back(m.reg); break;
+      case Role::kAddress: ops.push_back(AddressFor(choices, f, m)); break;
+      default: ops.push_back(ScalarSource(choices, f)); break;
     }
   }
   return ops;

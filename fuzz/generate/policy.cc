@@ -17,15 +17,11 @@ uint32_t FamilyWeight(isa::Family f) {
     case isa::Family::kImmAtomic:
     case isa::Family::kCounter:
     case isa::Family::kLoad:
-    case isa::Family::kStore:
-      return 10;
-    case isa::Family::kAlu:
-      return 4;
+    case isa::Family::kStore: return 10;
+    case isa::Family::kAlu: return 4;
     case isa::Family::kControl:
-    case isa::Family::kSync:
-      return 1;
-    case isa::Family::kDecl:
-      return 0;
+    case isa::Family::kSync: return 1;
+    case isa::Family::kDecl: return 0;
   }
   return 0;
 }

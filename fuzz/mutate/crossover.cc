@@ -31,8 +31,7 @@ std::optional<std::pair<size_t, size_t>> PickPiece(const isa::Case& b,
     case Op::kSwitch:
       if (f.partner[*i] == SIZE_MAX) return std::nullopt;
       return std::make_pair(*i, f.partner[*i]);
-    default:
-      break;
+    default: break;
   }
   size_t last = *i;
   const size_t want = *i + choices.Below(4);

@@ -113,8 +113,7 @@ bool ChangeOpcode(isa::Case& c, Choices& choices, const Policy& policy) {
   switch (row.family) {
     case Family::kAtomic:
     case Family::kImmAtomic:
-    case Family::kCounter:
-      return ChangeAtomicOpcode(inst, f, choices);
+    case Family::kCounter: return ChangeAtomicOpcode(inst, f, choices);
     case Family::kSync:
       inst.sync_flags = kSyncVariants[choices.Weighted(policy.sync_weights)];
       return true;
@@ -138,8 +137,7 @@ bool ChangeOpcode(isa::Case& c, Choices& choices, const Policy& policy) {
       inst.op = to[choices.Below(to.size())];
       return true;
     }
-    default:
-      return false;
+    default: return false;
   }
 }
 

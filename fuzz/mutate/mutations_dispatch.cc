@@ -30,24 +30,12 @@ bool ChangeGroups(isa::Case& c, Choices& choices, const Policy& policy) {
   const uint64_t before = Product(c.groups);
   uint32_t& g = c.groups[choices.Below(3)];
   switch (choices.Below(7)) {
-    case 0:
-      g = 1;
-      break;
-    case 1:
-      g = g + 1;
-      break;
-    case 2:
-      g = g > 1 ? g - 1 : 2;
-      break;
-    case 3:
-      g = 2;
-      break;
-    case 4:
-      g = 4;
-      break;
-    case 5:
-      g = 1 + static_cast<uint32_t>(choices.Below(16));
-      break;
+    case 0: g = 1; break;
+    case 1: g = g + 1; break;
+    case 2: g = g > 1 ? g - 1 : 2; break;
+    case 3: g = 2; break;
+    case 4: g = 4; break;
+    case 5: g = 1 + static_cast<uint32_t>(choices.Below(16)); break;
     default:
       // Rare edges: no group at all (spec 1.8), or the most there may be
       // (kept only where both the policy's bound and the work limit allow).
@@ -68,27 +56,15 @@ bool ChangeThreadGroup(isa::Case& c, Choices& choices, const Policy& policy) {
   const uint64_t before = Product(size());
   uint32_t& t = dcl.operands[choices.Below(3)].index;
   switch (choices.Below(7)) {
-    case 0:
-      t = 1;
-      break;
-    case 1:
-      t = t + 1;
-      break;
-    case 2:
-      t = t > 1 ? t - 1 : 2;
-      break;
-    case 3:
-      t = std::min(1024u, 2 * t);
-      break;
-    case 4:
-      t = std::max(1u, t / 2);
-      break;
+    case 0: t = 1; break;
+    case 1: t = t + 1; break;
+    case 2: t = t > 1 ? t - 1 : 2; break;
+    case 3: t = std::min(1024u, 2 * t); break;
+    case 4: t = std::max(1u, t / 2); break;
     case 5:
       t = choices.Below(2) == 0 ? 32 : 64;
       break;  // wave sizes (kept where the policy allows them: "wide")
-    default:
-      t = 1 + static_cast<uint32_t>(choices.Below(64));
-      break;
+    default: t = 1 + static_cast<uint32_t>(choices.Below(64)); break;
   }
   return WithinDispatchBound(before, Product(size()), policy.max_group_threads);
 }

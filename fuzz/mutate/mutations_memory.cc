@@ -18,22 +18,14 @@ using isa::ResourceKind;
 // A new count near `n` or at a small edge; never 0.
 uint32_t NewSize(Choices& choices, uint32_t n) {
   switch (choices.Below(8)) {
-    case 0:
-      return 1;
-    case 1:
-      return n + 1;
-    case 2:
-      return n > 1 ? n - 1 : 2;
-    case 3:
-      return n <= UINT32_MAX / 2 ? 2 * n : n;
-    case 4:
-      return std::max(1u, n / 2);
-    case 5:
-      return 4;
-    case 6:
-      return 16;
-    default:
-      return 1 + static_cast<uint32_t>(choices.Below(64));
+    case 0: return 1;
+    case 1: return n + 1;
+    case 2: return n > 1 ? n - 1 : 2;
+    case 3: return n <= UINT32_MAX / 2 ? 2 * n : n;
+    case 4: return std::max(1u, n / 2);
+    case 5: return 4;
+    case 6: return 16;
+    default: return 1 + static_cast<uint32_t>(choices.Below(64));
   }
 }
 
@@ -128,9 +120,7 @@ bool ResizeUav(isa::Case& c, Choices& choices, const Policy& policy) {
   Resource* r = PickResource(c, choices, AnyResource);
   if (r == nullptr) return false;
   switch (r->kind) {
-    case ResourceKind::kRaw:
-      r->words = NewSize(choices, r->words);
-      break;
+    case ResourceKind::kRaw: r->words = NewSize(choices, r->words); break;
     case ResourceKind::kStructured:
       r->elements = NewSize(choices, r->elements);
       break;
@@ -152,18 +142,10 @@ bool ChangeStride(isa::Case& c, Choices& choices, const Policy& policy) {
   static constexpr uint32_t kStrides[] = {4, 8, 12, 16, 20, 64, 2048};
   uint32_t s = r->stride;
   switch (choices.Below(4)) {
-    case 0:
-      s = kStrides[choices.Below(std::size(kStrides))];
-      break;
-    case 1:
-      s += 4;
-      break;
-    case 2:
-      s = s > 4 ? s - 4 : 8;
-      break;
-    default:
-      s = std::min(2048u, 2 * s);
-      break;
+    case 0: s = kStrides[choices.Below(std::size(kStrides))]; break;
+    case 1: s += 4; break;
+    case 2: s = s > 4 ? s - 4 : 8; break;
+    default: s = std::min(2048u, 2 * s); break;
   }
   r->stride = s;
   c.shader.instructions[m->decl].operands[1].index = s;
@@ -227,12 +209,8 @@ bool ChangeUavData(isa::Case& c, Choices& choices, const Policy& policy) {
   if (r == nullptr) return false;
   std::vector<uint32_t>& w = r->init;
   switch (choices.Below(4)) {
-    case 0:
-      w[choices.Below(w.size())] = EdgeValue(choices);
-      break;
-    case 1:
-      std::fill(w.begin(), w.end(), EdgeValue(choices));
-      break;
+    case 0: w[choices.Below(w.size())] = EdgeValue(choices); break;
+    case 1: std::fill(w.begin(), w.end(), EdgeValue(choices)); break;
     case 2: {
       uint32_t v = EdgeValue(choices);
       const uint32_t step = choices.Below(2) == 0 ? 1u : EdgeValue(choices);
@@ -242,9 +220,7 @@ bool ChangeUavData(isa::Case& c, Choices& choices, const Policy& policy) {
       }
       break;
     }
-    default:
-      std::fill(w.begin(), w.end(), 0u);
-      break;
+    default: std::fill(w.begin(), w.end(), 0u); break;
   }
   return true;
 }

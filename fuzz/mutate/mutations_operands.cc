@@ -44,16 +44,11 @@ const MemoryFacts* TargetOf(const Instruction& inst, const CaseFacts& f) {
 
 uint32_t NewValue(Choices& choices, const Policy& policy, uint32_t v) {
   switch (choices.Below(6)) {
-    case 0:
-      return EdgeValue(choices);
-    case 1:
-      return v + 1;
-    case 2:
-      return v - 1;
-    case 3:
-      return v ^ (1u << choices.Below(32));
-    case 4:
-      return 0u - v;
+    case 0: return EdgeValue(choices);
+    case 1: return v + 1;
+    case 2: return v - 1;
+    case 3: return v ^ (1u << choices.Below(32));
+    case 4: return 0u - v;
     default: {
       const auto& values = policy.interesting_values;
       return values.empty() ? v : values[choices.Below(values.size())];

@@ -30,14 +30,10 @@ std::string Token(absl::string_view s) {
 // A finding's kind as a signature's token: run statuses are short.
 std::string DivergenceKind(oracle::FindingKind kind) {
   switch (kind) {
-    case oracle::FindingKind::kCrashed:
-      return "crash";
-    case oracle::FindingKind::kTimedOut:
-      return "timeout";
-    case oracle::FindingKind::kBudgetExceeded:
-      return "budget";
-    default:
-      return Token(oracle::FindingKindName(kind));
+    case oracle::FindingKind::kCrashed: return "crash";
+    case oracle::FindingKind::kTimedOut: return "timeout";
+    case oracle::FindingKind::kBudgetExceeded: return "budget";
+    default: return Token(oracle::FindingKindName(kind));
   }
 }
 
@@ -123,16 +119,11 @@ std::string ResourceName(const isa::Case& c, const std::optional<Memory>& m) {
 // names the bug (an oob-wrap finding also has in-bounds neighbours).
 int Severity(isa::AddressClass a) {
   switch (a) {
-    case isa::AddressClass::kInBounds:
-      return 0;
-    case isa::AddressClass::kSkip:
-      return 1;
-    case isa::AddressClass::kUavPoison:
-      return 2;
-    case isa::AddressClass::kTgsmPoison:
-      return 3;
-    case isa::AddressClass::kUndefined:
-      return 4;
+    case isa::AddressClass::kInBounds: return 0;
+    case isa::AddressClass::kSkip: return 1;
+    case isa::AddressClass::kUavPoison: return 2;
+    case isa::AddressClass::kTgsmPoison: return 3;
+    case isa::AddressClass::kUndefined: return 4;
   }
   return 0;
 }

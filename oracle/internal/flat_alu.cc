@@ -10,8 +10,7 @@ int FlatSources(isa::Op op) {
     case Op::kMov:
     case Op::kINeg:
     case Op::kNot:
-    case Op::kCountBits:
-      return 1;
+    case Op::kCountBits: return 1;
     case Op::kIAdd:
     case Op::kIShl:
     case Op::kIShr:
@@ -28,17 +27,13 @@ int FlatSources(isa::Op op) {
     case Op::kIMax:
     case Op::kIMin:
     case Op::kUMax:
-    case Op::kUMin:
-      return 2;
+    case Op::kUMin: return 2;
     case Op::kMovc:
     case Op::kIMad:
     case Op::kUMad:
-    case Op::kUbfe:
-      return 3;
-    case Op::kBfi:
-      return 4;
-    default:
-      return -1;
+    case Op::kUbfe: return 3;
+    case Op::kBfi: return 4;
+    default: return -1;
   }
 }
 

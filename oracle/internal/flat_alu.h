@@ -113,9 +113,7 @@ inline bool FlatAlu::Run(Value* values) const {
   uint64_t v;
   if (direct) {
     switch (op) {
-      case Op::kMov:
-        v = Word(values, 0);
-        break;
+      case Op::kMov: v = Word(values, 0); break;
       case Op::kMovc: {
         // Only the picked source needs to be defined (EvalAlu).
         const uint64_t cond = Word(values, 0);
@@ -126,80 +124,31 @@ inline bool FlatAlu::Run(Value* values) const {
         }
         break;
       }
-      case Op::kIAdd:
-        v = Direct<Op::kIAdd, 2>(values);
-        break;
-      case Op::kINeg:
-        v = Direct<Op::kINeg, 1>(values);
-        break;
-      case Op::kIMad:
-        v = Direct<Op::kIMad, 3>(values);
-        break;
-      case Op::kUMad:
-        v = Direct<Op::kUMad, 3>(values);
-        break;
-      case Op::kIShl:
-        v = Direct<Op::kIShl, 2>(values);
-        break;
-      case Op::kIShr:
-        v = Direct<Op::kIShr, 2>(values);
-        break;
-      case Op::kUShr:
-        v = Direct<Op::kUShr, 2>(values);
-        break;
-      case Op::kAnd:
-        v = Direct<Op::kAnd, 2>(values);
-        break;
-      case Op::kOr:
-        v = Direct<Op::kOr, 2>(values);
-        break;
-      case Op::kXor:
-        v = Direct<Op::kXor, 2>(values);
-        break;
-      case Op::kNot:
-        v = Direct<Op::kNot, 1>(values);
-        break;
-      case Op::kIEq:
-        v = Direct<Op::kIEq, 2>(values);
-        break;
-      case Op::kINe:
-        v = Direct<Op::kINe, 2>(values);
-        break;
-      case Op::kILt:
-        v = Direct<Op::kILt, 2>(values);
-        break;
-      case Op::kIGe:
-        v = Direct<Op::kIGe, 2>(values);
-        break;
-      case Op::kULt:
-        v = Direct<Op::kULt, 2>(values);
-        break;
-      case Op::kUGe:
-        v = Direct<Op::kUGe, 2>(values);
-        break;
-      case Op::kIMax:
-        v = Direct<Op::kIMax, 2>(values);
-        break;
-      case Op::kIMin:
-        v = Direct<Op::kIMin, 2>(values);
-        break;
-      case Op::kUMax:
-        v = Direct<Op::kUMax, 2>(values);
-        break;
-      case Op::kUMin:
-        v = Direct<Op::kUMin, 2>(values);
-        break;
-      case Op::kBfi:
-        v = Direct<Op::kBfi, 4>(values);
-        break;
-      case Op::kUbfe:
-        v = Direct<Op::kUbfe, 3>(values);
-        break;
-      case Op::kCountBits:
-        v = Direct<Op::kCountBits, 1>(values);
-        break;
-      default:
-        return true;  // FlatSources is -1: never direct
+      case Op::kIAdd: v = Direct<Op::kIAdd, 2>(values); break;
+      case Op::kINeg: v = Direct<Op::kINeg, 1>(values); break;
+      case Op::kIMad: v = Direct<Op::kIMad, 3>(values); break;
+      case Op::kUMad: v = Direct<Op::kUMad, 3>(values); break;
+      case Op::kIShl: v = Direct<Op::kIShl, 2>(values); break;
+      case Op::kIShr: v = Direct<Op::kIShr, 2>(values); break;
+      case Op::kUShr: v = Direct<Op::kUShr, 2>(values); break;
+      case Op::kAnd: v = Direct<Op::kAnd, 2>(values); break;
+      case Op::kOr: v = Direct<Op::kOr, 2>(values); break;
+      case Op::kXor: v = Direct<Op::kXor, 2>(values); break;
+      case Op::kNot: v = Direct<Op::kNot, 1>(values); break;
+      case Op::kIEq: v = Direct<Op::kIEq, 2>(values); break;
+      case Op::kINe: v = Direct<Op::kINe, 2>(values); break;
+      case Op::kILt: v = Direct<Op::kILt, 2>(values); break;
+      case Op::kIGe: v = Direct<Op::kIGe, 2>(values); break;
+      case Op::kULt: v = Direct<Op::kULt, 2>(values); break;
+      case Op::kUGe: v = Direct<Op::kUGe, 2>(values); break;
+      case Op::kIMax: v = Direct<Op::kIMax, 2>(values); break;
+      case Op::kIMin: v = Direct<Op::kIMin, 2>(values); break;
+      case Op::kUMax: v = Direct<Op::kUMax, 2>(values); break;
+      case Op::kUMin: v = Direct<Op::kUMin, 2>(values); break;
+      case Op::kBfi: v = Direct<Op::kBfi, 4>(values); break;
+      case Op::kUbfe: v = Direct<Op::kUbfe, 3>(values); break;
+      case Op::kCountBits: v = Direct<Op::kCountBits, 1>(values); break;
+      default: return true;  // FlatSources is -1: never direct
     }
   } else {
     std::array<Value, 4> src = constant;

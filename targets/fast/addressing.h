@@ -85,15 +85,11 @@ struct WrapOutOfBounds {
     if (w.hit || m.words == 0) return w;
     uint64_t linear = 0;
     switch (m.kind) {
-      case Memory::Kind::kRaw:
-        linear = a[0] / 4;
-        break;
+      case Memory::Kind::kRaw: linear = a[0] / 4; break;
       case Memory::Kind::kStructured:
         linear = uint64_t{a[0]} * (m.stride / 4) + a[1] / 4;
         break;
-      case Memory::Kind::kTyped:
-        linear = a[0];
-        break;
+      case Memory::Kind::kTyped: linear = a[0]; break;
     }
     return {true, static_cast<uint32_t>(linear % m.words)};
   }

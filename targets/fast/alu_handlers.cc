@@ -310,63 +310,35 @@ Handler Pick(Decoded& d, bool aliased) {
 
 Handler AluHandler(Op op, bool aliased, Decoded& d) {
   switch (op) {
-    case Op::kMov:
-      return Pick<Mov>(d, aliased);
-    case Op::kMovc:
-      return Pick<Movc>(d, aliased);
-    case Op::kIAdd:
-      return Pick<IAdd>(d, aliased);
-    case Op::kINeg:
-      return Pick<INeg>(d, aliased);
-    case Op::kIMul:
-      return &Mul<true>;
-    case Op::kUMul:
-      return &Mul<false>;
+    case Op::kMov: return Pick<Mov>(d, aliased);
+    case Op::kMovc: return Pick<Movc>(d, aliased);
+    case Op::kIAdd: return Pick<IAdd>(d, aliased);
+    case Op::kINeg: return Pick<INeg>(d, aliased);
+    case Op::kIMul: return &Mul<true>;
+    case Op::kUMul: return &Mul<false>;
     case Op::kIMad:
-    case Op::kUMad:
-      return Pick<Mad>(d, aliased);
-    case Op::kIShl:
-      return Pick<IShl>(d, aliased);
-    case Op::kIShr:
-      return Pick<IShr>(d, aliased);
-    case Op::kUShr:
-      return Pick<UShr>(d, aliased);
-    case Op::kAnd:
-      return Pick<And>(d, aliased);
-    case Op::kOr:
-      return Pick<Or>(d, aliased);
-    case Op::kXor:
-      return Pick<Xor>(d, aliased);
-    case Op::kNot:
-      return Pick<Not>(d, aliased);
-    case Op::kIEq:
-      return Pick<IEq>(d, aliased);
-    case Op::kINe:
-      return Pick<INe>(d, aliased);
-    case Op::kILt:
-      return Pick<ILt>(d, aliased);
-    case Op::kIGe:
-      return Pick<IGe>(d, aliased);
-    case Op::kULt:
-      return Pick<ULt>(d, aliased);
-    case Op::kUGe:
-      return Pick<UGe>(d, aliased);
-    case Op::kIMax:
-      return Pick<IMax>(d, aliased);
-    case Op::kIMin:
-      return Pick<IMin>(d, aliased);
-    case Op::kUMax:
-      return Pick<UMax>(d, aliased);
-    case Op::kUMin:
-      return Pick<UMin>(d, aliased);
-    case Op::kBfi:
-      return Pick<Bfi>(d, aliased);
-    case Op::kUbfe:
-      return Pick<Ubfe>(d, aliased);
-    case Op::kCountBits:
-      return Pick<CountBits>(d, aliased);
-    default:
-      return Pick<Mov>(d, aliased);
+    case Op::kUMad: return Pick<Mad>(d, aliased);
+    case Op::kIShl: return Pick<IShl>(d, aliased);
+    case Op::kIShr: return Pick<IShr>(d, aliased);
+    case Op::kUShr: return Pick<UShr>(d, aliased);
+    case Op::kAnd: return Pick<And>(d, aliased);
+    case Op::kOr: return Pick<Or>(d, aliased);
+    case Op::kXor: return Pick<Xor>(d, aliased);
+    case Op::kNot: return Pick<Not>(d, aliased);
+    case Op::kIEq: return Pick<IEq>(d, aliased);
+    case Op::kINe: return Pick<INe>(d, aliased);
+    case Op::kILt: return Pick<ILt>(d, aliased);
+    case Op::kIGe: return Pick<IGe>(d, aliased);
+    case Op::kULt: return Pick<ULt>(d, aliased);
+    case Op::kUGe: return Pick<UGe>(d, aliased);
+    case Op::kIMax: return Pick<IMax>(d, aliased);
+    case Op::kIMin: return Pick<IMin>(d, aliased);
+    case Op::kUMax: return Pick<UMax>(d, aliased);
+    case Op::kUMin: return Pick<UMin>(d, aliased);
+    case Op::kBfi: return Pick<Bfi>(d, aliased);
+    case Op::kUbfe: return Pick<Ubfe>(d, aliased);
+    case Op::kCountBits: return Pick<CountBits>(d, aliased);
+    default: return Pick<Mov>(d, aliased);
   }
 }
 

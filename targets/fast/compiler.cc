@@ -157,8 +157,7 @@ class Compiler {
           out_.memories.push_back(m);
           break;
         }
-        default:
-          break;
+        default: break;
       }
     }
     out_.tgsm_words = static_cast<uint32_t>(tgsm);
@@ -249,8 +248,7 @@ class Compiler {
       case RegFile::kImmediate:
         return Constant(
             o.values[o.value_count == 1 ? 0 : static_cast<size_t>(lane & 3)]);
-      case RegFile::kTemp:
-        return TempSlot(o.index, c);
+      case RegFile::kTemp: return TempSlot(o.index, c);
       case RegFile::kIndexableTemp:
         return scratch_ + static_cast<uint32_t>(scratch_index * 4) +
                static_cast<uint32_t>(c);
@@ -263,10 +261,8 @@ class Compiler {
       case RegFile::kThreadIDInGroup:
         return c < 3 ? out_.sv_thread_in_group + static_cast<uint32_t>(c)
                      : out_.sv_zero;
-      case RegFile::kThreadIDInGroupFlattened:
-        return out_.sv_flattened;
-      default:
-        return out_.sv_zero;
+      case RegFile::kThreadIDInGroupFlattened: return out_.sv_flattened;
+      default: return out_.sv_zero;
     }
   }
   // Whether every component of r<index> is declared and the swizzle names
@@ -394,9 +390,7 @@ class Compiler {
         d.fn = ControlHandler(inst.op);
         tables_.control.push_back(index);
         break;
-      case isa::Family::kSync:
-        d.fn = SyncHandler();
-        break;
+      case isa::Family::kSync: d.fn = SyncHandler(); break;
       default: {
         if (d.memory < 0)
           return absl::InvalidArgumentError(

@@ -182,46 +182,26 @@ void Sync(Wave&, const Decoded&) {}
 
 Handler ControlHandler(Op op) {
   switch (op) {
-    case Op::kIfZ:
-      return &If<false>;
-    case Op::kIfNz:
-      return &If<true>;
-    case Op::kElse:
-      return &Else;
-    case Op::kEndIf:
-      return &EndIfSafe;
-    case Op::kLoop:
-      return &Loop;
-    case Op::kEndLoop:
-      return &EndLoop;
-    case Op::kBreak:
-      return &Break<0>;
-    case Op::kBreakcZ:
-      return &Break<1>;
-    case Op::kBreakcNz:
-      return &Break<2>;
-    case Op::kContinue:
-      return &Continue<0>;
-    case Op::kContinuecZ:
-      return &Continue<1>;
-    case Op::kContinuecNz:
-      return &Continue<2>;
-    case Op::kSwitch:
-      return &Switch;
-    case Op::kCase:
-      return &Case;
-    case Op::kDefault:
-      return &Default;
-    case Op::kEndSwitch:
-      return &EndSwitch;
-    case Op::kRet:
-      return &Ret<0>;
-    case Op::kRetcZ:
-      return &Ret<1>;
-    case Op::kRetcNz:
-      return &Ret<2>;
-    default:
-      return &Sync;
+    case Op::kIfZ: return &If<false>;
+    case Op::kIfNz: return &If<true>;
+    case Op::kElse: return &Else;
+    case Op::kEndIf: return &EndIfSafe;
+    case Op::kLoop: return &Loop;
+    case Op::kEndLoop: return &EndLoop;
+    case Op::kBreak: return &Break<0>;
+    case Op::kBreakcZ: return &Break<1>;
+    case Op::kBreakcNz: return &Break<2>;
+    case Op::kContinue: return &Continue<0>;
+    case Op::kContinuecZ: return &Continue<1>;
+    case Op::kContinuecNz: return &Continue<2>;
+    case Op::kSwitch: return &Switch;
+    case Op::kCase: return &Case;
+    case Op::kDefault: return &Default;
+    case Op::kEndSwitch: return &EndSwitch;
+    case Op::kRet: return &Ret<0>;
+    case Op::kRetcZ: return &Ret<1>;
+    case Op::kRetcNz: return &Ret<2>;
+    default: return &Sync;
   }
 }
 

@@ -51,8 +51,7 @@ absl::Status ResolveJumps(const std::vector<isa::Instruction>& program,
               at(p).case_value);
         }
         break;
-      default:
-        break;
+      default: break;
     }
   }
   return absl::OkStatus();

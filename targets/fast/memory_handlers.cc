@@ -395,28 +395,17 @@ void Scatter(Wave& w, const Decoded& d) {
 template <class A, bool kTgsm, Variant kV>
 Handler ForBaseRmw(isa::Rmw r) {
   switch (r) {
-    case isa::Rmw::kIAdd:
-      return &Atomic<A, rmw::IAdd, kTgsm, kV>;
-    case isa::Rmw::kAnd:
-      return &Atomic<A, rmw::And, kTgsm, kV>;
-    case isa::Rmw::kOr:
-      return &Atomic<A, rmw::Or, kTgsm, kV>;
-    case isa::Rmw::kXor:
-      return &Atomic<A, rmw::Xor, kTgsm, kV>;
-    case isa::Rmw::kExch:
-      return &Atomic<A, rmw::Exch, kTgsm, kV>;
-    case isa::Rmw::kCmpExch:
-      return &Atomic<A, rmw::CmpExch, kTgsm, kV>;
-    case isa::Rmw::kIMax:
-      return &Atomic<A, rmw::IMax, kTgsm, kV>;
-    case isa::Rmw::kIMin:
-      return &Atomic<A, rmw::IMin, kTgsm, kV>;
-    case isa::Rmw::kUMax:
-      return &Atomic<A, rmw::UMax, kTgsm, kV>;
-    case isa::Rmw::kUMin:
-      return &Atomic<A, rmw::UMin, kTgsm, kV>;
-    default:
-      return nullptr;
+    case isa::Rmw::kIAdd: return &Atomic<A, rmw::IAdd, kTgsm, kV>;
+    case isa::Rmw::kAnd: return &Atomic<A, rmw::And, kTgsm, kV>;
+    case isa::Rmw::kOr: return &Atomic<A, rmw::Or, kTgsm, kV>;
+    case isa::Rmw::kXor: return &Atomic<A, rmw::Xor, kTgsm, kV>;
+    case isa::Rmw::kExch: return &Atomic<A, rmw::Exch, kTgsm, kV>;
+    case isa::Rmw::kCmpExch: return &Atomic<A, rmw::CmpExch, kTgsm, kV>;
+    case isa::Rmw::kIMax: return &Atomic<A, rmw::IMax, kTgsm, kV>;
+    case isa::Rmw::kIMin: return &Atomic<A, rmw::IMin, kTgsm, kV>;
+    case isa::Rmw::kUMax: return &Atomic<A, rmw::UMax, kTgsm, kV>;
+    case isa::Rmw::kUMin: return &Atomic<A, rmw::UMin, kTgsm, kV>;
+    default: return nullptr;
   }
 }
 
@@ -457,8 +446,7 @@ Handler ForInjectedRmw(isa::Rmw r, Inject inject) {
       return ForBaseRmw<A, kTgsm, Variant::kReturnNew>(r);
     case Inject::kRmwNotAtomic:
       return ForBaseRmw<A, kTgsm, Variant::kTwoPhase>(r);
-    default:
-      break;
+    default: break;
   }
   return nullptr;
 }
@@ -501,12 +489,10 @@ Handler AtomicHandler(const Memory& m, isa::Rmw r, Inject inject) {
                             Variant::kNormal>(r);
       }
       break;
-    default:
-      break;
+    default: break;
   }
   switch (m.kind) {
-    case Memory::Kind::kRaw:
-      return ForAddress<RawAddress, false>(r, inject);
+    case Memory::Kind::kRaw: return ForAddress<RawAddress, false>(r, inject);
     case Memory::Kind::kStructured:
       return ForAddress<StructuredAddress, false>(r, inject);
     case Memory::Kind::kTyped:
@@ -546,8 +532,7 @@ Handler MemoryHandler(const isa::Instruction& inst, const Memory& m,
     case isa::Family::kAtomic:
     case isa::Family::kImmAtomic:
       return AtomicHandler(m, inst.info().rmw, inject);
-    default:
-      return nullptr;
+    default: return nullptr;
   }
 }
 

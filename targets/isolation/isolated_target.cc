@@ -23,26 +23,16 @@ namespace {
 
 absl::string_view SignalName(int sig) {
   switch (sig) {
-    case SIGSEGV:
-      return "SIGSEGV";
-    case SIGBUS:
-      return "SIGBUS";
-    case SIGABRT:
-      return "SIGABRT";
-    case SIGILL:
-      return "SIGILL";
-    case SIGFPE:
-      return "SIGFPE";
-    case SIGKILL:
-      return "SIGKILL";
-    case SIGTRAP:
-      return "SIGTRAP";
-    case SIGSYS:
-      return "SIGSYS";
-    case SIGTERM:
-      return "SIGTERM";
-    case SIGXCPU:
-      return "SIGXCPU";
+    case SIGSEGV: return "SIGSEGV";
+    case SIGBUS: return "SIGBUS";
+    case SIGABRT: return "SIGABRT";
+    case SIGILL: return "SIGILL";
+    case SIGFPE: return "SIGFPE";
+    case SIGKILL: return "SIGKILL";
+    case SIGTRAP: return "SIGTRAP";
+    case SIGSYS: return "SIGSYS";
+    case SIGTERM: return "SIGTERM";
+    case SIGXCPU: return "SIGXCPU";
   }
   return "another signal";
 }
@@ -101,16 +91,13 @@ class IsolatedTarget : public Target {
     served_ = 0;
     std::string reply;
     switch (ReadFrame(fd_, kMaxWireMessage + 2, DeadlineFromNow(), reply)) {
-      case FrameResult::kOk:
-        break;
+      case FrameResult::kOk: break;
       case FrameResult::kTimedOut:
         Kill();
         death = absl::StrFormat("the child did not start within %g s",
                                 options_.timeout_seconds);
         return absl::OkStatus();
-      default:
-        death = Reap();
-        return absl::OkStatus();
+      default: death = Reap(); return absl::OkStatus();
     }
     if (reply.size() >= 2 && reply[0] == kTagNoTarget) {
       Kill();
@@ -171,8 +158,7 @@ class IsolatedTarget : public Target {
     std::string reply;
     switch (Exchange(absl::StrCat(std::string(1, kTagCase), isa::PrintCase(c)),
                      reply)) {
-      case FrameResult::kOk:
-        break;
+      case FrameResult::kOk: break;
       case FrameResult::kTimedOut:
         Kill();
         return Failed(

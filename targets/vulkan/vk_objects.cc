@@ -127,8 +127,7 @@ absl::StatusOr<StorageImage> RunObjects::Image(
       view_type = VK_IMAGE_VIEW_TYPE_3D;
       im.extent = {size[0], size[1], size[2]};
       break;
-    default:
-      return absl::InternalError("not a texture dimension");
+    default: return absl::InternalError("not a texture dimension");
   }
   ici.format = format;
   ici.extent = im.extent;

@@ -164,15 +164,9 @@ TEST(DxbcMalformedTest, RandomCorruptionsNeverCrash) {
     for (int e = 0; e < edits && !b.empty(); ++e) {
       const size_t at = rng.Below(b.size());
       switch (rng.Below(4)) {
-        case 0:
-          b[at] ^= static_cast<uint8_t>(1u << rng.Below(8));
-          break;
-        case 1:
-          b[at] = static_cast<uint8_t>(rng.Next32());
-          break;
-        case 2:
-          b.resize(at);
-          break;
+        case 0: b[at] ^= static_cast<uint8_t>(1u << rng.Below(8)); break;
+        case 1: b[at] = static_cast<uint8_t>(rng.Next32()); break;
+        case 2: b.resize(at); break;
         default:
           b.insert(b.begin() + at, static_cast<uint8_t>(rng.Next32()));
           break;

@@ -149,12 +149,8 @@ TEST(DxbcTableWalkTest, EveryOpcodeRowRoundTrips) {
           break;
         }
         case OperandKind::kMem:
-        case OperandKind::kUav:
-          inst.operands.push_back(Uav(3));
-          break;
-        case OperandKind::kTgsm:
-          inst.operands.push_back(Tgsm(2));
-          break;
+        case OperandKind::kUav: inst.operands.push_back(Uav(3)); break;
+        case OperandKind::kTgsm: inst.operands.push_back(Tgsm(2)); break;
         case OperandKind::kInputDecl: {
           Operand o;
           o.file = RegFile::kThreadIDInGroup;
@@ -163,9 +159,7 @@ TEST(DxbcTableWalkTest, EveryOpcodeRowRoundTrips) {
           inst.operands.push_back(o);
           break;
         }
-        case OperandKind::kNumber:
-          inst.operands.push_back(Number(7));
-          break;
+        case OperandKind::kNumber: inst.operands.push_back(Number(7)); break;
         case OperandKind::kIndexableTempDecl: {
           Operand o;
           o.file = RegFile::kIndexableTemp;
@@ -174,8 +168,7 @@ TEST(DxbcTableWalkTest, EveryOpcodeRowRoundTrips) {
           inst.operands.push_back(o);
           break;
         }
-        case OperandKind::kEnd:
-          break;
+        case OperandKind::kEnd: break;
       }
     }
     if (row.suffix == Suffix::kDimGlc) inst.dim = Dim::kTexture2D;

@@ -964,15 +964,9 @@ class Mutator {
       const size_t at = Next(static_cast<uint32_t>(text.size()));
       const char c = kBytes[Next(sizeof(kBytes) - 1)];
       switch (Next(3)) {
-        case 0:
-          text[at] = c;
-          break;
-        case 1:
-          text.insert(at, 1, c);
-          break;
-        default:
-          text.erase(at, 1 + Next(8));
-          break;
+        case 0: text[at] = c; break;
+        case 1: text.insert(at, 1, c); break;
+        default: text.erase(at, 1 + Next(8)); break;
       }
     }
     return text;

@@ -43,28 +43,19 @@ Operand MemWithSwizzle(RegFile file, uint32_t n, std::array<uint8_t, 4> sw) {
 // A source operand for `role`; `i` varies the register numbers and forms.
 Operand SampleSource(Role role, uint32_t i) {
   switch (role) {
-    case Role::kAddress:
-      return TempSwizzle(i, {1, 0, 3, 2});
-    case Role::kValue:
-      return Imm(0xFFFFFFFFu);
-    case Role::kComparand:
-      return Temp(i, Selection::kSelect1, 2);
-    case Role::kByteOffset:
-      return Imm(4);
+    case Role::kAddress: return TempSwizzle(i, {1, 0, 3, 2});
+    case Role::kValue: return Imm(0xFFFFFFFFu);
+    case Role::kComparand: return Temp(i, Selection::kSelect1, 2);
+    case Role::kByteOffset: return Imm(4);
     case Role::kStructIndex:
       return SystemValue(RegFile::kThreadID, Selection::kSelect1, {1, 0, 0, 0});
-    case Role::kCondition:
-      return Temp(i, Selection::kSelect1, 3);
-    case Role::kCaseValue:
-      return Imm(3);
-    default:
-      break;
+    case Role::kCondition: return Temp(i, Selection::kSelect1, 3);
+    case Role::kCaseValue: return Imm(3);
+    default: break;
   }
   switch (i % 4) {
-    case 0:
-      return TempSwizzle(i, {0, 1, 2, 3});
-    case 1:
-      return Imm4(1, 0xFFFFFFFFu, 0x80000000u, 0x3F000000u);
+    case 0: return TempSwizzle(i, {0, 1, 2, 3});
+    case 1: return Imm4(1, 0xFFFFFFFFu, 0x80000000u, 0x3F000000u);
     case 2:
       return SystemValue(RegFile::kThreadIDInGroup, Selection::kSwizzle,
                          {0, 1, 2, 0});
@@ -87,26 +78,20 @@ Operand SampleOperand(const OpcodeInfo& row, const OperandSpec& spec,
       // imul/umul: fxc writes the unused high half to null.
       if (row.operand_with_role(Role::kSecondDest) >= 0) return Operand{};
       return Temp(i, Selection::kMask, 0b1101);
-    case OperandKind::kSrc:
-      return SampleSource(spec.role, i);
-    case OperandKind::kMem:
-      return i % 2 == 0 ? Uav(i) : Tgsm(i);
-    case OperandKind::kMemDst:
-      return MemWithMask(RegFile::kTgsm, i, 0b0011);
+    case OperandKind::kSrc: return SampleSource(spec.role, i);
+    case OperandKind::kMem: return i % 2 == 0 ? Uav(i) : Tgsm(i);
+    case OperandKind::kMemDst: return MemWithMask(RegFile::kTgsm, i, 0b0011);
     case OperandKind::kMemSrc:
       return MemWithSwizzle(RegFile::kUav, i, {0, 0, 0, 0});
-    case OperandKind::kUav:
-      return Uav(5);
-    case OperandKind::kTgsm:
-      return Tgsm(2);
+    case OperandKind::kUav: return Uav(5);
+    case OperandKind::kTgsm: return Tgsm(2);
     case OperandKind::kInputDecl: {
       Operand o =
           SystemValue(RegFile::kThreadID, Selection::kMask, {0, 1, 2, 3});
       o.mask = 0b0111;
       return o;
     }
-    case OperandKind::kNumber:
-      return Number(16 + i);
+    case OperandKind::kNumber: return Number(16 + i);
     case OperandKind::kIndexableTempDecl: {
       Operand o;
       o.file = RegFile::kIndexableTemp;
@@ -114,8 +99,7 @@ Operand SampleOperand(const OpcodeInfo& row, const OperandSpec& spec,
       o.offset = 8;
       return o;
     }
-    case OperandKind::kEnd:
-      break;
+    case OperandKind::kEnd: break;
   }
   ADD_FAILURE() << "no sample for an operand of " << row.mnemonic;
   return Operand{};
@@ -143,9 +127,7 @@ void SetAllSuffixes(const OpcodeInfo& row, Instruction& inst) {
     case Suffix::kSyncFlags:
       inst.sync_flags = kSyncUavGlobal | kSyncTgsm | kSyncThreads;
       break;
-    case Suffix::kGlc:
-      inst.glc = true;
-      break;
+    case Suffix::kGlc: inst.glc = true; break;
     case Suffix::kGlcOpc:
       inst.glc = true;
       inst.opc = true;
@@ -156,14 +138,11 @@ void SetAllSuffixes(const OpcodeInfo& row, Instruction& inst) {
       inst.types = {ReturnType::kSint, ReturnType::kSint, ReturnType::kSint,
                     ReturnType::kSint};
       break;
-    case Suffix::kIndexable:
-      inst.indexable = SampleIndexable(row);
-      break;
+    case Suffix::kIndexable: inst.indexable = SampleIndexable(row); break;
     case Suffix::kGlobalFlags:
       inst.global_flags = kRefactoringAllowed | kEnableRawAndStructuredBuffers;
       break;
-    case Suffix::kNone:
-      break;
+    case Suffix::kNone: break;
   }
 }
 

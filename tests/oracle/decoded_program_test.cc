@@ -249,10 +249,8 @@ isa::Operand RandomOperand(isa::Prng& prng, isa::OperandKind kind) {
     }
     case isa::OperandKind::kSrc:
       switch (prng.Below(5)) {
-        case 0:
-          return isa::Imm(static_cast<uint32_t>(prng.Next64()));
-        case 1:
-          return isa::Imm4(1, 2, 3, 4);
+        case 0: return isa::Imm(static_cast<uint32_t>(prng.Next64()));
+        case 1: return isa::Imm4(1, 2, 3, 4);
         case 2:
           return Select1(RegFile::kThreadIDInGroup,
                          static_cast<uint8_t>(prng.Below(4)));
@@ -265,19 +263,14 @@ isa::Operand RandomOperand(isa::Prng& prng, isa::OperandKind kind) {
           return isa::Temp(n, isa::Selection::kSelect1,
                            static_cast<uint8_t>(prng.Below(4)));
       }
-    case isa::OperandKind::kNumber:
-      return isa::Number(n);
-    case isa::OperandKind::kInputDecl:
-      return Select1(RegFile::kThreadID, 0);
+    case isa::OperandKind::kNumber: return isa::Number(n);
+    case isa::OperandKind::kInputDecl: return Select1(RegFile::kThreadID, 0);
     default:  // a memory: u#, g#, or (wrongly) a temp
       switch (prng.Below(5)) {
-        case 0:
-          return isa::Temp(n, isa::Selection::kSelect1, 0);
+        case 0: return isa::Temp(n, isa::Selection::kSelect1, 0);
         case 1:
-        case 2:
-          return isa::Tgsm(n);
-        default:
-          return isa::Uav(n);
+        case 2: return isa::Tgsm(n);
+        default: return isa::Uav(n);
       }
   }
 }

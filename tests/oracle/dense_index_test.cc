@@ -59,14 +59,10 @@ TEST(DenseIndex, AgreesWithAPlainMapUnderEveryOperation) {
   std::vector<uint64_t> keys;            // by number
   auto random_key = [&]() -> uint64_t {
     switch (prng.Below(4)) {
-      case 0:
-        return (prng.Below(4) << 32) | prng.Below(2000);
-      case 1:
-        return prng.Next64();
-      case 2:
-        return prng.Below(4096) << 40;
-      default:
-        return prng.Chance(1, 2) ? 0 : UINT64_MAX - prng.Below(3);
+      case 0: return (prng.Below(4) << 32) | prng.Below(2000);
+      case 1: return prng.Next64();
+      case 2: return prng.Below(4096) << 40;
+      default: return prng.Chance(1, 2) ? 0 : UINT64_MAX - prng.Below(3);
     }
   };
   for (int i = 0; i < 200000; ++i) {

@@ -329,15 +329,9 @@ TEST(FlatAlu, EveryAluRowOnARandomSweep) {
       t.values.resize(kSystemValueCount + t.temps + kGuard);
       for (Value& v : t.values) {
         switch (prng.Below(8)) {
-          case 0:
-            v = {word(), false};
-            break;  // undefined, whatever its bits
-          case 1:
-            v = set_values[prng.Below(std::size(set_values))];
-            break;
-          default:
-            v = Value::Of(word());
-            break;
+          case 0: v = {word(), false}; break;  // undefined, whatever its bits
+          case 1: v = set_values[prng.Below(std::size(set_values))]; break;
+          default: v = Value::Of(word()); break;
         }
       }
       const uint32_t regs = static_cast<uint32_t>(t.temps / 4);
@@ -355,19 +349,13 @@ TEST(FlatAlu, EveryAluRowOnARandomSweep) {
       for (size_t k = 0; k < count; ++k) {
         isa::Operand src;
         switch (prng.Below(8)) {
-          case 0:
-            src = isa::Imm(word());
-            break;
-          case 1:
-            src = isa::Imm4(word(), word(), word(), word());
-            break;
+          case 0: src = isa::Imm(word()); break;
+          case 1: src = isa::Imm4(word(), word(), word(), word()); break;
           case 2:
             src = Select1(kSystemValues[prng.Below(std::size(kSystemValues))],
                           0, static_cast<uint8_t>(prng.Below(4)));
             break;
-          case 3:
-            src = Select1(RegFile::kNull, 0, 0);
-            break;
+          case 3: src = Select1(RegFile::kNull, 0, 0); break;
           case 4:
             src = isa::TempSwizzle(static_cast<uint32_t>(prng.Below(regs + 1)),
                                    {static_cast<uint8_t>(prng.Below(4)),

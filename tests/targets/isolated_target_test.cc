@@ -18,9 +18,7 @@ class Misbehaving : public Target {
   absl::string_view name() const override { return "misbehaving"; }
   absl::StatusOr<isa::Outcome> Run(const isa::Case& c) override {
     switch (c.groups[0]) {
-      case 2:
-        std::raise(SIGSEGV);
-        break;
+      case 2: std::raise(SIGSEGV); break;
       case 3:
         for (;;) std::this_thread::sleep_for(std::chrono::seconds(1));
       case 4: {
@@ -32,11 +30,8 @@ class Misbehaving : public Target {
           hoard.push_back(
               std::make_unique_for_overwrite<char[]>(size_t{64} << 20));
       }
-      case 5:
-        return absl::NotFoundError("no such thing");
-      case 6:
-        poisoned_ = true;
-        break;
+      case 5: return absl::NotFoundError("no such thing");
+      case 6: poisoned_ = true; break;
       case 7:
         if (poisoned_) std::raise(SIGSEGV);
         break;

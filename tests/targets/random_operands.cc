@@ -28,8 +28,7 @@ void OperandMaker::Emit(Op op, isa::OperandList operands) {
 
 Operand OperandMaker::For(isa::OperandSpec spec, const DeclaredMemory* mem) {
   switch (spec.kind) {
-    case OperandKind::kDst:
-      return Dest(spec.role);
+    case OperandKind::kDst: return Dest(spec.role);
     case OperandKind::kSrc:
       if (mem != nullptr &&
           (spec.role == Role::kAddress || spec.role == Role::kStructIndex ||
@@ -41,10 +40,8 @@ Operand OperandMaker::For(isa::OperandSpec spec, const DeclaredMemory* mem) {
     case OperandKind::kMemDst:
     case OperandKind::kMemSrc:
     case OperandKind::kUav:
-    case OperandKind::kTgsm:
-      return MemoryOperand(*mem, spec.kind);
-    default:
-      return isa::Number(0);  // declarations are not drawn here
+    case OperandKind::kTgsm: return MemoryOperand(*mem, spec.kind);
+    default: return isa::Number(0);  // declarations are not drawn here
   }
 }
 
@@ -177,14 +174,10 @@ uint32_t OperandMaker::InRange(Part p) {
 
 uint32_t OperandMaker::Wild(Part p) {
   switch (dice_.Below(4)) {
-    case 0:
-      return p.bound;
-    case 1:
-      return p.bound + (p.bytes ? 4 : 1);
-    case 2:
-      return dice_.Next32();
-    default:
-      return dice_.Pick(kWild);
+    case 0: return p.bound;
+    case 1: return p.bound + (p.bytes ? 4 : 1);
+    case 2: return dice_.Next32();
+    default: return dice_.Pick(kWild);
   }
 }
 

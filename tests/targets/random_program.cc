@@ -114,24 +114,12 @@ class CaseMaker {
     // 769546 * 494770 * 48448661 = 2^64 + 4: a product that wraps 64 bits.
     constexpr std::array<uint32_t, 3> kWraps = {769546, 494770, 48448661};
     switch (dice_.Below(7)) {
-      case 0:
-        case_.groups = {0, dice_.Range(1, 4), 1};
-        break;
-      case 1:
-        group_size_ = {0, 1, 1};
-        break;
-      case 2:
-        group_size_ = {dice_.Range(1025, 4096), 1, 1};
-        break;
-      case 3:
-        group_size_ = {65536, 65536, dice_.Range(1, 3)};
-        break;
-      case 4:
-        group_size_ = kWraps;
-        break;
-      case 5:
-        case_.groups = kWraps;
-        break;
+      case 0: case_.groups = {0, dice_.Range(1, 4), 1}; break;
+      case 1: group_size_ = {0, 1, 1}; break;
+      case 2: group_size_ = {dice_.Range(1025, 4096), 1, 1}; break;
+      case 3: group_size_ = {65536, 65536, dice_.Range(1, 3)}; break;
+      case 4: group_size_ = kWraps; break;
+      case 5: case_.groups = kWraps; break;
       default:
         case_.groups = {0xFFFFFFFFu, 0xFFFFFFFFu, dice_.Range(1, 3)};
         break;
@@ -285,9 +273,7 @@ class CaseMaker {
     d.operands = {isa::Uav(r.slot)};
     d.glc = dice_.Coin();
     switch (r.kind) {
-      case isa::ResourceKind::kRaw:
-        d.op = Op::kDclUavRaw;
-        break;
+      case isa::ResourceKind::kRaw: d.op = Op::kDclUavRaw; break;
       case isa::ResourceKind::kStructured:
         d.op = Op::kDclUavStructured;
         d.operands.push_back(isa::Number(r.stride));
@@ -532,27 +518,19 @@ class CaseMaker {
                      Make(closer, {}));
         break;
       }
-      default:
-        code_.insert(code_.begin(), StrayAtTop());
-        break;
+      default: code_.insert(code_.begin(), StrayAtTop()); break;
     }
     unbalanced_ = true;
   }
 
   Instruction StrayAtTop() {
     switch (dice_.Below(6)) {
-      case 0:
-        return Make(Op::kElse, {});
-      case 1:
-        return Make(Op::kBreak, {});
-      case 2:
-        return Make(Op::kBreakcNz, {isa::Imm(1)});
-      case 3:
-        return Make(Op::kContinue, {});
-      case 4:
-        return Make(Op::kCase, {isa::Imm(0)});
-      default:
-        return Make(Op::kDefault, {});
+      case 0: return Make(Op::kElse, {});
+      case 1: return Make(Op::kBreak, {});
+      case 2: return Make(Op::kBreakcNz, {isa::Imm(1)});
+      case 3: return Make(Op::kContinue, {});
+      case 4: return Make(Op::kCase, {isa::Imm(0)});
+      default: return Make(Op::kDefault, {});
     }
   }
 
