@@ -45,7 +45,8 @@ CampaignSetup Setup(const std::string& inject, const std::string& out,
                     uint64_t seed) {
   CampaignSetup s;
   s.options.target = "fast";
-  s.options.inject = inject;
+  if (!inject.empty())
+    s.options.target_flags[targets::fast::kInjectFlag] = inject;
   s.options.out = out;
   s.corpus = CampaignCorpus(out + "/corpus");
   s.options.quiet = true;

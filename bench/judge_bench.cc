@@ -106,7 +106,8 @@ isa::Case ExchangeCase(uint64_t seed, uint64_t i) {
 int Main(const Args& a) {
   CampaignSetup setup;
   setup.options.target = a.inject == "oracle" ? "oracle" : "fast";
-  if (a.inject != "oracle") setup.options.inject = a.inject;
+  if (a.inject != "oracle" && !a.inject.empty())
+    setup.options.target_flags[targets::fast::kInjectFlag] = a.inject;
   setup.policy = *PolicyByName("default");
   setup.seed = a.seed;
   absl::StatusOr<std::unique_ptr<targets::Target>> target =

@@ -21,10 +21,11 @@ inline constexpr int kExitToolFailed = 3;
 
 struct Command {
   absl::string_view name;
-  absl::string_view usage;               // "atomfuzz fmt [--check] FILE..."
-  absl::string_view summary;             // one line for `atomfuzz --help`
-  std::vector<absl::string_view> flags;  // names of the flags it accepts
+  absl::string_view usage;    // "atomfuzz fmt [--check] FILE..."
+  absl::string_view summary;  // one line for `atomfuzz --help`
   int (*run)(const std::vector<std::string>& args);
+  // Names of the flags it accepts, filled from cli/flags.def.
+  std::vector<absl::string_view> flags = {};
 };
 
 std::span<const Command> AllCommands();

@@ -1,5 +1,8 @@
 // The table of subcommands.
+#include <iterator>
+
 #include "cli/command.h"
+#include "cli/flags.h"
 
 namespace atomfuzz::cli {
 
@@ -19,89 +22,73 @@ int RunDisasm(const std::vector<std::string>& args);
 namespace {
 
 const Command kCommands[] = {
-    {"fmt",
-     "atomfuzz fmt FILE... [FLAGS]",
-     "parse, validate and print cases in canonical form",
-     {"check", "in_place", "validate"},
-     RunFmt},
-    {"validate",
-     "atomfuzz validate FILE... [FLAGS]",
+    {"fmt", "atomfuzz fmt FILE... [FLAGS]",
+     "parse, validate and print cases in canonical form", RunFmt},
+    {"validate", "atomfuzz validate FILE... [FLAGS]",
      "check cases against the spec's rules (exit 1 if any is invalid)",
-     {"quiet"},
      RunValidate},
-    {"run",
-     "atomfuzz run FILE [FLAGS]",
+    {"run", "atomfuzz run FILE [FLAGS]",
      "run one case and print its outcome (undefined words print as 8 question "
      "marks)",
-     {"target", "schedule", "json", "trace", "threads", "deterministic",
-      "inject", "timeout", "vk_device"},
      RunRun},
-    {"check",
-     "atomfuzz check FILE... [FLAGS]",
+    {"check", "atomfuzz check FILE... [FLAGS]",
      "run cases and compare them with their [expect] sections (exit 1 on any "
      "mismatch)",
-     {"target", "schedule", "quiet", "threads", "deterministic", "inject",
-      "timeout", "vk_device"},
      RunCheck},
-    {"judge",
-     "atomfuzz judge FILE... [FLAGS]",
+    {"judge", "atomfuzz judge FILE... [FLAGS]",
      "run cases on a target and judge each outcome: allowed, unknown or "
      "divergence (exit 1 on any divergence)",
-     {"target", "schedule", "quiet", "threads", "deterministic", "inject",
-      "timeout", "vk_device"},
      RunJudge},
-    {"fuzz",
-     "atomfuzz fuzz [SEED_FILE_OR_DIR...] [FLAGS]",
+    {"fuzz", "atomfuzz fuzz [SEED_FILE_OR_DIR...] [FLAGS]",
      "differential fuzzing campaign: generate and mutate cases, judge the "
      "target against the oracle, "
      "reduce and save findings in DIR (exit 1 if it found new buckets)",
-     {"target", "inject", "seconds", "runs", "jobs", "seed", "out", "policy",
-      "resume", "timeout", "reduce_seconds", "quiet", "vk_device"},
      RunFuzz},
-    {"gen",
-     "atomfuzz gen [FLAGS]",
+    {"gen", "atomfuzz gen [FLAGS]",
      "print the case the generator builds from a seed (as a campaign does)",
-     {"seed", "policy", "out"},
      RunGen},
-    {"reduce",
-     "atomfuzz reduce FILE --target=NAME [FLAGS]",
+    {"reduce", "atomfuzz reduce FILE --target=NAME [FLAGS]",
      "shrink a divergent case while its bucket stays the same; writes OUT "
      "(default stdout), "
      "sizes to stderr (exit 1 if it does not diverge, 2 on bad input)",
-     {"target", "inject", "out", "max_attempts", "seconds", "timeout",
-      "vk_device"},
      RunReduce},
-    {"triage",
-     "atomfuzz triage DIR... [FLAGS]",
+    {"triage", "atomfuzz triage DIR... [FLAGS]",
      "list the finding buckets saved in campaign directories, most hit first, "
      "as one table",
-     {"json"},
      RunTriage},
-    {"dxbc",
-     "atomfuzz dxbc FILE.case [FLAGS]",
+    {"dxbc", "atomfuzz dxbc FILE.case [FLAGS]",
      "encode a case's shader as a cs_5_0 DXBC container (ISGN, OSGN, SHEX, "
      "exact checksum); "
      "writes OUT atomically, or stdout when it is not a terminal (binary is "
      "never written "
      "to a terminal: exit 2)",
-     {"out", "validate"},
      RunDxbc},
-    {"disasm",
-     "atomfuzz disasm FILE.dxbc [FLAGS]",
+    {"disasm", "atomfuzz disasm FILE.dxbc [FLAGS]",
      "decode a cs_5_0 DXBC container and print its shader in fxc syntax; a "
      "malformed "
      "container is reported as FILE:+OFFSET (instr N): expected ... (exit 2)",
-     {"out"},
      RunDisasm},
-    {"coverage",
-     "atomfuzz coverage FILE...",
+    {"coverage", "atomfuzz coverage FILE...",
      "print the atomic x memory-kind matrix a set of cases covers",
-     {},
      RunCoverage},
 };
 
 }  // namespace
 
-std::span<const Command> AllCommands() { return kCommands; }
+std::span<const Command> AllCommands() {
+  // Each command's flags come from the flag table (flags.def), where each
+  // flag names the commands that take it.
+  static const std::vector<Command>* const commands = [] {
+    auto* all =
+        new std::vector<Command>(std::begin(kCommands), std::end(kCommands));
+    for (Command& c : *all) {
+      for (const FlagRow& f : AllFlags()) {
+        if (TakenBy(f, c.name)) c.flags.push_back(f.name);
+      }
+    }
+    return all;
+  }();
+  return *commands;
+}
 
 }  // namespace atomfuzz::cli

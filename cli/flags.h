@@ -1,34 +1,33 @@
-// Every ABSL_FLAG of the atomfuzz command is defined in flags.cc and declared
-// here; subcommands read them through plain option structs.
+// The abseil flags of the atomfuzz command, declared from the one table
+// (flags.def), and what that table says of each: the subcommands that take
+// it and whether it belongs to a target.
 #ifndef ATOMFUZZ_CLI_FLAGS_H_
 #define ATOMFUZZ_CLI_FLAGS_H_
 
 #include <cstdint>
+#include <span>
 #include <string>
 
 #include "absl/flags/declare.h"
+#include "absl/strings/string_view.h"
 
-ABSL_DECLARE_FLAG(bool, check);
-ABSL_DECLARE_FLAG(bool, in_place);
-ABSL_DECLARE_FLAG(bool, validate);
-ABSL_DECLARE_FLAG(bool, quiet);
-ABSL_DECLARE_FLAG(std::string, target);
-ABSL_DECLARE_FLAG(std::string, schedule);
-ABSL_DECLARE_FLAG(bool, json);
-ABSL_DECLARE_FLAG(bool, trace);
-ABSL_DECLARE_FLAG(int, threads);
-ABSL_DECLARE_FLAG(bool, deterministic);
-ABSL_DECLARE_FLAG(std::string, inject);
-ABSL_DECLARE_FLAG(std::string, vk_device);
-ABSL_DECLARE_FLAG(double, seconds);
-ABSL_DECLARE_FLAG(uint64_t, runs);
-ABSL_DECLARE_FLAG(int, jobs);
-ABSL_DECLARE_FLAG(uint64_t, seed);
-ABSL_DECLARE_FLAG(std::string, out);
-ABSL_DECLARE_FLAG(std::string, policy);
-ABSL_DECLARE_FLAG(bool, resume);
-ABSL_DECLARE_FLAG(double, timeout);
-ABSL_DECLARE_FLAG(double, reduce_seconds);
-ABSL_DECLARE_FLAG(int64_t, max_attempts);
+#define ATOMFUZZ_FLAG(type, name, default_value, help, commands) \
+  ABSL_DECLARE_FLAG(type, name);
+#include "cli/flags.def"
+
+namespace atomfuzz::cli {
+
+struct FlagRow {
+  absl::string_view name;      // as abseil names it: vk_device
+  absl::string_view commands;  // "run check judge"
+  bool for_target;             // passed on in TargetOptions::flags
+};
+
+// The rows of flags.def, in its order.
+std::span<const FlagRow> AllFlags();
+// Whether `command` takes the flag `row` describes.
+bool TakenBy(const FlagRow& row, absl::string_view command);
+
+}  // namespace atomfuzz::cli
 
 #endif  // ATOMFUZZ_CLI_FLAGS_H_

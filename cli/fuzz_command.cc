@@ -14,9 +14,8 @@ namespace atomfuzz::cli {
 int RunFuzz(const std::vector<std::string>& seeds) {
   fuzz::CampaignOptions o;
   o.target = absl::GetFlag(FLAGS_target);
-  o.inject = absl::GetFlag(FLAGS_inject);
-  if (PrintInjectionsIfAsked(o.inject)) return kExitOk;
-  o.vk_device = absl::GetFlag(FLAGS_vk_device);
+  o.target_flags = TargetFlagsGiven();
+  if (PrintInjectionsIfAsked(o.inject())) return kExitOk;
   o.policy = absl::GetFlag(FLAGS_policy);
   o.seed = absl::GetFlag(FLAGS_seed);
   o.seconds = absl::GetFlag(FLAGS_seconds);

@@ -2,10 +2,13 @@
 
 #include <cstdio>
 
+#include "absl/flags/commandlineflag.h"
 #include "absl/flags/flag.h"
+#include "absl/flags/reflection.h"
 #include "cli/command.h"
 #include "cli/flags.h"
 #include "isa/validator.h"
+#include "targets/fast/fast_target.h"
 #include "targets/fast/injection.h"
 
 namespace atomfuzz::cli {
@@ -31,12 +34,23 @@ LoadResult LoadCase(const std::string& path, bool validate, isa::Case& out,
   return LoadResult::kOk;
 }
 
+targets::TargetFlags TargetFlagsGiven() {
+  targets::TargetFlags flags;
+  for (const FlagRow& row : AllFlags()) {
+    if (!row.for_target) continue;
+    const absl::CommandLineFlag* f = absl::FindCommandLineFlag(row.name);
+    if (f != nullptr && f->CurrentValue() != f->DefaultValue())
+      flags[std::string(row.name)] = f->CurrentValue();
+  }
+  return flags;
+}
+
 bool TargetFlagsInto(fuzz::RunOptions& run) {
   run.target = absl::GetFlag(FLAGS_target);
-  run.target_options.inject = absl::GetFlag(FLAGS_inject);
   run.target_options.timeout_seconds = absl::GetFlag(FLAGS_timeout);
-  run.target_options.vk_device = absl::GetFlag(FLAGS_vk_device);
-  return PrintInjectionsIfAsked(run.target_options.inject);
+  run.target_options.flags = TargetFlagsGiven();
+  return PrintInjectionsIfAsked(
+      run.target_options.Flag(targets::fast::kInjectFlag));
 }
 
 bool PrintInjectionsIfAsked(const std::string& inject) {

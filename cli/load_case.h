@@ -20,8 +20,12 @@ LoadResult LoadCase(const std::string& path, bool validate, isa::Case& out,
 // For --inject=list: prints the injected bugs' names and returns true.
 bool PrintInjectionsIfAsked(const std::string& inject);
 
-// The flags every command that runs a target shares (--target, --inject,
-// --timeout, --vk-device), copied into `run`. Returns true, after printing
+// The flags that belong to targets (flags.def's ATOMFUZZ_TARGET_FLAG) that
+// the command line set, by name: the target's row decides if it takes them.
+targets::TargetFlags TargetFlagsGiven();
+
+// The flags every command that runs a target shares (--target, --timeout,
+// and the targets' own), copied into `run`. Returns true, after printing
 // the injection names, when --inject=list asks only for them.
 bool TargetFlagsInto(fuzz::RunOptions& run);
 

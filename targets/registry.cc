@@ -6,6 +6,7 @@
 #include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
+#include "absl/strings/str_replace.h"
 #include "targets/external/external_target.h"
 #include "targets/fast/fast_target.h"
 #include "targets/isolation/isolated_target.h"
@@ -23,7 +24,7 @@ TargetInfo Vulkan(const char* name, const char* description,
           false,
           name,
           description,
-          {"timeout", "vk_device"},
+          {"timeout", vulkan::kDeviceFlag},
           [mode](const std::string& n, const TargetOptions& options) {
             return Isolate(
                 n,
@@ -45,7 +46,7 @@ std::vector<TargetInfo> BuiltIn() {
                   false,
                   "fast",
                   "the optimized CPU executor (injectable bugs: --inject=list)",
-                  {"inject", "threads", "deterministic"},
+                  {fast::kInjectFlag, "threads", "deterministic"},
                   [](const std::string&, const TargetOptions& o) {
                     return fast::CreateFastTarget(o);
                   }});
@@ -123,14 +124,17 @@ std::vector<std::string> TargetNames() {
 }
 
 absl::Status CheckOptions(const TargetInfo& row, const TargetOptions& options) {
-  if (!options.inject.empty() && !Takes(row, "inject")) {
+  for (const auto& [flag, value] : options.flags) {
+    if (value.empty() || Takes(row, flag.c_str())) continue;
+    std::vector<std::string> takers;
+    for (const TargetInfo& r : AllTargets()) {
+      if (Takes(r, flag.c_str())) takers.push_back(r.usage);
+    }
     return absl::InvalidArgumentError(absl::StrCat(
-        "--inject applies to --target=fast only, not '", row.usage, "'"));
-  }
-  if (!options.vk_device.empty() && !Takes(row, "vk_device")) {
-    return absl::InvalidArgumentError(
-        absl::StrCat("--vk-device applies to the vulkan targets only, not '",
-                     row.usage, "'"));
+        "--", absl::StrReplaceAll(flag, {{"_", "-"}}), " applies to ",
+        takers.empty() ? std::string("no target")
+                       : absl::StrCat("--target=", absl::StrJoin(takers, ", ")),
+        " only, not '", row.usage, "'"));
   }
   return absl::OkStatus();
 }

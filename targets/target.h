@@ -5,6 +5,7 @@
 #define ATOMFUZZ_TARGETS_TARGET_H_
 
 #include <cstdint>
+#include <map>
 #include <string>
 #include <vector>
 
@@ -16,11 +17,22 @@
 
 namespace atomfuzz::targets {
 
+// The flags that belong to one target (TargetInfo::flags names those its
+// row takes), by flag name: {"inject", "return-new"}, {"vk_device", "NV"}.
+// Each target parses its own; registry.h's CheckOptions refuses one its row
+// does not take. A new target option is a row's flag, not a shared field.
+using TargetFlags = std::map<std::string, std::string>;
+// The value of flag `name` in `flags`, or "" where it is not given.
+inline std::string FlagValue(const TargetFlags& flags,
+                             const std::string& name) {
+  auto it = flags.find(name);
+  return it == flags.end() ? std::string() : it->second;
+}
+
 struct TargetOptions {
   bool trace = true;           // record each atomic's returned value
   int threads = 0;             // worker threads; 0 = all cores
   bool deterministic = false;  // one worker, fixed group and lane order
-  std::string inject;          // an injected bug by name (fast target), or ""
   uint64_t max_steps_per_wave = 1u << 20;  // instructions; endless loops end
   // One thread's budget in the spec's steps (instructions), as the oracle
   // counts them: a target stops a thread sooner only where it must have
@@ -32,7 +44,10 @@ struct TargetOptions {
   // child is killed (kTimedOut), and its address-space cap in MiB (0 = none).
   double timeout_seconds = 10;
   uint64_t memory_limit_mb = 4096;
-  std::string vk_device;  // Vulkan: a substring of the device name, or ""
+  TargetFlags flags;  // this target's own flags (above)
+  std::string Flag(const std::string& name) const {
+    return FlagValue(flags, name);
+  }
 };
 
 class Target {

@@ -58,7 +58,7 @@ class Supervisor {
         first_index_(jobs_, p.state.next_index),
         quota_(jobs_, 0),
         store_(std::move(store)),
-        label_(TargetLabel(p.setup.options.target, p.setup.options.inject)) {
+        label_(TargetLabel(p.setup.options.target, p.setup.options.inject())) {
     const uint64_t runs = p.setup.options.runs;
     for (int w = 0; w < jobs_; ++w) {
       quota_[w] =
@@ -285,7 +285,7 @@ class Supervisor {
     f.original.metadata = origin.Metadata(p_.setup.options.policy);
     f.summary = what;
     f.target = p_.setup.options.target;
-    f.inject = p_.setup.options.inject;
+    f.inject = p_.setup.options.inject();
     f.seed = origin.seed;
     f.extra = {{"campaign_seed", absl::StrCat(p_.setup.seed)},
                {"case_index", absl::StrCat(index)}};
@@ -349,7 +349,7 @@ absl::StatusOr<CampaignResult> RunCampaign(const CampaignOptions& options,
   if (!p.ok()) return p.status();
   std::fprintf(
       log, "atomfuzz: target %s, policy %s, seed %llu, %d job%s, out %s%s\n",
-      TargetLabel(options.target, options.inject).c_str(),
+      TargetLabel(options.target, options.inject()).c_str(),
       options.policy.c_str(), static_cast<unsigned long long>(p->setup.seed),
       options.jobs, options.jobs == 1 ? "" : "s", options.out.c_str(),
       options.resume ? " (resumed)" : "");

@@ -11,14 +11,19 @@
 #include <vector>
 
 #include "absl/status/statusor.h"
+#include "targets/fast/fast_target.h"
 #include "targets/target.h"
 
 namespace atomfuzz::fuzz {
 
 struct CampaignOptions {
   std::string target = "fast";
-  std::string inject;     // an injected bug of the fast target, or ""
-  std::string vk_device;  // Vulkan targets: device name substring, or ""
+  // The target's own flags (targets/target.h), passed on as they are.
+  targets::TargetFlags target_flags;
+  // The injected bug (--inject) among them: part of the target's label.
+  std::string inject() const {
+    return targets::FlagValue(target_flags, targets::fast::kInjectFlag);
+  }
   std::string policy = "default";
   uint64_t seed = 0;   // 0: pick one (and print it)
   double seconds = 0;  // 0: no time limit

@@ -60,11 +60,11 @@ absl::Status LoadState(const CampaignOptions& o, const std::string& path,
   if (!text.ok()) return text.status();
   absl::StatusOr<CampaignState> parsed = ParseCampaignState(*text, path);
   if (!parsed.ok()) return parsed.status();
-  if (parsed->target != o.target || parsed->inject != o.inject) {
-    return absl::InvalidArgumentError(
-        absl::StrCat(path, ": expected the campaign's own target '",
-                     TargetLabel(parsed->target, parsed->inject), "', found '",
-                     TargetLabel(o.target, o.inject), "' on the command line"));
+  if (parsed->target != o.target || parsed->inject != o.inject()) {
+    return absl::InvalidArgumentError(absl::StrCat(
+        path, ": expected the campaign's own target '",
+        TargetLabel(parsed->target, parsed->inject), "', found '",
+        TargetLabel(o.target, o.inject()), "' on the command line"));
   }
   state = *parsed;
   return absl::OkStatus();
@@ -106,7 +106,7 @@ absl::StatusOr<PreparedCampaign> PrepareCampaign(
     while (p.setup.seed == 0) p.setup.seed = absl::Uniform<uint64_t>(fresh);
     p.state.seed = p.setup.seed;
     p.state.target = options.target;
-    p.state.inject = options.inject;
+    p.state.inject = options.inject();
     p.state.policy = options.policy;
   }
   p.setup.started = absl::Now();

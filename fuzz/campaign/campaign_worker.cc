@@ -26,8 +26,7 @@ constexpr uint64_t kJudgeStepsPerThread = 1u << 10;
 RunOptions CampaignSetup::Run() const {
   RunOptions run;
   run.target = options.target;
-  run.target_options.inject = options.inject;
-  run.target_options.vk_device = options.vk_device;
+  run.target_options.flags = options.target_flags;
   // Parallelism comes from worker processes; one thread and a fixed order
   // make every finding replay as it was found.
   run.target_options.threads = 1;
@@ -76,7 +75,7 @@ class Worker {
         store_(std::move(store)),
         target_(std::move(target)),
         corpus_(setup.corpus),
-        label_(TargetLabel(setup.options.target, setup.options.inject)) {}
+        label_(TargetLabel(setup.options.target, setup.options.inject())) {}
 
   void Loop() {
     corpus_.Reload();
@@ -193,7 +192,7 @@ class Worker {
     f.original.metadata = origin.Metadata(setup_.options.policy);
     f.summary = d.verdict.Summary();
     f.target = setup_.options.target;
-    f.inject = setup_.options.inject;
+    f.inject = setup_.options.inject();
     f.seed = origin.seed;
     f.extra = {{"campaign_seed", absl::StrCat(setup_.seed)},
                {"case_index", absl::StrCat(origin.index)}};

@@ -13,6 +13,7 @@
 #include "absl/strings/str_split.h"
 #include "fuzz/differential.h"
 #include "fuzz/runner.h"
+#include "targets/fast/fast_target.h"
 
 namespace atomfuzz::fuzz {
 namespace {
@@ -161,7 +162,8 @@ absl::StatusOr<std::unique_ptr<Harness>> Harness::Create(
   run.schedule = options.schedule;
   run.target_options.deterministic = options.deterministic;
   run.target_options.threads = options.threads;
-  run.target_options.inject = options.inject;
+  if (!options.inject.empty())
+    run.target_options.flags[targets::fast::kInjectFlag] = options.inject;
   run.target_options.max_steps_per_wave = options.max_steps;
   absl::StatusOr<std::unique_ptr<targets::Target>> target = MakeTarget(run);
   if (!target.ok()) return target.status();

@@ -14,6 +14,7 @@
 #include "absl/strings/str_replace.h"
 #include "absl/strings/str_split.h"
 #include "isa/coverage.h"
+#include "targets/fast/fast_target.h"
 
 namespace atomfuzz::fuzz {
 namespace {
@@ -255,7 +256,8 @@ std::string TargetLabel(absl::string_view target, absl::string_view inject) {
 }
 
 std::string TargetLabel(const RunOptions& options) {
-  return TargetLabel(options.target, options.target_options.inject);
+  return TargetLabel(options.target,
+                     options.target_options.Flag(targets::fast::kInjectFlag));
 }
 
 absl::StatusOr<Signature> SignatureOf(const isa::Case& c, const Differential& d,

@@ -230,10 +230,11 @@ class FastTarget : public Target {
 
 absl::StatusOr<std::unique_ptr<Target>> CreateFastTarget(
     const TargetOptions& options) {
-  const std::optional<Inject> inject = InjectionFromName(options.inject);
+  const std::string name = options.Flag(kInjectFlag);
+  const std::optional<Inject> inject = InjectionFromName(name);
   if (!inject) {
-    return absl::InvalidArgumentError(absl::StrCat(
-        "unknown injected bug '", options.inject, "' (see --inject=list)"));
+    return absl::InvalidArgumentError(
+        absl::StrCat("unknown injected bug '", name, "' (see --inject=list)"));
   }
   return std::make_unique<FastTarget>(options, *inject);
 }

@@ -10,6 +10,10 @@
 
 namespace atomfuzz::targets::fast {
 
+// The flag (TargetOptions::flags) naming an injected bug
+// (targets/fast/injection.h); a finding's target label carries it.
+inline constexpr char kInjectFlag[] = "inject";
+
 // InvalidArgument for an unknown --inject name.
 absl::StatusOr<std::unique_ptr<Target>> CreateFastTarget(
     const TargetOptions& options);

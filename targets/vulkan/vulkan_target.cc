@@ -152,7 +152,7 @@ Prepared Prepare(const isa::Case& c) {
 class VulkanTarget : public Target {
  public:
   VulkanTarget(const TargetOptions& options, BufferUavMode mode)
-      : options_(options), mode_(mode) {}
+      : options_(options), device_(options.Flag(kDeviceFlag)), mode_(mode) {}
 
   absl::string_view name() const override {
     return mode_ == BufferUavMode::kSsbo ? "vulkan-ssbo" : "vulkan";
@@ -161,7 +161,7 @@ class VulkanTarget : public Target {
   absl::StatusOr<isa::Outcome> Run(const isa::Case& c) override {
     Prepared p = Prepare(c);
     if (p.refused) return *std::move(p.refused);
-    absl::StatusOr<VkContext*> vk = GetVkContext(options_.vk_device);
+    absl::StatusOr<VkContext*> vk = GetVkContext(device_);
     if (!vk.ok()) return vk.status();
     return RunAlone(**vk, c, p);
   }
@@ -173,7 +173,7 @@ class VulkanTarget : public Target {
       absl::Span<const isa::Case> cases) override {
     std::vector<absl::StatusOr<isa::Outcome>> out(
         cases.size(), absl::InternalError("not run"));
-    absl::StatusOr<VkContext*> vk = GetVkContext(options_.vk_device);
+    absl::StatusOr<VkContext*> vk = GetVkContext(device_);
     std::vector<Prepared> prepared;
     std::map<std::optional<BatchKey>, std::vector<size_t>> by_key;
     for (size_t i = 0; i < cases.size(); ++i) {
@@ -289,6 +289,7 @@ class VulkanTarget : public Target {
   }
 
   TargetOptions options_;
+  std::string device_;  // --vk-device: a substring of the device's name
   BufferUavMode mode_;
 };
 
@@ -305,8 +306,11 @@ BatchLimits VulkanBatchLimits(uint32_t descriptors) {
 
 absl::StatusOr<std::unique_ptr<Target>> CreateVulkanTarget(
     const TargetOptions& options, BufferUavMode mode) {
-  if (!options.inject.empty()) {
-    return absl::InvalidArgumentError("--inject is a fast-target option");
+  for (const auto& [flag, value] : options.flags) {
+    if (!value.empty() && flag != kDeviceFlag) {
+      return absl::InvalidArgumentError(
+          absl::StrCat("--", flag, " is not an option of the vulkan targets"));
+    }
   }
   SetQuietEnvironment();  // vkd3d reads its variable once, on first use
   return std::make_unique<VulkanTarget>(options, mode);

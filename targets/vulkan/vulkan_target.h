@@ -30,8 +30,11 @@ inline constexpr uint32_t kLavapipeLoopCap = 65535;
 // barriers, a case with sync_*_t runs alone (bench/vulkan_bench.cc).
 BatchLimits VulkanBatchLimits(uint32_t descriptors);
 
+// The flag (TargetOptions::flags) naming the device: a substring of its name.
+inline constexpr char kDeviceFlag[] = "vk_device";
+
 // The device opens on the first Run (FailedPrecondition there when there is
-// none). InvalidArgument for options this target does not take (--inject).
+// none). InvalidArgument for flags this target does not take (--inject).
 absl::StatusOr<std::unique_ptr<Target>> CreateVulkanTarget(
     const TargetOptions& options, BufferUavMode mode);
 

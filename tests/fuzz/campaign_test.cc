@@ -113,7 +113,7 @@ TEST(Campaign, RefusesToMixAndResumes) {
   EXPECT_EQ(resumed->seed, 7u);
   EXPECT_EQ(resumed->totals.cases, 200u);
   // Another target on the same state is refused.
-  o.inject = "xor-as-or";
+  o.target_flags["inject"] = "xor-as-or";
   EXPECT_FALSE(RunCampaign(o, Log()).ok());
 }
 
@@ -129,7 +129,7 @@ TEST(Campaign, ResumeWithoutStateIsBadInput) {
 TEST(Campaign, FindsAnInjectedBugAndSavesAReducedReproducer) {
   const std::string out = FreshDir("inject");
   CampaignOptions o = Options(out);
-  o.inject = "return-new";
+  o.target_flags["inject"] = "return-new";
   o.runs = 500;
   absl::StatusOr<CampaignResult> r = RunCampaign(o, Log());
   ASSERT_TRUE(r.ok()) << r.status();
@@ -154,7 +154,7 @@ TEST(Campaign, FindsAnInjectedBugAndSavesAReducedReproducer) {
 TEST(Campaign, EachBucketIsTheSignatureOfItsReducedCase) {
   const std::string out = FreshDir("reduced-signature");
   CampaignOptions o = Options(out);
-  o.inject = "xor-as-or";
+  o.target_flags["inject"] = "xor-as-or";
   o.runs = 1500;
   absl::StatusOr<CampaignResult> r = RunCampaign(o, Log());
   ASSERT_TRUE(r.ok()) << r.status();
@@ -165,7 +165,7 @@ TEST(Campaign, EachBucketIsTheSignatureOfItsReducedCase) {
   ASSERT_FALSE(buckets->empty());
   RunOptions run;
   run.target = "fast";
-  run.target_options.inject = o.inject;
+  run.target_options.flags = o.target_flags;
   absl::StatusOr<std::unique_ptr<targets::Target>> fast =
       MakeTarget(ReproducibleOptions(run));
   ASSERT_TRUE(fast.ok());

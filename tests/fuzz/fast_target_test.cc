@@ -458,15 +458,15 @@ TEST(FastTarget, UnknownInjectionIsInvalidArgument) {
   RunOptions o;
   o.target = "fast";
   for (const char* name : {"no-such-bug", "list", "IMAX-UNSIGNED"}) {
-    o.target_options.inject = name;
+    o.target_options.flags["inject"] = name;
     auto target = MakeTarget(o);
     ASSERT_FALSE(target.ok()) << name;
     EXPECT_EQ(target.status().code(), absl::StatusCode::kInvalidArgument)
         << name;
   }
-  o.target_options.inject = "";
+  o.target_options.flags["inject"] = "";
   EXPECT_TRUE(MakeTarget(o).ok());
-  o.target_options.inject = "imax-unsigned";
+  o.target_options.flags["inject"] = "imax-unsigned";
   EXPECT_TRUE(MakeTarget(o).ok());
 }
 

@@ -27,7 +27,7 @@ isa::Outcome RunOn(const isa::Case& c, const std::string& target,
   o.target_options.threads = f.threads;
   o.target_options.max_steps_per_wave = f.max_steps;
   o.target_options.max_steps_per_thread = f.max_steps_per_thread;
-  o.target_options.inject = f.inject;
+  if (!f.inject.empty()) o.target_options.flags["inject"] = f.inject;
   absl::StatusOr<isa::Outcome> out = RunCase(c, o);
   EXPECT_TRUE(out.ok()) << out.status();
   return out.ok() ? *std::move(out) : isa::Outcome{};

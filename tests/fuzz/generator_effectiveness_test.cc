@@ -35,7 +35,7 @@ uint64_t CaseBudget() {
 std::unique_ptr<targets::Target> FastTarget(const std::string& inject) {
   RunOptions o;
   o.target = "fast";
-  o.target_options.inject = inject;
+  o.target_options.flags["inject"] = inject;
   o.target_options.deterministic = true;
   o.target_options.threads = 1;
   absl::StatusOr<std::unique_ptr<targets::Target>> t = MakeTarget(o);

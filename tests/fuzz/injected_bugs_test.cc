@@ -74,7 +74,7 @@ TEST_P(InjectedBugTest, SomeCorpusCaseDiverges) {
   RunOptions options;
   options.target = "fast";
   options.target_options.deterministic = true;
-  options.target_options.inject = name;
+  options.target_options.flags["inject"] = name;
   auto target = MakeTarget(options);
   ASSERT_TRUE(target.ok()) << target.status();
 

@@ -42,7 +42,7 @@ void PrintTo(const InjectionCase& c, std::ostream* os) {
 RunOptions FastWith(const std::string& inject) {
   RunOptions o;
   o.target = "fast";
-  o.target_options.inject = inject;
+  o.target_options.flags["inject"] = inject;
   return o;
 }
 

@@ -22,7 +22,7 @@ Rendered Render(const std::string& file, const std::string& inject) {
   c.metadata.emplace_back("seed", "0x42");
   RunOptions o;
   o.target = "fast";
-  o.target_options.inject = inject;
+  o.target_options.flags["inject"] = inject;
   auto target = MakeTarget(ReproducibleOptions(o));
   EXPECT_TRUE(target.ok());
   absl::StatusOr<Differential> d = RunAndJudge(c, **target);

@@ -20,7 +20,7 @@ absl::StatusOr<Signature> SignCorpusCase(const std::string& file,
   RunOptions options;
   options.target = "fast";
   options.target_options.deterministic = true;
-  options.target_options.inject = inject;
+  options.target_options.flags["inject"] = inject;
   auto target = MakeTarget(options);
   if (!target.ok()) return target.status();
   absl::StatusOr<Differential> d = RunAndJudge(*c, **target);
@@ -71,7 +71,7 @@ TEST(Signature, TargetLabelNamesTheInjection) {
   EXPECT_EQ(TargetLabel("fast", "xor-as-or"), "fast+inject=xor-as-or");
   RunOptions o;
   o.target = "fast";
-  o.target_options.inject = "oob-wrap";
+  o.target_options.flags["inject"] = "oob-wrap";
   o.target_options.threads = 8;  // not part of the label
   EXPECT_EQ(TargetLabel(o), "fast+inject=oob-wrap");
 }

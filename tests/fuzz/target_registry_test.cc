@@ -78,21 +78,53 @@ TEST(TargetRegistry, OptionsARowDoesNotTakeAreRefused) {
   RegisterNothing();
   RunOptions run;
   run.target = "test-nothing";
-  run.target_options.inject = "return-new";
+  run.target_options.flags["inject"] = "return-new";
   absl::StatusOr<std::unique_ptr<targets::Target>> t = MakeTarget(run);
   ASSERT_FALSE(t.ok());
   EXPECT_EQ(t.status().message(),
             "--inject applies to --target=fast only, not 'test-nothing'");
-  run.target_options.inject.clear();
-  run.target_options.vk_device = "llvmpipe";
+  run.target_options.flags.clear();
+  run.target_options.flags["vk_device"] = "llvmpipe";
   EXPECT_FALSE(MakeTarget(run).ok());
   run.target = "no-such-target";
-  run.target_options.vk_device.clear();
+  run.target_options.flags.clear();
   t = MakeTarget(run);
   ASSERT_FALSE(t.ok());
   EXPECT_NE(t.status().message().find(
                 "known: oracle, fast, vulkan, vulkan-ssbo, ext:PATH.so"),
             std::string::npos)
+      << t.status();
+}
+
+// A target's own option is a flag its row names: the row's factory gets it
+// by name, and nothing outside the row and the target's code changes.
+TEST(TargetRegistry, ATargetsOwnFlagReachesOnlyItsFactory) {
+  std::string seen = "(not called)";
+  targets::RegisterTarget(
+      {"test-flagged",
+       false,
+       "test-flagged",
+       "records its --vk-device (a test's own target)",
+       {"vk_device"},
+       [&seen](const std::string&, const targets::TargetOptions& o) {
+         seen = o.Flag("vk_device");
+         return absl::StatusOr<std::unique_ptr<targets::Target>>(
+             std::make_unique<NothingTarget>());
+       }});
+  RunOptions run;
+  run.target = "test-flagged";
+  run.target_options.flags["vk_device"] = "a test device";
+  ASSERT_TRUE(MakeTarget(run).ok());
+  EXPECT_EQ(seen, "a test device");
+  // Its flag is refused on a row that does not name it, and the message
+  // lists every row that does.
+  run.target = "fast";
+  absl::StatusOr<std::unique_ptr<targets::Target>> t = MakeTarget(run);
+  ASSERT_FALSE(t.ok());
+  EXPECT_NE(t.status().message().find("--vk-device applies to --target="),
+            std::string::npos)
+      << t.status();
+  EXPECT_NE(t.status().message().find("test-flagged"), std::string::npos)
       << t.status();
 }
 

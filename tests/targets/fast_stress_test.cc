@@ -108,7 +108,7 @@ Targets MakeTargets() {
   t.deterministic = *CreateTarget("fast", options);
   options.deterministic = false;
   for (const fast::InjectionInfo& info : fast::AllInjections()) {
-    options.inject = std::string(info.name);
+    options.flags["inject"] = std::string(info.name);
     t.injected.push_back(*CreateTarget("fast", options));
   }
   return t;
