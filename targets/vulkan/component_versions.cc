@@ -3,6 +3,9 @@
 #include <vkd3d_shader.h>
 #include <vulkan/vulkan.h>
 
+#include <string>
+#include <vector>
+
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
 #include "spirv-tools/libspirv.h"
@@ -16,7 +19,31 @@ std::string ApiVersion(uint32_t v) {
                          VK_API_VERSION_MINOR(v), VK_API_VERSION_PATCH(v));
 }
 
-// One row per physical device: its name, driver and the API it offers.
+// Whether `d` offers robustBufferAccess2, without which an out-of-bounds
+// buffer write may land anywhere in the buffer (vk_context.cc): the vulkan
+// targets' out-of-bounds verdicts mean something only where it is "yes".
+bool OffersRobustBufferAccess2(VkPhysicalDevice d) {
+  uint32_t count = 0;
+  vkEnumerateDeviceExtensionProperties(d, nullptr, &count, nullptr);
+  std::vector<VkExtensionProperties> extensions(count);
+  vkEnumerateDeviceExtensionProperties(d, nullptr, &count, extensions.data());
+  for (const VkExtensionProperties& e : extensions) {
+    if (std::string(e.extensionName) != VK_EXT_ROBUSTNESS_2_EXTENSION_NAME)
+      continue;
+    auto robust2 = VkStruct<VkPhysicalDeviceRobustness2FeaturesEXT>(
+        VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_ROBUSTNESS_2_FEATURES_EXT);
+    auto query = VkStruct<VkPhysicalDeviceFeatures2>(
+        VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_FEATURES_2);
+    query.pNext = &robust2;
+    vkGetPhysicalDeviceFeatures2(d, &query);
+    return robust2.robustBufferAccess2 == VK_TRUE &&
+           query.features.robustBufferAccess == VK_TRUE;
+  }
+  return false;
+}
+
+// One row per physical device: its name, driver, the API it offers and
+// whether it can drop out-of-bounds buffer writes as D3D does.
 void AddDevices(std::vector<std::pair<std::string, std::string>>& rows) {
   auto app = VkStruct<VkApplicationInfo>(VK_STRUCTURE_TYPE_APPLICATION_INFO);
   app.pApplicationName = "atomfuzz --version";
@@ -44,7 +71,9 @@ void AddDevices(std::vector<std::pair<std::string, std::string>>& rows) {
     rows.emplace_back(
         absl::StrCat("Vulkan device ", props.properties.deviceName),
         absl::StrCat(driver.driverName, " ", driver.driverInfo, ", Vulkan ",
-                     ApiVersion(props.properties.apiVersion)));
+                     ApiVersion(props.properties.apiVersion),
+                     ", robustBufferAccess2 ",
+                     OffersRobustBufferAccess2(d) ? "yes" : "no"));
   }
   vkDestroyInstance(instance, nullptr);
 }
