@@ -28,34 +28,32 @@ bool WaitFor(int fd, short events, Deadline deadline) {
   }
 }
 
-FrameResult WriteAll(int fd, const char* data, size_t size, Deadline deadline) {
-  while (size > 0) {
-    if (!WaitFor(fd, POLLOUT, deadline)) return FrameResult::kTimedOut;
+// Sends (`out` given) or receives (`in` given) all `size` bytes.
+FrameResult Transfer(int fd, const char* out, char* in, size_t size,
+                     Deadline deadline) {
+  for (size_t done = 0; done < size;) {
+    if (!WaitFor(fd, out ? POLLOUT : POLLIN, deadline))
+      return FrameResult::kTimedOut;
     // MSG_NOSIGNAL: a dead child is an EPIPE here, not a SIGPIPE.
-    const ssize_t n = send(fd, data, size, MSG_NOSIGNAL | MSG_DONTWAIT);
+    const ssize_t n =
+        out ? send(fd, out + done, size - done, MSG_NOSIGNAL | MSG_DONTWAIT)
+            : recv(fd, in + done, size - done, MSG_DONTWAIT);
+    if (n == 0 && !out) return FrameResult::kClosed;  // the peer is gone
     if (n < 0) {
       if (errno == EINTR || errno == EAGAIN || errno == EWOULDBLOCK) continue;
       return FrameResult::kClosed;
     }
-    data += n;
-    size -= static_cast<size_t>(n);
+    done += static_cast<size_t>(n);
   }
   return FrameResult::kOk;
 }
 
+FrameResult WriteAll(int fd, const char* data, size_t size, Deadline deadline) {
+  return Transfer(fd, data, nullptr, size, deadline);
+}
+
 FrameResult ReadAll(int fd, char* data, size_t size, Deadline deadline) {
-  while (size > 0) {
-    if (!WaitFor(fd, POLLIN, deadline)) return FrameResult::kTimedOut;
-    const ssize_t n = recv(fd, data, size, MSG_DONTWAIT);
-    if (n == 0) return FrameResult::kClosed;
-    if (n < 0) {
-      if (errno == EINTR || errno == EAGAIN || errno == EWOULDBLOCK) continue;
-      return FrameResult::kClosed;
-    }
-    data += n;
-    size -= static_cast<size_t>(n);
-  }
-  return FrameResult::kOk;
+  return Transfer(fd, nullptr, data, size, deadline);
 }
 
 }  // namespace

@@ -23,23 +23,11 @@ std::string ApiVersion(uint32_t v) {
 // buffer write may land anywhere in the buffer (vk_context.cc): the vulkan
 // targets' out-of-bounds verdicts mean something only where it is "yes".
 bool OffersRobustBufferAccess2(VkPhysicalDevice d) {
-  uint32_t count = 0;
-  vkEnumerateDeviceExtensionProperties(d, nullptr, &count, nullptr);
-  std::vector<VkExtensionProperties> extensions(count);
-  vkEnumerateDeviceExtensionProperties(d, nullptr, &count, extensions.data());
-  for (const VkExtensionProperties& e : extensions) {
-    if (std::string(e.extensionName) != VK_EXT_ROBUSTNESS_2_EXTENSION_NAME)
-      continue;
-    auto robust2 = VkStruct<VkPhysicalDeviceRobustness2FeaturesEXT>(
-        VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_ROBUSTNESS_2_FEATURES_EXT);
-    auto query = VkStruct<VkPhysicalDeviceFeatures2>(
-        VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_FEATURES_2);
-    query.pNext = &robust2;
-    vkGetPhysicalDeviceFeatures2(d, &query);
-    return robust2.robustBufferAccess2 == VK_TRUE &&
-           query.features.robustBufferAccess == VK_TRUE;
-  }
-  return false;
+  VkPhysicalDeviceFeatures features;
+  vkGetPhysicalDeviceFeatures(d, &features);
+  const auto robust2 = Robustness2Features(d);
+  return robust2 && robust2->robustBufferAccess2 == VK_TRUE &&
+         features.robustBufferAccess == VK_TRUE;
 }
 
 // One row per physical device: its name, driver, the API it offers and

@@ -87,27 +87,14 @@ absl::StatusOr<VkContext> CreateContext(const std::string& substring) {
   // robustBufferAccess2 (VK_EXT_robustness2) discards them, as vkd3d-proton
   // requires. Both where the device has them.
   features.robustBufferAccess = supported.robustBufferAccess;
-  VkPhysicalDeviceRobustness2FeaturesEXT robust2 =
-      VkStruct<VkPhysicalDeviceRobustness2FeaturesEXT>(
-          VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_ROBUSTNESS_2_FEATURES_EXT);
   const char* robust2_name = VK_EXT_ROBUSTNESS_2_EXTENSION_NAME;
-  uint32_t extension_count = 0;
-  vkEnumerateDeviceExtensionProperties(c.physical, nullptr, &extension_count,
-                                       nullptr);
-  std::vector<VkExtensionProperties> extensions(extension_count);
-  vkEnumerateDeviceExtensionProperties(c.physical, nullptr, &extension_count,
-                                       extensions.data());
-  for (const VkExtensionProperties& e : extensions) {
-    if (std::string(e.extensionName) == robust2_name) {
-      VkPhysicalDeviceFeatures2 query = VkStruct<VkPhysicalDeviceFeatures2>(
-          VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_FEATURES_2);
-      query.pNext = &robust2;
-      vkGetPhysicalDeviceFeatures2(c.physical, &query);
-      robust2.robustImageAccess2 = VK_FALSE;
-      robust2.nullDescriptor = VK_FALSE;
-      c.robust_buffer_access2 = robust2.robustBufferAccess2 == VK_TRUE &&
-                                features.robustBufferAccess == VK_TRUE;
-    }
+  std::optional<VkPhysicalDeviceRobustness2FeaturesEXT> robust2 =
+      Robustness2Features(c.physical);
+  if (robust2) {
+    robust2->robustImageAccess2 = VK_FALSE;
+    robust2->nullDescriptor = VK_FALSE;
+    c.robust_buffer_access2 = robust2->robustBufferAccess2 == VK_TRUE &&
+                              features.robustBufferAccess == VK_TRUE;
   }
   VkDeviceCreateInfo dci =
       VkStruct<VkDeviceCreateInfo>(VK_STRUCTURE_TYPE_DEVICE_CREATE_INFO);
@@ -115,7 +102,7 @@ absl::StatusOr<VkContext> CreateContext(const std::string& substring) {
   dci.pQueueCreateInfos = &qci;
   dci.pEnabledFeatures = &features;
   if (c.robust_buffer_access2) {
-    dci.pNext = &robust2;
+    dci.pNext = &*robust2;
     dci.enabledExtensionCount = 1;
     dci.ppEnabledExtensionNames = &robust2_name;
   }
@@ -182,6 +169,27 @@ absl::Status VkCheck(VkResult r, const char* what) {
     return absl::ResourceExhaustedError(msg);
   }
   return absl::InternalError(msg);
+}
+
+std::optional<VkPhysicalDeviceRobustness2FeaturesEXT> Robustness2Features(
+    VkPhysicalDevice d) {
+  uint32_t count = 0;
+  vkEnumerateDeviceExtensionProperties(d, nullptr, &count, nullptr);
+  std::vector<VkExtensionProperties> extensions(count);
+  vkEnumerateDeviceExtensionProperties(d, nullptr, &count, extensions.data());
+  for (const VkExtensionProperties& e : extensions) {
+    if (std::string(e.extensionName) != VK_EXT_ROBUSTNESS_2_EXTENSION_NAME)
+      continue;
+    auto robust2 = VkStruct<VkPhysicalDeviceRobustness2FeaturesEXT>(
+        VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_ROBUSTNESS_2_FEATURES_EXT);
+    auto query = VkStruct<VkPhysicalDeviceFeatures2>(
+        VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_FEATURES_2);
+    query.pNext = &robust2;
+    vkGetPhysicalDeviceFeatures2(d, &query);
+    robust2.pNext = nullptr;
+    return robust2;
+  }
+  return std::nullopt;
 }
 
 int VkContext::FindMemoryType(uint32_t type_bits,

@@ -9,6 +9,7 @@
 #include <vulkan/vulkan.h>
 
 #include <cstdint>
+#include <optional>
 #include <string>
 
 #include "absl/status/status.h"
@@ -27,6 +28,12 @@ T VkStruct(VkStructureType type) {
 // Vulkan return codes as statuses: device loss and out-of-memory are
 // Unavailable/ResourceExhausted, the rest Internal.
 absl::Status VkCheck(VkResult r, const char* what);
+
+// The VK_EXT_robustness2 features `d` offers, or nullopt when it lacks the
+// extension. Only robustBufferAccess2 (with robustBufferAccess) drops
+// out-of-bounds buffer writes as D3D does (spec 1.3).
+std::optional<VkPhysicalDeviceRobustness2FeaturesEXT> Robustness2Features(
+    VkPhysicalDevice d);
 
 struct VkContext {
   VkInstance instance = VK_NULL_HANDLE;
