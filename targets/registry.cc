@@ -32,7 +32,9 @@ TargetInfo Vulkan(const char* name, const char* description,
                   return vulkan::CreateVulkanTarget(options, mode);
                 },
                 IsolationFor(options));
-          }};
+          },
+          // vkd3d-shader 1.2 has no umad (docs/findings.md #8).
+          {isa::Op::kUMad}};
 }
 
 struct Table {

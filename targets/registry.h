@@ -14,6 +14,7 @@
 
 #include "absl/status/status.h"
 #include "absl/status/statusor.h"
+#include "isa/opcode_table.h"
 #include "targets/target.h"
 
 namespace atomfuzz::targets {
@@ -33,6 +34,10 @@ struct TargetInfo {
   std::function<absl::StatusOr<std::unique_ptr<Target>>(
       const std::string& name, const TargetOptions& options)>
       create;
+  // Instructions the target is known to refuse (a documented finding):
+  // campaigns on it neither generate nor mutate into them, so its cases
+  // test what it can run instead of being `rejected` by the thousand.
+  std::vector<isa::Op> unsupported = {};
 };
 
 // Every row: the built-in ones (fast, vulkan, vulkan-ssbo, ext:), then those

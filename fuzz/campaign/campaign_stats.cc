@@ -197,15 +197,16 @@ bool WriteSucceeded(SharedState& shared, std::FILE* log, absl::string_view what,
 }
 
 std::string StatusLine(const CampaignTotals& t) {
-  const double unknown =
-      t.cases == 0 ? 0 : 100.0 * static_cast<double>(t.unknown) / t.cases;
+  auto share = [&](uint64_t n) {
+    return t.cases == 0 ? 0 : 100.0 * static_cast<double>(n) / t.cases;
+  };
   return absl::StrFormat(
-             "#%d cases: %d (%s) div: %d buckets: %d unknown: %.2f%% crashes: "
-             "%d "
-             "timeouts: %d corpus: %d elapsed: %.0fs",
+             "#%d cases: %d (%s) div: %d buckets: %d unknown: %.2f%% "
+             "rejected: %.1f%% crashes: %d timeouts: %d corpus: %d elapsed: "
+             "%.0fs",
              t.cases, t.cases, Rate(t.cases_per_second), t.divergences,
-             t.buckets, unknown, t.crashes, t.timeouts, t.corpus,
-             t.elapsed_seconds) +
+             t.buckets, share(t.unknown), share(t.rejected), t.crashes,
+             t.timeouts, t.corpus, t.elapsed_seconds) +
          (t.errors > 0 ? absl::StrFormat(" errors: %d", t.errors) : "") +
          (t.reducing > 0 ? absl::StrFormat(" reducing: %d", t.reducing) : "");
 }

@@ -123,8 +123,10 @@ bool ChangeOpcode(isa::Case& c, Choices& choices, const Policy& policy) {
       // blocks keep their shape.
       std::vector<Op> to;
       for (const isa::OpcodeInfo& other : isa::AllOpcodes()) {
+        // A zero weight: the policy keeps it out (an op the target refuses).
         if (other.op == inst.op || other.family != row.family ||
-            !SameOperandShape(row, other)) {
+            !SameOperandShape(row, other) ||
+            policy.op_weights[static_cast<size_t>(other.op)] == 0) {
           continue;
         }
         if (row.family == Family::kControl &&
