@@ -108,8 +108,9 @@ typedef struct atomfuzz_case {
   const atomfuzz_resource* resources; /* sorted by slot */
   uint32_t instruction_count;
   const atomfuzz_instruction* instructions; /* declarations first */
-  /* The same shader as a DXBC container, or NULL (size 0) while atomfuzz
-   * cannot encode one: an executor must work from `instructions`. */
+  /* The same shader as a cs_5_0 DXBC container (ISGN, OSGN, SHEX, exact
+   * checksum), what a translator such as vkd3d-shader consumes; NULL (size
+   * 0) only for a program atomfuzz cannot encode. */
   const uint8_t* dxbc;
   size_t dxbc_size;
   uint32_t want_trace; /* atomfuzz would like atomic events (see below) */

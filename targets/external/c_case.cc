@@ -1,5 +1,11 @@
 #include "targets/external/c_case.h"
 
+#include <cstdint>
+#include <utility>
+
+#include "absl/status/statusor.h"
+#include "isa/dxbc.h"
+
 namespace atomfuzz::targets::external {
 namespace {
 
@@ -81,11 +87,15 @@ CCase::CCase(const isa::Case& c, bool want_trace) {
   case_.resources = resources_.data();
   case_.instruction_count = static_cast<uint32_t>(instructions_.size());
   case_.instructions = instructions_.data();
-  // The DXBC container goes here once isa::EncodeDxbc exists (branch
-  // `dxbc`): encode c.shader, keep the bytes in a member, point at them.
-  // Until then executors get NULL/0, as include/atomfuzz/target.h allows.
-  case_.dxbc = nullptr;
-  case_.dxbc_size = 0;
+  // The shader as a translator consumes it (cs_5_0 container, exact
+  // checksum). A program the encoder cannot write (none that validates)
+  // leaves NULL/0, as include/atomfuzz/target.h allows.
+  if (absl::StatusOr<std::vector<uint8_t>> dxbc = isa::EncodeDxbc(c.shader);
+      dxbc.ok()) {
+    dxbc_ = *std::move(dxbc);
+  }
+  case_.dxbc = dxbc_.empty() ? nullptr : dxbc_.data();
+  case_.dxbc_size = dxbc_.size();
   case_.want_trace = want_trace ? 1 : 0;
 }
 

@@ -3,6 +3,7 @@
 #ifndef ATOMFUZZ_TARGETS_EXTERNAL_C_CASE_H_
 #define ATOMFUZZ_TARGETS_EXTERNAL_C_CASE_H_
 
+#include <cstdint>
 #include <vector>
 
 #include "atomfuzz/target.h"
@@ -23,6 +24,7 @@ class CCase {
   std::vector<atomfuzz_resource> resources_;
   std::vector<std::vector<atomfuzz_operand>> operands_;
   std::vector<atomfuzz_instruction> instructions_;
+  std::vector<uint8_t> dxbc_;
   atomfuzz_case case_{};
 };
 

@@ -1,11 +1,16 @@
 // The external target on examples/simple_executor (built by CMake; its path
 // comes as SIMPLE_EXECUTOR_PATH).
+#include <cstdio>
 #include <fstream>
+#include <iterator>
 #include <sstream>
 #include <string>
+#include <vector>
 
+#include "absl/strings/str_cat.h"
 #include "gtest/gtest.h"
 #include "isa/case_file.h"
+#include "isa/dxbc.h"
 #include "oracle/judge.h"
 #include "targets/registry.h"
 
@@ -49,6 +54,34 @@ TEST(ExternalTarget, SimpleExecutorIsAllowedOnCorpusCases) {
     ++judged;
   }
   EXPECT_EQ(judged, 8);
+}
+
+// What an external translator is given: the case's shader as DXBC, which
+// decodes back to the very program (tests/targets/dxbc_probe_executor.c
+// writes it to a file).
+TEST(ExternalTarget, TheLibraryGetsTheShaderAsDxbc) {
+  const std::string out = ::testing::TempDir() + "/probe.dxbc";
+  std::remove(out.c_str());
+  auto target = CreateTarget(std::string("ext:") + DXBC_PROBE_PATH + ":" + out,
+                             TargetOptions{});
+  ASSERT_TRUE(target.ok()) << target.status();
+  for (const char* name : {"corpus/seed/all-atomics-uav-raw.case",
+                           "corpus/seed/counter-alloc-consume-two-uavs.case",
+                           "corpus/spec/e26-exch-chains.case"}) {
+    const isa::Case c = Load(name);
+    absl::StatusOr<isa::Outcome> o = (*target)->Run(c);
+    ASSERT_TRUE(o.ok()) << name << ": " << o.status();
+    EXPECT_EQ(o->status, isa::RunStatus::kRejected) << name;
+    std::ifstream in(out, std::ios::binary);
+    const std::vector<uint8_t> bytes((std::istreambuf_iterator<char>(in)),
+                                     std::istreambuf_iterator<char>());
+    ASSERT_FALSE(bytes.empty()) << name << ": " << o->message;
+    EXPECT_EQ(o->message, absl::StrCat("dxbc ", bytes.size(), " bytes, ",
+                                       bytes.size(), " written"));
+    absl::StatusOr<isa::Program> decoded = isa::DecodeDxbc(bytes);
+    ASSERT_TRUE(decoded.ok()) << name << ": " << decoded.status();
+    EXPECT_TRUE(*decoded == c.shader) << name;
+  }
 }
 
 TEST(ExternalTarget, CrashingLibraryIsAFindingNotTheEnd) {
