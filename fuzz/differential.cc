@@ -6,6 +6,7 @@
 
 #include "absl/container/flat_hash_map.h"
 #include "absl/strings/str_cat.h"
+#include "fuzz/trace_addresses.h"
 
 namespace atomfuzz::fuzz {
 
@@ -54,6 +55,10 @@ RunResult RunOne(const isa::Case& c, targets::Target& target,
     return r;
   }
   r.outcome = *std::move(outcome);
+  // Before anything reads the trace's words (the limit below, coverage,
+  // signatures, reports).
+  if (r.outcome->status == isa::RunStatus::kOk)
+    CompleteTraceAddresses(c, o.judge_options.interpret, *r.outcome);
   if (!o.judge) {
     r.kind = RunKind::kRan;
     return r;

@@ -93,6 +93,11 @@ struct Outcome {
   std::string message;
   std::vector<UavState> uavs;  // sorted by slot
   bool has_trace = false;      // targets that cannot observe leave it false
+  // False where the trace says which atomics ran and what they returned but
+  // not where nor with which operands (an instrumented GPU run): RunOne
+  // (fuzz/differential.h) takes word, address and operands from the
+  // oracle's run of the same case, so coverage and reports hold.
+  bool trace_has_addresses = true;
   std::vector<AtomicEvent> trace;
 
   const UavState* FindUav(uint32_t slot) const;

@@ -559,6 +559,7 @@ isa::Outcome DecodeTrace(const isa::Case& original, const TraceLayout& l,
     return out;
   }
   out.has_trace = true;
+  out.trace_has_addresses = false;  // the log holds no addresses
   return out;
 }
 

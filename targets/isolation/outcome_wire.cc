@@ -13,7 +13,8 @@ namespace {
 //   u32 uav count, per UAV: u32 slot, u32 words, words x u32,
 //     ceil(words/8) defined-bit bytes, u8 flags (1 has counter,
 //     2 counter defined), u32 counter,
-//   u8 has_trace, u32 event count, per event 16 x u32 (see PutEvent).
+//   u8 trace flags (1 has a trace, 2 its events lack addresses), u32 event
+//   count, per event 16 x u32 (see PutEvent).
 class Writer {
  public:
   void U8(uint8_t v) { out_.push_back(static_cast<char>(v)); }
@@ -153,7 +154,8 @@ std::string EncodeOutcome(const isa::Outcome& o) {
                               (u.counter_defined ? 2 : 0)));
     w.U32(u.counter.value_or(0));
   }
-  w.U8(o.has_trace ? 1 : 0);
+  w.U8(static_cast<uint8_t>((o.has_trace ? 1 : 0) |
+                            (o.trace_has_addresses ? 0 : 2)));
   w.U32(static_cast<uint32_t>(o.trace.size()));
   for (const isa::AtomicEvent& e : o.trace) PutEvent(w, e);
   return w.Take();
@@ -179,8 +181,9 @@ absl::StatusOr<isa::Outcome> DecodeOutcome(absl::string_view bytes) {
   for (isa::UavState& u : o.uavs) {
     if (absl::Status s = GetUav(r, u); !s.ok()) return s;
   }
-  if (!r.U8(has_trace) || has_trace > 1) return Bad("bad trace flag");
-  o.has_trace = has_trace == 1;
+  if (!r.U8(has_trace) || has_trace > 3) return Bad("bad trace flags");
+  o.has_trace = (has_trace & 1) != 0;
+  o.trace_has_addresses = (has_trace & 2) == 0;
   if (!r.U32(events) || events > kMaxWireEvents ||
       uint64_t{events} * kEventWords * 4 > r.left()) {
     return Bad("bad event count");
