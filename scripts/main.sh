@@ -3,7 +3,8 @@
 # campaigns: the fast executor judged by the reference oracle, the oracle
 # against itself under random schedules (which must never diverge), and
 # every real translator this machine can run (vkd3d-shader to SPIR-V on a
-# Vulkan device, in both of its buffer lowerings). It ends with one triage
+# Vulkan device, in both of its buffer lowerings; Wine's Direct3D 11 on its
+# GL and Vulkan renderers). It ends with one triage
 # table of all their findings. Findings, corpus and stats.json land in
 # atomfuzz-out/<target>; a second run continues the same campaigns.
 # ATOMFUZZ_MAIN_SECONDS (default 60) is the length of each campaign.
@@ -17,13 +18,26 @@ seconds=${ATOMFUZZ_MAIN_SECONDS:-60}
 jobs=$(nproc)
 build/atomfuzz validate --quiet corpus/seed/*.case corpus/spec/*.case
 targets=(fast oracle)
-# A real translator runs where its stack does: one seed case tells.
+# A real translator runs where its stack does: one seed case tells (exit 0
+# or 1: it ran, whatever the verdict; 2 or 3: it could not).
 probe=corpus/seed/all-atomics-tex1d.case
-if build/atomfuzz run --target=vulkan "$probe" > /dev/null 2>&1; then
+runs() {
+  local rc=0
+  build/atomfuzz run --target="$1" "$probe" > /dev/null 2>&1 || rc=$?
+  ((rc <= 1))
+}
+if runs vulkan; then
   targets+=(vulkan vulkan-ssbo)
 else
   echo "== no Vulkan device: the vulkan targets are skipped =="
 fi
+for wine in wine-d3d11-gl wine-d3d11-vk; do
+  if runs "$wine"; then
+    targets+=("$wine")
+  else
+    echo "== $wine cannot run here (Wine, Xvfb or the runner missing): skipped =="
+  fi
+done
 status=0
 dirs=()
 for target in "${targets[@]}"; do

@@ -11,6 +11,7 @@
 #include "targets/fast/fast_target.h"
 #include "targets/isolation/isolated_target.h"
 #include "targets/vulkan/vulkan_target.h"
+#include "targets/wine/wine_target.h"
 
 namespace atomfuzz::targets {
 namespace {
@@ -37,6 +38,23 @@ TargetInfo Vulkan(const char* name, const char* description,
           {isa::Op::kUMad}};
 }
 
+// Wine's Direct3D 11 (docs/wine-targets.md): the Windows program runs out
+// of process already, so no fork server: a hang or crash of it is an
+// outcome, and the next case starts it again.
+TargetInfo Wine(const char* name, const char* description,
+                wine::Renderer renderer) {
+  return {name,
+          false,
+          name,
+          description,
+          {"timeout"},
+          [renderer](const std::string&, const TargetOptions& options) {
+            return wine::CreateWineTarget(options, renderer);
+          },
+          // wined3d rejects umad ("Unrecognized opcode 0x52").
+          {isa::Op::kUMad}};
+}
+
 struct Table {
   std::mutex mu;
   std::vector<TargetInfo> rows;
@@ -60,6 +78,14 @@ std::vector<TargetInfo> BuiltIn() {
   rows.push_back(Vulkan("vulkan-ssbo",
                         "the same, buffer UAVs as storage buffers",
                         vulkan::BufferUavMode::kSsbo));
+  rows.push_back(Wine("wine-d3d11-gl",
+                      "Direct3D 11 on Wine, wined3d's GL renderer (its own "
+                      "DXBC -> GLSL translator); under Xvfb",
+                      wine::Renderer::kGl));
+  rows.push_back(Wine("wine-d3d11-vk",
+                      "Direct3D 11 on Wine, wined3d's Vulkan renderer (the "
+                      "vkd3d-shader Wine bundles); under Xvfb",
+                      wine::Renderer::kVulkan));
   rows.push_back(
       {std::string(external::kPrefix),
        true,

@@ -144,7 +144,10 @@ std::string LoopCapHit(const std::vector<uint32_t>& log, const TraceLayout& l,
     auto [it, fresh] = vectors.try_emplace(
         {group[0], group[1], group[2], in_group / kVectorLanes}, 0);
     if (fresh) it->second = l.record_words;
-    it->second += log[uint64_t{t} * l.record_words];
+    // A thread without a record started no counted loop; the decoder says
+    // that it wrote none.
+    const uint32_t loops = log[uint64_t{t} * l.record_words];
+    if (loops != kSentinel) it->second += loops;
   }
   for (const auto& [v, loops] : vectors) {
     if (loops >= options.loop_cap) {

@@ -1,11 +1,12 @@
 // A trace without addresses (an instrumented GPU run) gets word, address
 // class and operands from the oracle's run of the same case, so coverage
 // and reports show the real address on every target.
+#include "fuzz/trace_addresses.h"
+
 #include <string>
 
 #include "fuzz/differential.h"
 #include "fuzz/runner.h"
-#include "fuzz/trace_addresses.h"
 #include "gtest/gtest.h"
 #include "oracle/interpreter.h"
 #include "tests/fuzz/corpus_files.h"
@@ -33,10 +34,10 @@ int CountOutOfBounds(const isa::Outcome& o) {
 }
 
 TEST(TraceAddresses, AStrippedTraceGetsTheOraclesAddressesBack) {
-  for (const char* name :
-       {"corpus/spec/e12-raw-bounds.case", "corpus/spec/e20-typed-buffer-oob.case",
-        "corpus/spec/e14-structured-index-oob.case",
-        "corpus/seed/all-atomics-tex2darray.case"}) {
+  for (const char* name : {"corpus/spec/e12-raw-bounds.case",
+                           "corpus/spec/e20-typed-buffer-oob.case",
+                           "corpus/spec/e14-structured-index-oob.case",
+                           "corpus/seed/all-atomics-tex2darray.case"}) {
     absl::StatusOr<isa::Case> c = testutil::LoadCorpusCase(name);
     ASSERT_TRUE(c.ok()) << c.status();
     absl::StatusOr<isa::Outcome> reference =

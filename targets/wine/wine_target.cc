@@ -1,0 +1,149 @@
+#include "targets/wine/wine_target.h"
+
+#include <algorithm>
+#include <optional>
+#include <string>
+#include <utility>
+
+#include "absl/strings/match.h"
+#include "absl/strings/str_cat.h"
+#include "isa/dxbc.h"
+#include "isa/validator.h"
+#include "targets/trace_instrumentation.h"
+#include "targets/vulkan/vulkan_target.h"
+#include "targets/wine/wine_wire.h"
+
+namespace atomfuzz::targets::wine {
+namespace {
+
+isa::Outcome WithStatus(isa::RunStatus status, std::string message) {
+  isa::Outcome o;
+  o.status = status;
+  o.message = std::move(message);
+  return o;
+}
+
+// Wine's err lines about this case, for a message (the first few).
+std::string ErrorLines(const std::string& text) {
+  std::string out;
+  size_t start = 0, lines = 0;
+  while (start < text.size() && lines < 4) {
+    size_t end = text.find('\n', start);
+    if (end == std::string::npos) end = text.size();
+    absl::StrAppend(&out, out.empty() ? "" : " | ",
+                    text.substr(start, std::min<size_t>(end - start, 300)));
+    start = end + 1;
+    ++lines;
+  }
+  return out;
+}
+
+// UAV slots wined3d binds (the runner reports a case that needs more).
+constexpr uint32_t kWineUavSlots = 8;
+
+class WineTarget : public Target {
+ public:
+  WineTarget(const TargetOptions& options, Renderer renderer)
+      : options_(options), renderer_(renderer) {}
+
+  absl::string_view name() const override {
+    return renderer_ == Renderer::kGl ? "wine-d3d11-gl" : "wine-d3d11-vk";
+  }
+
+  absl::StatusOr<isa::Outcome> Run(const isa::Case& c) override {
+    if (absl::Status valid = isa::Validate(c); !valid.ok())
+      return WithStatus(isa::RunStatus::kRejected, std::string(valid.message()));
+    absl::StatusOr<InstrumentedCase> ic = InstrumentForTrace(c);
+    // wined3d binds 8 UAV slots at most, even at feature level 11_1 (the
+    // runner refuses more): a case using all 8 runs as it is, judged on its
+    // memory alone.
+    const bool traced = ic.ok() && ic->layout.log_slot < kWineUavSlots;
+    const isa::Case& run = traced ? ic->instrumented : c;
+    absl::StatusOr<isa::Outcome> outcome = Exchange(run);
+    if (!outcome.ok() || outcome->status != isa::RunStatus::kOk) return outcome;
+    if (!traced) {
+      outcome->message = "no UAV slot below u8 left for the trace log: judged "
+                         "on memory alone";
+      return outcome;
+    }
+    if (const isa::UavState* log = outcome->FindUav(ic->layout.log_slot);
+        log != nullptr &&
+        std::all_of(log->words.begin(), log->words.end(),
+                    [](uint32_t w) { return w == 0xffffffffu; })) {
+      // The log starts all 0xffffffff and every thread that reaches a ret
+      // writes its record: none at all means the dispatch did nothing.
+      return WithStatus(
+          isa::RunStatus::kInvalidCode,
+          absl::StrCat("the dispatch did nothing (wined3d reports no error "
+                       "to D3D11 for a shader it failed to translate)",
+                       last_errors_.empty() ? "" : ": ",
+                       ErrorLines(last_errors_)));
+    }
+    // llvmpipe caps loop iterations for GLSL and SPIR-V alike. The GL
+    // renderer names a made-up adapter ("NVIDIA GeForce GTX 470") whatever
+    // the driver, so the cap is assumed there too: a case that could reach
+    // it is not compared, never a false alarm.
+    TraceDecodeOptions decode;
+    if (renderer_ == Renderer::kGl ||
+        absl::StrContains(session_->hello().adapter, "llvmpipe")) {
+      decode.loop_cap = vulkan::kLavapipeLoopCap;
+      decode.loop_cap_name = "llvmpipe loop cap";
+    }
+    isa::Outcome traced_outcome =
+        DecodeTrace(c, ic->layout, *std::move(outcome), decode);
+    if (!options_.trace) {
+      traced_outcome.has_trace = false;
+      traced_outcome.trace.clear();
+    }
+    return traced_outcome;
+  }
+
+ private:
+  // `run` through D3D11: its outcome (kOk, or refused by the encoder,
+  // wined3d or the runner; a hang or crash as such), or a set-up error.
+  absl::StatusOr<isa::Outcome> Exchange(const isa::Case& run) {
+    absl::StatusOr<std::vector<uint8_t>> dxbc = isa::EncodeDxbc(run.shader);
+    if (!dxbc.ok()) {
+      return WithStatus(isa::RunStatus::kRejected,
+                        absl::StrCat("DXBC encoder: ", dxbc.status().message()));
+    }
+    if (!session_) {
+      absl::StatusOr<WineSetup> setup = FindWineSetup();
+      if (!setup.ok()) return setup.status();
+      session_.emplace(*std::move(setup), renderer_, options_.timeout_seconds);
+    }
+    absl::StatusOr<std::string> reply =
+        session_->Exchange(EncodeRequest(run, *dxbc));
+    last_errors_ = session_->TakeErrors();
+    if (!reply.ok()) {
+      if (absl::IsDeadlineExceeded(reply.status()))
+        return WithStatus(isa::RunStatus::kTimedOut,
+                          std::string(reply.status().message()));
+      if (absl::IsUnavailable(reply.status()))
+        return WithStatus(isa::RunStatus::kCrashed,
+                          std::string(reply.status().message()));
+      return reply.status();
+    }
+    return DecodeReply(*reply, run);
+  }
+
+  TargetOptions options_;
+  Renderer renderer_;
+  std::optional<WineSession> session_;
+  std::string last_errors_;  // Wine's stderr during the last exchange
+};
+
+}  // namespace
+
+absl::StatusOr<std::unique_ptr<Target>> CreateWineTarget(
+    const TargetOptions& options, Renderer renderer) {
+  for (const auto& [flag, value] : options.flags) {
+    if (!value.empty()) {
+      return absl::InvalidArgumentError(
+          absl::StrCat("--", flag, " is not an option of the Wine targets"));
+    }
+  }
+  return std::make_unique<WineTarget>(options, renderer);
+}
+
+}  // namespace atomfuzz::targets::wine
