@@ -81,7 +81,8 @@ struct Fds {
 pid_t Spawn(const std::vector<std::string>& argv,
             const std::vector<std::string>& env, Fds fds) {
   std::vector<char*> args, envp;
-  for (const std::string& a : argv) args.push_back(const_cast<char*>(a.c_str()));
+  for (const std::string& a : argv)
+    args.push_back(const_cast<char*>(a.c_str()));
   args.push_back(nullptr);
   for (const std::string& e : env) envp.push_back(const_cast<char*>(e.c_str()));
   envp.push_back(nullptr);
@@ -105,8 +106,8 @@ pid_t Spawn(const std::vector<std::string>& argv,
 
 // Waits for `pid` up to `seconds`; its exit status, or -1 if it still runs.
 int WaitFor(pid_t pid, double seconds) {
-  const auto end = std::chrono::steady_clock::now() +
-                   std::chrono::duration<double>(seconds);
+  const auto end =
+      std::chrono::steady_clock::now() + std::chrono::duration<double>(seconds);
   while (true) {
     int status = 0;
     const pid_t r = waitpid(pid, &status, WNOHANG);
@@ -185,8 +186,8 @@ absl::Status WineSession::StartDisplay() {
   if (pipe(pipe_fds) != 0) return absl::InternalError("pipe failed");
   Fds fds;
   fds.extra = pipe_fds[1];
-  display_pid_ = Spawn({xvfb, "-displayfd", "3", "-screen", "0",
-                        "1024x768x24", "-nolisten", "tcp"},
+  display_pid_ = Spawn({xvfb, "-displayfd", "3", "-screen", "0", "1024x768x24",
+                        "-nolisten", "tcp"},
                        Environment({}, {}), fds);
   close(pipe_fds[1]);
   // Xvfb writes the display number it chose once it accepts clients.
@@ -226,13 +227,13 @@ absl::Status WineSession::EnsurePrefix() {
   flock(lock, LOCK_EX);
   absl::Status status = absl::OkStatus();
   if (access(ready.c_str(), R_OK) != 0) {
-    const pid_t boot = Spawn(
-        {setup_.wine, "wineboot", "-i"},
-        Environment({absl::StrCat("WINEPREFIX=", setup_.prefix),
-                     absl::StrCat("DISPLAY=", display_), "WINEDEBUG=-all",
-                     "WINEDLLOVERRIDES=mscoree,mshtml="},
-                    {}),
-        Fds{});
+    const pid_t boot =
+        Spawn({setup_.wine, "wineboot", "-i"},
+              Environment({absl::StrCat("WINEPREFIX=", setup_.prefix),
+                           absl::StrCat("DISPLAY=", display_), "WINEDEBUG=-all",
+                           "WINEDLLOVERRIDES=mscoree,mshtml="},
+                          {}),
+              Fds{});
     int rc = WaitFor(boot, 300);
     if (rc == 0) {
       // The registry reaches the disk when the prefix's wineserver exits.
@@ -240,8 +241,7 @@ absl::Status WineSession::EnsurePrefix() {
           std::filesystem::path(setup_.wine).parent_path() / "wineserver";
       const pid_t wait = Spawn(
           {IsExecutable(server) ? server : OnPath("wineserver"), "-w"},
-          Environment({absl::StrCat("WINEPREFIX=", setup_.prefix)}, {}),
-          Fds{});
+          Environment({absl::StrCat("WINEPREFIX=", setup_.prefix)}, {}), Fds{});
       rc = WaitFor(wait, 120);
     }
     if (rc != 0) {
@@ -359,8 +359,9 @@ absl::StatusOr<std::string> WineSession::Exchange(absl::string_view request) {
   if (r == FrameResult::kOk) return reply;
   Stop();
   if (r == FrameResult::kTimedOut) {
-    return absl::DeadlineExceededError(absl::StrCat(
-        "no reply within ", timeout_seconds_, " s; the Wine runner was killed"));
+    return absl::DeadlineExceededError(
+        absl::StrCat("no reply within ", timeout_seconds_,
+                     " s; the Wine runner was killed"));
   }
   return absl::UnavailableError(
       absl::StrCat("the Wine runner died: ", error_text_.substr(0, 2000)));

@@ -41,6 +41,19 @@ std::string ErrorLines(const std::string& text) {
 // UAV slots wined3d binds (the runner reports a case that needs more).
 constexpr uint32_t kWineUavSlots = 8;
 
+// Whether no thread's record in the trace log was written (each starts as
+// 0xffffffff). The rest of the log is not looked at: after a shader it
+// failed to translate, wined3d's GL renderer was seen to zero part of it.
+bool NoRecordWritten(const isa::Outcome& run, const TraceLayout& layout) {
+  const isa::UavState* log = run.FindUav(layout.log_slot);
+  if (log == nullptr) return false;
+  for (uint64_t t = 0; t < layout.threads; ++t) {
+    const uint64_t at = t * layout.record_words;
+    if (at < log->words.size() && log->words[at] != 0xffffffffu) return false;
+  }
+  return true;
+}
+
 class WineTarget : public Target {
  public:
   WineTarget(const TargetOptions& options, Renderer renderer)
@@ -52,7 +65,8 @@ class WineTarget : public Target {
 
   absl::StatusOr<isa::Outcome> Run(const isa::Case& c) override {
     if (absl::Status valid = isa::Validate(c); !valid.ok())
-      return WithStatus(isa::RunStatus::kRejected, std::string(valid.message()));
+      return WithStatus(isa::RunStatus::kRejected,
+                        std::string(valid.message()));
     absl::StatusOr<InstrumentedCase> ic = InstrumentForTrace(c);
     // wined3d binds 8 UAV slots at most, even at feature level 11_1 (the
     // runner refuses more): a case using all 8 runs as it is, judged on its
@@ -62,16 +76,14 @@ class WineTarget : public Target {
     absl::StatusOr<isa::Outcome> outcome = Exchange(run);
     if (!outcome.ok() || outcome->status != isa::RunStatus::kOk) return outcome;
     if (!traced) {
-      outcome->message = "no UAV slot below u8 left for the trace log: judged "
-                         "on memory alone";
+      outcome->message =
+          "no UAV slot below u8 left for the trace log: judged "
+          "on memory alone";
       return outcome;
     }
-    if (const isa::UavState* log = outcome->FindUav(ic->layout.log_slot);
-        log != nullptr &&
-        std::all_of(log->words.begin(), log->words.end(),
-                    [](uint32_t w) { return w == 0xffffffffu; })) {
-      // The log starts all 0xffffffff and every thread that reaches a ret
-      // writes its record: none at all means the dispatch did nothing.
+    if (NoRecordWritten(*outcome, ic->layout)) {
+      // Every thread that reaches a ret writes its record: none at all means
+      // the dispatch did nothing.
       return WithStatus(
           isa::RunStatus::kInvalidCode,
           absl::StrCat("the dispatch did nothing (wined3d reports no error "
@@ -104,8 +116,9 @@ class WineTarget : public Target {
   absl::StatusOr<isa::Outcome> Exchange(const isa::Case& run) {
     absl::StatusOr<std::vector<uint8_t>> dxbc = isa::EncodeDxbc(run.shader);
     if (!dxbc.ok()) {
-      return WithStatus(isa::RunStatus::kRejected,
-                        absl::StrCat("DXBC encoder: ", dxbc.status().message()));
+      return WithStatus(
+          isa::RunStatus::kRejected,
+          absl::StrCat("DXBC encoder: ", dxbc.status().message()));
     }
     if (!session_) {
       absl::StatusOr<WineSetup> setup = FindWineSetup();

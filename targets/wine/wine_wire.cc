@@ -72,8 +72,7 @@ std::vector<const isa::Resource*> BySlot(const isa::Case& run) {
 }
 
 absl::Status Bad(absl::string_view what) {
-  return absl::InvalidArgumentError(
-      absl::StrCat("Wine runner reply: ", what));
+  return absl::InvalidArgumentError(absl::StrCat("Wine runner reply: ", what));
 }
 
 }  // namespace
@@ -88,18 +87,19 @@ std::string EncodeRequest(const isa::Case& run,
     const isa::Resource& r = *resource;
     Put(out, r.slot);
     const bool typed = r.kind == isa::ResourceKind::kTyped;
-    Put(out, r.kind == isa::ResourceKind::kRaw          ? ATOMFUZZ_WINE_KIND_RAW
-             : r.kind == isa::ResourceKind::kStructured ? ATOMFUZZ_WINE_KIND_STRUCTURED
-                                                        : ATOMFUZZ_WINE_KIND_TYPED);
+    Put(out, r.kind == isa::ResourceKind::kRaw ? ATOMFUZZ_WINE_KIND_RAW
+             : r.kind == isa::ResourceKind::kStructured
+                 ? ATOMFUZZ_WINE_KIND_STRUCTURED
+                 : ATOMFUZZ_WINE_KIND_TYPED);
     Put(out, typed ? DimCode(r.dim) : ATOMFUZZ_WINE_DIM_BUFFER);
     Put(out, typed ? DxgiFormat(r.format) : 0);
     Put(out, r.kind == isa::ResourceKind::kStructured ? r.stride : 0);
     const bool texture = typed && r.dim != isa::Dim::kBuffer;
     const uint32_t words = static_cast<uint32_t>(r.init.size());
     // Buffers: their element count (structures for structured ones).
-    Put(out, texture ? r.size[0]
+    Put(out, texture                                    ? r.size[0]
              : r.kind == isa::ResourceKind::kStructured ? r.elements
-                                                         : words);
+                                                        : words);
     Put(out, texture ? r.size[1] : 1);
     Put(out, texture ? r.size[2] : 1);
     Put(out, r.counter ? ATOMFUZZ_WINE_COUNTER : 0);

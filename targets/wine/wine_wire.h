@@ -21,8 +21,7 @@ struct Hello {
 };
 
 // The request for `run` (its resources, dispatch and shader as DXBC).
-std::string EncodeRequest(const isa::Case& run,
-                          absl::Span<const uint8_t> dxbc);
+std::string EncodeRequest(const isa::Case& run, absl::Span<const uint8_t> dxbc);
 
 absl::StatusOr<Hello> DecodeHello(absl::string_view frame);
 

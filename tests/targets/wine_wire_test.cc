@@ -2,6 +2,8 @@
 // (targets/wine/runner_wire.h): requests carry every UAV in slot order with
 // its shape and words, and replies that do not fit the request are errors,
 // not outcomes.
+#include "targets/wine/wine_wire.h"
+
 #include <string>
 #include <vector>
 
@@ -9,7 +11,6 @@
 #include "gtest/gtest.h"
 #include "isa/case_file.h"
 #include "targets/wine/runner_wire.h"
-#include "targets/wine/wine_wire.h"
 
 namespace atomfuzz::targets::wine {
 namespace {
@@ -48,7 +49,8 @@ isa::Case Case() {
 std::vector<uint32_t> Words(const std::string& bytes) {
   std::vector<uint32_t> out(bytes.size() / 4);
   for (size_t i = 0; i < out.size(); ++i) {
-    const auto* p = reinterpret_cast<const unsigned char*>(bytes.data() + 4 * i);
+    const auto* p =
+        reinterpret_cast<const unsigned char*>(bytes.data() + 4 * i);
     out[i] = p[0] | p[1] << 8 | p[2] << 16 | static_cast<uint32_t>(p[3]) << 24;
   }
   return out;
@@ -68,8 +70,8 @@ TEST(WineWire, ARequestListsTheUavsInSlotOrderWithTheirShapes) {
   const std::vector<uint32_t> want = {
       ATOMFUZZ_WINE_REQUEST, 2, 1, 1, 2,
       // u1: structured, stride 8, 2 elements, counter 5, 4 words
-      1, ATOMFUZZ_WINE_KIND_STRUCTURED, ATOMFUZZ_WINE_DIM_BUFFER, 0, 8, 2, 1,
-      1, ATOMFUZZ_WINE_COUNTER, 5, 4, 9, 8, 7, 6,
+      1, ATOMFUZZ_WINE_KIND_STRUCTURED, ATOMFUZZ_WINE_DIM_BUFFER, 0, 8, 2, 1, 1,
+      ATOMFUZZ_WINE_COUNTER, 5, 4, 9, 8, 7, 6,
       // u3: texture2darray, R32_SINT, 2 x 1 x 2 layers
       3, ATOMFUZZ_WINE_KIND_TYPED, ATOMFUZZ_WINE_DIM_TEXTURE2DARRAY, 43, 0, 2,
       1, 2, 0, 0, 4, 1, 2, 3, 4,
@@ -81,8 +83,8 @@ TEST(WineWire, ARequestListsTheUavsInSlotOrderWithTheirShapes) {
 TEST(WineWire, AReplyBecomesTheOutcomeOfTheCase) {
   const isa::Case c = Case();
   const std::string reply =
-      Bytes({ATOMFUZZ_WINE_REPLY, ATOMFUZZ_WINE_OK, 0, 2, 1, 4, 10, 11, 12,
-             13, 6, 3, 4, 20, 21, 22, 23, 0});
+      Bytes({ATOMFUZZ_WINE_REPLY, ATOMFUZZ_WINE_OK, 0, 2, 1, 4, 10, 11, 12, 13,
+             6, 3, 4, 20, 21, 22, 23, 0});
   absl::StatusOr<isa::Outcome> o = DecodeReply(reply, c);
   ASSERT_TRUE(o.ok()) << o.status();
   ASSERT_EQ(o->uavs.size(), 2u);
@@ -125,11 +127,11 @@ TEST(WineWire, RejectedFailedAndMisfitRepliesAreToldApart) {
 
   // Wrong slot, short words, trailing bytes, bad magic.
   for (const std::vector<uint32_t>& bad :
-       {std::vector<uint32_t>{ATOMFUZZ_WINE_REPLY, 0, 0, 2, 2, 4, 1, 2, 3, 4,
-                              0, 3, 4, 1, 2, 3, 4, 0},
+       {std::vector<uint32_t>{ATOMFUZZ_WINE_REPLY, 0, 0, 2, 2, 4, 1, 2, 3, 4, 0,
+                              3, 4, 1, 2, 3, 4, 0},
         std::vector<uint32_t>{ATOMFUZZ_WINE_REPLY, 0, 0, 2, 1, 4, 1, 2},
-        std::vector<uint32_t>{ATOMFUZZ_WINE_REPLY, 0, 0, 2, 1, 4, 1, 2, 3, 4,
-                              0, 3, 4, 1, 2, 3, 4, 0, 99},
+        std::vector<uint32_t>{ATOMFUZZ_WINE_REPLY, 0, 0, 2, 1, 4, 1, 2, 3, 4, 0,
+                              3, 4, 1, 2, 3, 4, 0, 99},
         std::vector<uint32_t>{0x12345678, 0, 0, 0}}) {
     o = DecodeReply(Bytes(bad), c);
     EXPECT_FALSE(o.ok());
