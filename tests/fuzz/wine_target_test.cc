@@ -35,10 +35,10 @@ WineRun On(const std::string& target, const std::string& file) {
   return r;
 }
 
-#define SKIP_WITHOUT_WINE(run)                                          \
-  if ((run).skipped) {                                                  \
-    GTEST_SKIP() << "the Wine target cannot start here: "               \
-                 << (run).result.message;                               \
+#define SKIP_WITHOUT_WINE(run)                            \
+  if ((run).skipped) {                                    \
+    GTEST_SKIP() << "the Wine target cannot start here: " \
+                 << (run).result.message;                 \
   }
 
 class WineTarget : public ::testing::TestWithParam<const char*> {};
