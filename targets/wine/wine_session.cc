@@ -28,8 +28,9 @@ namespace {
 #define ATOMFUZZ_WINE_RUNNER_PATH ""
 #endif
 
-// What Wine prints on stderr kept per case: its err channels are short.
-constexpr size_t kMaxErrorText = 16 << 10;
+// What Wine prints on stderr kept per case: its err channels are short, a
+// +d3d_shader trace (the GLSL of a shader) is longer.
+constexpr size_t kMaxErrorText = 1 << 20;
 
 bool IsExecutable(const std::string& path) {
   return !path.empty() && access(path.c_str(), X_OK) == 0;
@@ -272,8 +273,10 @@ absl::Status WineSession::Start() {
   std::vector<std::string> set = {
       absl::StrCat("WINEPREFIX=", setup_.prefix),
       absl::StrCat("DISPLAY=", display_),
-      // wined3d's errors, where a shader it failed to translate shows.
-      "WINEDEBUG=-all,err+d3d,err+d3d_shader",
+      // wined3d's errors, where a shader it failed to translate shows;
+      // ATOMFUZZ_WINEDEBUG=+d3d_shader also prints the GLSL it generates.
+      absl::StrCat("WINEDEBUG=",
+                   EnvOr("ATOMFUZZ_WINEDEBUG", "-all,err+d3d,err+d3d_shader")),
       "WINEDLLOVERRIDES=mscoree,mshtml="};
   std::vector<std::string> unset;
   if (renderer_ == Renderer::kVulkan) {

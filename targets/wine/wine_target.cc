@@ -1,12 +1,17 @@
 #include "targets/wine/wine_target.h"
 
 #include <algorithm>
+#include <cstdio>
+#include <cstdlib>
 #include <optional>
 #include <string>
 #include <utility>
+#include <vector>
 
 #include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
+#include "absl/strings/str_join.h"
+#include "absl/strings/str_split.h"
 #include "isa/dxbc.h"
 #include "isa/validator.h"
 #include "targets/trace_instrumentation.h"
@@ -23,19 +28,29 @@ isa::Outcome WithStatus(isa::RunStatus status, std::string message) {
   return o;
 }
 
-// Wine's err lines about this case, for a message (the first few).
+// What wined3d's err lines say went wrong with the shader, shortest first
+// cause first: the quoted driver message without its GLSL location and
+// without the GL errors that follow from it ("program not linked"), so that
+// one translation bug is one bucket.
 std::string ErrorLines(const std::string& text) {
-  std::string out;
-  size_t start = 0, lines = 0;
-  while (start < text.size() && lines < 4) {
-    size_t end = text.find('\n', start);
-    if (end == std::string::npos) end = text.size();
-    absl::StrAppend(&out, out.empty() ? "" : " | ",
-                    text.substr(start, std::min<size_t>(end - start, 300)));
-    start = end + 1;
-    ++lines;
+  std::vector<std::string> found;
+  for (absl::string_view line : absl::StrSplit(text, '\n')) {
+    if (!absl::StrContains(line, ":err:d3d")) continue;
+    absl::string_view what = line.substr(line.find(":err:d3d"));
+    if (const size_t q = what.find('"'); q != absl::string_view::npos) {
+      what = what.substr(q + 1);
+      what = what.substr(0, what.rfind('"'));
+    }
+    if (absl::StartsWith(what, "GL_INVALID_OPERATION")) continue;
+    // "0:79(33): error: ..." -> "error: ..."
+    if (const size_t e = what.find("error:"); e != absl::string_view::npos)
+      what = what.substr(e);
+    std::string item(what.substr(0, 200));
+    if (std::find(found.begin(), found.end(), item) == found.end())
+      found.push_back(std::move(item));
+    if (found.size() == 3) break;
   }
-  return out;
+  return absl::StrJoin(found, " | ");
 }
 
 // UAV slots wined3d binds (the runner reports a case that needs more).
@@ -52,6 +67,15 @@ bool NoRecordWritten(const isa::Outcome& run, const TraceLayout& layout) {
     if (at < log->words.size() && log->words[at] != 0xffffffffu) return false;
   }
   return true;
+}
+
+// Whether Wine's err channels of wined3d said that the shader did not
+// compile or link (GLSL: "error: array index must be < 4", then "no active
+// compute shader"). After such a failure the GL renderer also reads back
+// UAVs it never initialized (zeros), log included, so the canary above
+// cannot be trusted alone.
+bool ShaderFailed(const std::string& errors) {
+  return absl::StrContains(errors, ":err:d3d");
 }
 
 class WineTarget : public Target {
@@ -81,15 +105,16 @@ class WineTarget : public Target {
           "on memory alone";
       return outcome;
     }
-    if (NoRecordWritten(*outcome, ic->layout)) {
+    if (NoRecordWritten(*outcome, ic->layout) || ShaderFailed(last_errors_)) {
       // Every thread that reaches a ret writes its record: none at all means
-      // the dispatch did nothing.
+      // the dispatch did nothing; so does an error wined3d printed about
+      // the shader.
       return WithStatus(
           isa::RunStatus::kInvalidCode,
-          absl::StrCat("the dispatch did nothing (wined3d reports no error "
-                       "to D3D11 for a shader it failed to translate)",
-                       last_errors_.empty() ? "" : ": ",
-                       ErrorLines(last_errors_)));
+          absl::StrCat("wined3d did not run the shader: ",
+                       last_errors_.empty() ? "the dispatch did nothing"
+                                            : ErrorLines(last_errors_),
+                       " (D3D11 hears nothing of it)"));
     }
     // llvmpipe caps loop iterations for GLSL and SPIR-V alike. The GL
     // renderer names a made-up adapter ("NVIDIA GeForce GTX 470") whatever
@@ -128,6 +153,9 @@ class WineTarget : public Target {
     absl::StatusOr<std::string> reply =
         session_->Exchange(EncodeRequest(run, *dxbc));
     last_errors_ = session_->TakeErrors();
+    // Asked for (ATOMFUZZ_WINEDEBUG=+d3d_shader: wined3d's GLSL), shown.
+    if (std::getenv("ATOMFUZZ_WINEDEBUG") != nullptr)
+      std::fputs(last_errors_.c_str(), stderr);
     if (!reply.ok()) {
       if (absl::IsDeadlineExceeded(reply.status()))
         return WithStatus(isa::RunStatus::kTimedOut,

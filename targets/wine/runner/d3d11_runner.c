@@ -295,8 +295,8 @@ static int create_uav(Uav* u, char* msg, size_t msg_cap) {
   return 1;
 }
 
-/* Copies the UAV's resource back into words (x fastest, then y, then layer/z).
- */
+/* Copies the UAV's resource back into words: x fastest, then y, then the
+ * layer or z. */
 static int read_back(Uav* u, uint32_t* words, char* msg, size_t msg_cap) {
   ID3D11DeviceContext_CopyResource(ctx, u->staging, u->res);
   uint32_t w = u->sx, h = 1, layers = 1, depth = 1;
@@ -357,17 +357,16 @@ static uint32_t run_case(uint32_t uav_count, const uint32_t groups[3],
   }
   if (has_counter) {
     /* CopyStructureCount into a DEFAULT buffer (u_k's counter at 4*k), then
-     * CopyResource to staging: the usual path, and the one wined3d does on
-     * the GPU for both renderers. */
-    D3D11_BUFFER_DESC bd = {4 * ATOMFUZZ_WINE_MAX_UAVS,
-                            D3D11_USAGE_DEFAULT,
-                            D3D11_BIND_SHADER_RESOURCE,
-                            0,
-                            0,
-                            0};
+     * CopyResource to staging: the documented path. (Wine 8.0 also takes a
+     * STAGING destination directly, on both renderers.) */
+    D3D11_BUFFER_DESC bd = {0};
+    bd.ByteWidth = 4 * ATOMFUZZ_WINE_MAX_UAVS;
+    bd.Usage = D3D11_USAGE_DEFAULT;
+    bd.BindFlags = D3D11_BIND_SHADER_RESOURCE;
     CHECK(ID3D11Device_CreateBuffer(device, &bd, NULL, &count_buf),
           "CreateBuffer(counter)");
-    bd.Usage = D3D11_USAGE_STAGING, bd.BindFlags = 0,
+    bd.Usage = D3D11_USAGE_STAGING;
+    bd.BindFlags = 0;
     bd.CPUAccessFlags = D3D11_CPU_ACCESS_READ;
     CHECK(ID3D11Device_CreateBuffer(device, &bd, NULL, &count_staging),
           "CreateBuffer(counter staging)");
@@ -391,8 +390,8 @@ static uint32_t run_case(uint32_t uav_count, const uint32_t groups[3],
   if (lost < nslots) {
     snprintf(msg, msg_cap,
              "CSSetUnorderedAccessViews(0, %u, ...) did not bind u%u: this "
-             "D3D11 takes fewer "
-             "UAV slots than feature level %s allows (Wine: 8)",
+             "D3D11 takes fewer UAV slots than feature level %s allows "
+             "(Wine: 8)",
              nslots, lost, level >= D3D_FEATURE_LEVEL_11_1 ? "11_1" : "11_0");
     status = ATOMFUZZ_WINE_REJECTED;
     goto done;
@@ -425,10 +424,10 @@ static uint32_t run_case(uint32_t uav_count, const uint32_t groups[3],
   }
   status = ATOMFUZZ_WINE_OK;
 done:
-  /* Unbind, so the context holds none of this case's objects. */
+  /* Unbind, so the context holds none of this case's objects (where Wine
+   * ignored the bind, it ignores this too: nothing is bound). */
   if (nslots)
-    ID3D11DeviceContext_CSSetUnorderedAccessViews(
-        ctx, 0, nslots > 8 ? 8 : nslots, nulls, NULL);
+    ID3D11DeviceContext_CSSetUnorderedAccessViews(ctx, 0, nslots, nulls, NULL);
   ID3D11DeviceContext_CSSetShader(ctx, NULL, NULL, 0);
   if (mapped) ID3D11DeviceContext_Unmap(ctx, (ID3D11Resource*)count_staging, 0);
   for (uint32_t i = 0; i < uav_count; ++i) release_uav(&uavs[i]);
@@ -452,12 +451,16 @@ static void serve(const uint8_t* frame, size_t len, Out* out) {
     Uav* u = &uavs[i];
     memset(u, 0, sizeof *u);
     const char* what = "a uav's description";
-    u->slot = get_u32(&c, what), u->kind = get_u32(&c, what),
+    u->slot = get_u32(&c, what);
+    u->kind = get_u32(&c, what);
     u->dim = get_u32(&c, what);
-    u->format = get_u32(&c, what), u->stride = get_u32(&c, what);
-    u->sx = get_u32(&c, what), u->sy = get_u32(&c, what),
+    u->format = get_u32(&c, what);
+    u->stride = get_u32(&c, what);
+    u->sx = get_u32(&c, what);
+    u->sy = get_u32(&c, what);
     u->sz = get_u32(&c, what);
-    u->flags = get_u32(&c, what), u->counter = get_u32(&c, what),
+    u->flags = get_u32(&c, what);
+    u->counter = get_u32(&c, what);
     u->n = get_u32(&c, what);
     if (u->slot > 63 || (i > 0 && u->slot <= uavs[i - 1].slot))
       die(2, "uav %u: slot %u (slots run 0..63, sorted, once each)", i,
