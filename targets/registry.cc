@@ -25,14 +25,19 @@ TargetInfo Vulkan(const char* name, const char* description,
           false,
           name,
           description,
-          {"timeout", vulkan::kDeviceFlag},
-          [mode](const std::string& n, const TargetOptions& options) {
+          {"timeout", vulkan::kDeviceFlag, vulkan::kVkd3dFlag},
+          [mode](const std::string& n, const TargetOptions& options)
+              -> absl::StatusOr<std::unique_ptr<Target>> {
+            // A library that does not open is a bad --vkd3d, said here.
+            absl::StatusOr<const vulkan::Vkd3dLibrary*> vkd3d =
+                vulkan::LoadVkd3d(options.Flag(vulkan::kVkd3dFlag));
+            if (!vkd3d.ok()) return vkd3d.status();
             return Isolate(
                 n,
                 [options, mode] {
                   return vulkan::CreateVulkanTarget(options, mode);
                 },
-                IsolationFor(options));
+                IsolationFor(options), vulkan::VulkanDescription(n, **vkd3d));
           },
           // vkd3d-shader 1.2 has no umad (docs/findings.md #8).
           {isa::Op::kUMad}};

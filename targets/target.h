@@ -54,6 +54,9 @@ class Target {
  public:
   virtual ~Target() = default;
   virtual absl::string_view name() const = 0;
+  // What a finding names as its executor: the target and the versions of
+  // what it drives ("vulkan: vkd3d-shader 1.2 ..."), by default the name.
+  virtual std::string Describe() const { return std::string(name()); }
   // Errors are the target's own failures to set up; a case it refuses is an
   // Outcome with RunStatus::kRejected and the reason.
   virtual absl::StatusOr<isa::Outcome> Run(const isa::Case& c) = 0;

@@ -194,8 +194,11 @@ class Worker {
     f.target = setup_.options.target;
     f.inject = setup_.options.inject();
     f.seed = origin.seed;
+    // The versions of what the target drives (vkd3d-shader, the renderer):
+    // a finding names what it was found on.
     f.extra = {{"campaign_seed", absl::StrCat(setup_.seed)},
-               {"case_index", absl::StrCat(origin.index)}};
+               {"case_index", absl::StrCat(origin.index)},
+               {"executor", target_->Describe()}};
     f.elapsed_s = Elapsed();
     const isa::Case* shown = &c;
     const Differential* shown_d = &d;

@@ -57,13 +57,17 @@ isa::Outcome Failed(isa::RunStatus status, std::string message) {
 class IsolatedTarget : public Target {
  public:
   IsolatedTarget(std::string name, TargetFactory factory,
-                 IsolationOptions options)
+                 IsolationOptions options, std::string description)
       : name_(std::move(name)),
         factory_(std::move(factory)),
-        options_(options) {}
+        options_(options),
+        description_(std::move(description)) {}
   ~IsolatedTarget() override { Kill(); }
 
   absl::string_view name() const override { return name_; }
+  std::string Describe() const override {
+    return description_.empty() ? name_ : description_;
+  }
 
   // Forks the child and waits for it to build its target. An error is the
   // factory's own; a child that dies while starting is kCrashed in `death`.
@@ -268,6 +272,7 @@ class IsolatedTarget : public Target {
   const std::string name_;
   const TargetFactory factory_;
   const IsolationOptions options_;
+  const std::string description_;
   pid_t pid_ = -1;
   int fd_ = -1;
   uint64_t served_ = 0;  // exchanges the current child answered
@@ -277,9 +282,10 @@ class IsolatedTarget : public Target {
 
 absl::StatusOr<std::unique_ptr<Target>> Isolate(std::string name,
                                                 TargetFactory factory,
-                                                IsolationOptions options) {
-  auto target = std::make_unique<IsolatedTarget>(std::move(name),
-                                                 std::move(factory), options);
+                                                IsolationOptions options,
+                                                std::string description) {
+  auto target = std::make_unique<IsolatedTarget>(
+      std::move(name), std::move(factory), options, std::move(description));
   std::string death;
   if (absl::Status s = target->Start(death); !s.ok()) return s;
   if (!death.empty()) {

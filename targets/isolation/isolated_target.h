@@ -35,9 +35,12 @@ using TargetFactory = std::function<absl::StatusOr<std::unique_ptr<Target>>()>;
 
 // Starts the child once, so that a factory error (a missing library, a bad
 // option) is returned here, with the factory's own status code.
+// `description` is what Describe() says (the child's target is out of
+// reach); "" says the name.
 absl::StatusOr<std::unique_ptr<Target>> Isolate(std::string name,
                                                 TargetFactory factory,
-                                                IsolationOptions options);
+                                                IsolationOptions options,
+                                                std::string description = "");
 
 // The exit status of a child whose allocation failed (operator new's handler).
 inline constexpr int kOutOfMemoryExit = 86;

@@ -1,16 +1,15 @@
 #include "targets/vulkan/vkd3d_compiler.h"
 
-#include <vkd3d_shader.h>
-
 #include <cstring>
 
 #include "absl/strings/str_cat.h"
+#include "targets/vulkan/vkd3d_api.h"
 
 namespace atomfuzz::targets::vulkan {
 
 SpirvModule CompileDxbcToSpirv(absl::Span<const uint8_t> dxbc,
                                absl::Span<const UavBinding> uavs,
-                               BufferUavMode mode) {
+                               BufferUavMode mode, const Vkd3dLibrary& lib) {
   std::vector<vkd3d_shader_resource_binding> bindings;
   std::vector<vkd3d_shader_uav_counter_binding> counters;
   for (const UavBinding& u : uavs) {
@@ -67,11 +66,11 @@ SpirvModule CompileDxbcToSpirv(absl::Span<const uint8_t> dxbc,
 
   vkd3d_shader_code out{};
   char* messages = nullptr;
-  const int rc = vkd3d_shader_compile(&info, &out, &messages);
+  const int rc = lib.api->compile(&info, &out, &messages);
   SpirvModule m;
   if (messages != nullptr) {
     m.messages = messages;
-    vkd3d_shader_free_messages(messages);
+    lib.api->free_messages(messages);
   }
   if (rc < 0) {
     if (m.messages.empty())
@@ -81,7 +80,7 @@ SpirvModule CompileDxbcToSpirv(absl::Span<const uint8_t> dxbc,
   m.words.resize(out.size / 4);
   if (!m.words.empty())
     std::memcpy(m.words.data(), out.code, m.words.size() * 4);
-  vkd3d_shader_free_shader_code(&out);
+  lib.api->free_code(&out);
   m.ok = out.size % 4 == 0 && !m.words.empty();
   if (!m.ok)
     m.messages = absl::StrCat("vkd3d returned ", out.size, " bytes of SPIR-V");

@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "absl/types/span.h"
+#include "targets/vulkan/vkd3d_library.h"
 
 namespace atomfuzz::targets::vulkan {
 
@@ -32,7 +33,8 @@ struct SpirvModule {
 
 SpirvModule CompileDxbcToSpirv(absl::Span<const uint8_t> dxbc,
                                absl::Span<const UavBinding> uavs,
-                               BufferUavMode mode);
+                               BufferUavMode mode,
+                               const Vkd3dLibrary& lib = LinkedVkd3d());
 
 }  // namespace atomfuzz::targets::vulkan
 

@@ -61,8 +61,8 @@ struct Compiled {
   std::vector<UavBinding> bindings;
 };
 
-Compiled Compile(const VkContext& vk, const isa::Case& run,
-                 BufferUavMode mode) {
+Compiled Compile(const VkContext& vk, const isa::Case& run, BufferUavMode mode,
+                 const Vkd3dLibrary& vkd3d) {
   Compiled out;
   absl::StatusOr<std::vector<uint8_t>> dxbc = isa::EncodeDxbc(run.shader);
   if (!dxbc.ok()) {
@@ -72,7 +72,7 @@ Compiled Compile(const VkContext& vk, const isa::Case& run,
     return out;
   }
   out.bindings = Bindings(run);
-  SpirvModule spirv = CompileDxbcToSpirv(*dxbc, out.bindings, mode);
+  SpirvModule spirv = CompileDxbcToSpirv(*dxbc, out.bindings, mode, vkd3d);
   // Written up in docs/findings.md; repaired so that SSBO mode still runs
   // every case with two buffer UAVs.
   if (spirv.ok && mode == BufferUavMode::kSsbo)
@@ -151,8 +151,16 @@ Prepared Prepare(const isa::Case& c) {
 
 class VulkanTarget : public Target {
  public:
-  VulkanTarget(const TargetOptions& options, BufferUavMode mode)
-      : options_(options), device_(options.Flag(kDeviceFlag)), mode_(mode) {}
+  VulkanTarget(const TargetOptions& options, BufferUavMode mode,
+               const Vkd3dLibrary* vkd3d)
+      : options_(options),
+        device_(options.Flag(kDeviceFlag)),
+        mode_(mode),
+        vkd3d_(vkd3d) {}
+
+  std::string Describe() const override {
+    return VulkanDescription(std::string(name()), *vkd3d_);
+  }
 
   absl::string_view name() const override {
     return mode_ == BufferUavMode::kSsbo ? "vulkan-ssbo" : "vulkan";
@@ -179,7 +187,7 @@ class VulkanTarget : public Target {
     for (size_t i = 0; i < cases.size(); ++i) {
       Prepared& p = prepared.emplace_back(Prepare(cases[i]));
       if (!p.refused && vk.ok()) {
-        p.alone = Compile(**vk, p.ic.instrumented, mode_);
+        p.alone = Compile(**vk, p.ic.instrumented, mode_, *vkd3d_);
         p.refused = p.alone->refused;
       }
       if (p.refused) {
@@ -247,7 +255,7 @@ class VulkanTarget : public Target {
   absl::StatusOr<isa::Outcome> RunAlone(VkContext& vk, const isa::Case& c,
                                         const Prepared& p) {
     const Compiled shader =
-        p.alone ? *p.alone : Compile(vk, p.ic.instrumented, mode_);
+        p.alone ? *p.alone : Compile(vk, p.ic.instrumented, mode_, *vkd3d_);
     absl::StatusOr<isa::Outcome> run =
         Execute(vk, p.ic.instrumented, shader, mode_);
     if (!run.ok() || run->status != isa::RunStatus::kOk) return run;
@@ -265,7 +273,7 @@ class VulkanTarget : public Target {
       absl::StatusOr<isa::Outcome> run = absl::InternalError("no batch");
       if (combined.ok()) {
         run = Execute(vk, combined->combined,
-                      Compile(vk, combined->combined, mode_), mode_);
+                      Compile(vk, combined->combined, mode_, *vkd3d_), mode_);
       }
       if (run.ok() && run->status == isa::RunStatus::kOk) {
         const uint32_t loops = Loops(combined->combined.shader);
@@ -291,9 +299,17 @@ class VulkanTarget : public Target {
   TargetOptions options_;
   std::string device_;  // --vk-device: a substring of the device's name
   BufferUavMode mode_;
+  const Vkd3dLibrary* vkd3d_;  // --vkd3d: the compiler
 };
 
 }  // namespace
+
+std::string VulkanDescription(const std::string& name,
+                              const Vkd3dLibrary& vkd3d) {
+  return absl::StrCat(
+      name, ": ", vkd3d.version,
+      vkd3d.path.empty() ? " (linked)" : absl::StrCat(" from ", vkd3d.path));
+}
 
 BatchLimits VulkanBatchLimits(uint32_t descriptors) {
   BatchLimits limits;
@@ -307,13 +323,16 @@ BatchLimits VulkanBatchLimits(uint32_t descriptors) {
 absl::StatusOr<std::unique_ptr<Target>> CreateVulkanTarget(
     const TargetOptions& options, BufferUavMode mode) {
   for (const auto& [flag, value] : options.flags) {
-    if (!value.empty() && flag != kDeviceFlag) {
+    if (!value.empty() && flag != kDeviceFlag && flag != kVkd3dFlag) {
       return absl::InvalidArgumentError(
           absl::StrCat("--", flag, " is not an option of the vulkan targets"));
     }
   }
+  absl::StatusOr<const Vkd3dLibrary*> vkd3d =
+      LoadVkd3d(options.Flag(kVkd3dFlag));
+  if (!vkd3d.ok()) return vkd3d.status();
   SetQuietEnvironment();  // vkd3d reads its variable once, on first use
-  return std::make_unique<VulkanTarget>(options, mode);
+  return std::make_unique<VulkanTarget>(options, mode, *vkd3d);
 }
 
 }  // namespace atomfuzz::targets::vulkan

@@ -12,6 +12,7 @@
 #include "targets/case_batch.h"
 #include "targets/target.h"
 #include "targets/vulkan/vkd3d_compiler.h"
+#include "targets/vulkan/vkd3d_library.h"
 
 namespace atomfuzz::targets::vulkan {
 
@@ -32,6 +33,12 @@ BatchLimits VulkanBatchLimits(uint32_t descriptors);
 
 // The flag (TargetOptions::flags) naming the device: a substring of its name.
 inline constexpr char kDeviceFlag[] = "vk_device";
+// The flag naming the libvkd3d-shader.so to compile with ("": the linked).
+inline constexpr char kVkd3dFlag[] = "vkd3d";
+
+// "vulkan: vkd3d-shader 1.2 (linked)", what findings name as the executor.
+std::string VulkanDescription(const std::string& name,
+                              const Vkd3dLibrary& vkd3d);
 
 // The device opens on the first Run (FailedPrecondition there when there is
 // none). InvalidArgument for flags this target does not take (--inject).

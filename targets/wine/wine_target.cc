@@ -10,6 +10,7 @@
 
 #include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
+#include "absl/strings/str_format.h"
 #include "absl/strings/str_join.h"
 #include "absl/strings/str_split.h"
 #include "isa/dxbc.h"
@@ -85,6 +86,14 @@ class WineTarget : public Target {
 
   absl::string_view name() const override {
     return renderer_ == Renderer::kGl ? "wine-d3d11-gl" : "wine-d3d11-vk";
+  }
+
+  std::string Describe() const override {
+    if (!session_ || session_->hello().feature_level == 0)
+      return std::string(name());
+    return absl::StrFormat("%s: D3D11 feature level %x on '%s'", name(),
+                           session_->hello().feature_level,
+                           session_->hello().adapter);
   }
 
   absl::StatusOr<isa::Outcome> Run(const isa::Case& c) override {

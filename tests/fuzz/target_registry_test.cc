@@ -2,6 +2,8 @@
 // target that lives in this test alone, registered at run time, reached by
 // name through the same path as the CLI and campaigns (fuzz::MakeTarget),
 // listed with the others, refused options it does not take, and judged.
+#include <unistd.h>
+
 #include <algorithm>
 #include <memory>
 #include <string>
@@ -91,7 +93,8 @@ TEST(TargetRegistry, OptionsARowDoesNotTakeAreRefused) {
   t = MakeTarget(run);
   ASSERT_FALSE(t.ok());
   EXPECT_NE(t.status().message().find(
-                "known: oracle, fast, vulkan, vulkan-ssbo, ext:PATH.so"),
+                "known: oracle, fast, vulkan, vulkan-ssbo, wine-d3d11-gl, "
+                "wine-d3d11-vk, ext:PATH.so"),
             std::string::npos)
       << t.status();
 }
@@ -126,6 +129,32 @@ TEST(TargetRegistry, ATargetsOwnFlagReachesOnlyItsFactory) {
       << t.status();
   EXPECT_NE(t.status().message().find("test-flagged"), std::string::npos)
       << t.status();
+}
+
+// --vkd3d=PATH: the vulkan targets compile with a libvkd3d-shader opened
+// at run time, and name its version and path as their executor.
+TEST(TargetRegistry, TheVulkanTargetsTakeTheirOwnVkd3d) {
+  std::string lib;
+  for (const char* p : {"/lib/x86_64-linux-gnu/libvkd3d-shader.so.1",
+                        "/usr/lib/x86_64-linux-gnu/libvkd3d-shader.so.1"}) {
+    if (access(p, R_OK) == 0) lib = p;
+  }
+  if (lib.empty()) GTEST_SKIP() << "no libvkd3d-shader.so.1 at a known path";
+  RunOptions run;
+  run.target = "vulkan";
+  run.target_options.flags["vkd3d"] = lib;
+  absl::StatusOr<std::unique_ptr<targets::Target>> t = MakeTarget(run);
+  ASSERT_TRUE(t.ok()) << t.status();
+  const std::string described = (*t)->Describe();
+  EXPECT_NE(described.find("vkd3d-shader 1."), std::string::npos) << described;
+  EXPECT_NE(described.find(" from " + lib), std::string::npos) << described;
+
+  run.target_options.flags["vkd3d"] = "/nonexistent/libvkd3d-shader.so";
+  t = MakeTarget(run);
+  ASSERT_FALSE(t.ok());
+  EXPECT_EQ(t.status().code(), absl::StatusCode::kInvalidArgument);
+  EXPECT_NE(t.status().message().find("--vkd3d=/nonexistent"),
+            std::string::npos);
 }
 
 }  // namespace

@@ -1,0 +1,21 @@
+// The entry points of one libvkd3d-shader (vkd3d_library.h), for the .cc
+// files of targets/vulkan only.
+#ifndef ATOMFUZZ_TARGETS_VULKAN_VKD3D_API_H_
+#define ATOMFUZZ_TARGETS_VULKAN_VKD3D_API_H_
+
+// vkd3d_shader.h uses size_t without including its header.
+#include <vkd3d_shader.h>
+
+#include <cstddef>
+
+namespace atomfuzz::targets::vulkan {
+
+struct Vkd3dApi {
+  decltype(&vkd3d_shader_compile) compile = nullptr;
+  decltype(&vkd3d_shader_free_shader_code) free_code = nullptr;
+  decltype(&vkd3d_shader_free_messages) free_messages = nullptr;
+};
+
+}  // namespace atomfuzz::targets::vulkan
+
+#endif  // ATOMFUZZ_TARGETS_VULKAN_VKD3D_API_H_
