@@ -4,6 +4,7 @@
 #include <poll.h>
 #include <signal.h>
 #include <sys/file.h>
+#include <sys/prctl.h>
 #include <sys/socket.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
@@ -89,8 +90,10 @@ pid_t Spawn(const std::vector<std::string>& argv,
   envp.push_back(nullptr);
   const pid_t pid = fork();
   if (pid != 0) return pid;
-  // The child: async-signal-safe calls only.
+  // The child: async-signal-safe calls only. It dies with its parent: a
+  // campaign worker killed for a hang leaves no Xvfb or Wine behind.
   setpgid(0, 0);
+  prctl(PR_SET_PDEATHSIG, SIGKILL);
   const int null = open("/dev/null", O_RDWR);
   dup2(fds.in >= 0 ? fds.in : null, 0);
   dup2(fds.out >= 0 ? fds.out : null, 1);
