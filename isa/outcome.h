@@ -10,6 +10,7 @@
 #include <cstdint>
 #include <optional>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "absl/strings/string_view.h"
@@ -101,6 +102,13 @@ struct Outcome {
   std::vector<AtomicEvent> trace;
 
   const UavState* FindUav(uint32_t slot) const;
+  // An outcome with no memory: a run that ended as `status` says why.
+  static Outcome Ended(RunStatus status, std::string message) {
+    Outcome o;
+    o.status = status;
+    o.message = std::move(message);
+    return o;
+  }
 };
 
 }  // namespace atomfuzz::isa

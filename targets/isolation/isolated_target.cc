@@ -47,13 +47,6 @@ absl::StatusCode CodeFrom(char byte) {
   return static_cast<absl::StatusCode>(code);
 }
 
-isa::Outcome Failed(isa::RunStatus status, std::string message) {
-  isa::Outcome o;
-  o.status = status;
-  o.message = std::move(message);
-  return o;
-}
-
 class IsolatedTarget : public Target {
  public:
   IsolatedTarget(std::string name, TargetFactory factory,
@@ -157,7 +150,7 @@ class IsolatedTarget : public Target {
     if (pid_ < 0) {
       std::string death;
       if (absl::Status s = Start(death); !s.ok()) return s;
-      if (pid_ < 0) return Failed(isa::RunStatus::kCrashed, death);
+      if (pid_ < 0) return isa::Outcome::Ended(isa::RunStatus::kCrashed, death);
     }
     std::string reply;
     switch (Exchange(absl::StrCat(std::string(1, kTagCase), isa::PrintCase(c)),
@@ -165,24 +158,25 @@ class IsolatedTarget : public Target {
       case FrameResult::kOk: break;
       case FrameResult::kTimedOut:
         Kill();
-        return Failed(
+        return isa::Outcome::Ended(
             isa::RunStatus::kTimedOut,
             absl::StrFormat("no reply within %g s; the child was killed",
                             options_.timeout_seconds));
       case FrameResult::kClosed:
-        return Failed(isa::RunStatus::kCrashed, Reap());
+        return isa::Outcome::Ended(isa::RunStatus::kCrashed, Reap());
       case FrameResult::kTooLarge:
         Kill();
-        return Failed(isa::RunStatus::kRejected,
-                      absl::StrCat("the child's reply is larger than ",
-                                   options_.max_reply_bytes, " bytes"));
+        return isa::Outcome::Ended(
+            isa::RunStatus::kRejected,
+            absl::StrCat("the child's reply is larger than ",
+                         options_.max_reply_bytes, " bytes"));
     }
     if (!reply.empty() && reply[0] == kTagOutcome) {
       absl::StatusOr<isa::Outcome> o =
           DecodeOutcome(absl::string_view(reply).substr(1));
       if (!o.ok())
-        return Failed(isa::RunStatus::kRejected,
-                      std::string(o.status().message()));
+        return isa::Outcome::Ended(isa::RunStatus::kRejected,
+                                   std::string(o.status().message()));
       return o;
     }
     if (reply.size() >= 2 && reply[0] == kTagError) {
@@ -190,7 +184,8 @@ class IsolatedTarget : public Target {
                           absl::string_view(reply).substr(2, kMaxWireMessage));
     }
     Kill();
-    return Failed(isa::RunStatus::kRejected, "the child broke the protocol");
+    return isa::Outcome::Ended(isa::RunStatus::kRejected,
+                               "the child broke the protocol");
   }
 
   std::optional<std::vector<absl::StatusOr<isa::Outcome>>> TryBatch(

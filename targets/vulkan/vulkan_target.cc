@@ -19,13 +19,6 @@
 namespace atomfuzz::targets::vulkan {
 namespace {
 
-isa::Outcome Refused(isa::RunStatus status, std::string message) {
-  isa::Outcome o;
-  o.status = status;
-  o.message = std::move(message);
-  return o;
-}
-
 // Every UAV the shader declares, with its counter where the case gives one
 // or the shader uses alloc/consume on it.
 std::vector<UavBinding> Bindings(const isa::Case& c) {
@@ -66,9 +59,9 @@ Compiled Compile(const VkContext& vk, const isa::Case& run, BufferUavMode mode,
   Compiled out;
   absl::StatusOr<std::vector<uint8_t>> dxbc = isa::EncodeDxbc(run.shader);
   if (!dxbc.ok()) {
-    out.refused =
-        Refused(isa::RunStatus::kRejected,
-                absl::StrCat("DXBC encoder: ", dxbc.status().message()));
+    out.refused = isa::Outcome::Ended(
+        isa::RunStatus::kRejected,
+        absl::StrCat("DXBC encoder: ", dxbc.status().message()));
     return out;
   }
   out.bindings = Bindings(run);
@@ -78,14 +71,15 @@ Compiled Compile(const VkContext& vk, const isa::Case& run, BufferUavMode mode,
   if (spirv.ok && mode == BufferUavMode::kSsbo)
     DropRepeatedArrayStride(spirv.words);
   if (!spirv.ok) {
-    out.refused = Refused(isa::RunStatus::kRejected,
-                          absl::StrCat("vkd3d-shader: ", spirv.messages));
+    out.refused =
+        isa::Outcome::Ended(isa::RunStatus::kRejected,
+                            absl::StrCat("vkd3d-shader: ", spirv.messages));
   } else if (std::optional<std::string> invalid = ValidateSpirv(spirv.words)) {
-    out.refused = Refused(isa::RunStatus::kInvalidCode,
-                          absl::StrCat("spirv-val: ", *invalid));
+    out.refused = isa::Outcome::Ended(isa::RunStatus::kInvalidCode,
+                                      absl::StrCat("spirv-val: ", *invalid));
   } else if (std::string why = DeviceRefusal(vk, run, out.bindings, mode);
              !why.empty()) {
-    out.refused = Refused(isa::RunStatus::kRejected, why);
+    out.refused = isa::Outcome::Ended(isa::RunStatus::kRejected, why);
   }
   out.spirv = std::move(spirv.words);
   return out;
@@ -103,12 +97,12 @@ absl::StatusOr<isa::Outcome> Execute(VkContext& vk, const isa::Case& run,
     // A dispatch that never ends or a lost device is the driver's failure
     // on this case, not a setup error.
     if (absl::IsDeadlineExceeded(uavs.status())) {
-      return Refused(isa::RunStatus::kTimedOut,
-                     std::string(uavs.status().message()));
+      return isa::Outcome::Ended(isa::RunStatus::kTimedOut,
+                                 std::string(uavs.status().message()));
     }
     if (absl::IsUnavailable(uavs.status())) {
-      return Refused(isa::RunStatus::kCrashed,
-                     std::string(uavs.status().message()));
+      return isa::Outcome::Ended(isa::RunStatus::kCrashed,
+                                 std::string(uavs.status().message()));
     }
     return uavs.status();
   }
@@ -135,14 +129,14 @@ uint32_t Loops(const isa::Program& p) {
 Prepared Prepare(const isa::Case& c) {
   Prepared p;
   if (absl::Status valid = isa::Validate(c); !valid.ok()) {
-    p.refused =
-        Refused(isa::RunStatus::kRejected, std::string(valid.message()));
+    p.refused = isa::Outcome::Ended(isa::RunStatus::kRejected,
+                                    std::string(valid.message()));
     return p;
   }
   absl::StatusOr<InstrumentedCase> ic = InstrumentForTrace(c);
   if (!ic.ok()) {
-    p.refused =
-        Refused(isa::RunStatus::kRejected, std::string(ic.status().message()));
+    p.refused = isa::Outcome::Ended(isa::RunStatus::kRejected,
+                                    std::string(ic.status().message()));
   } else {
     p.ic = *std::move(ic);
   }

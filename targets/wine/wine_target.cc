@@ -22,13 +22,6 @@
 namespace atomfuzz::targets::wine {
 namespace {
 
-isa::Outcome WithStatus(isa::RunStatus status, std::string message) {
-  isa::Outcome o;
-  o.status = status;
-  o.message = std::move(message);
-  return o;
-}
-
 // What wined3d's err lines say went wrong with the shader, shortest first
 // cause first: the quoted driver message without its GLSL location and
 // without the GL errors that follow from it ("program not linked"), so that
@@ -98,8 +91,8 @@ class WineTarget : public Target {
 
   absl::StatusOr<isa::Outcome> Run(const isa::Case& c) override {
     if (absl::Status valid = isa::Validate(c); !valid.ok())
-      return WithStatus(isa::RunStatus::kRejected,
-                        std::string(valid.message()));
+      return isa::Outcome::Ended(isa::RunStatus::kRejected,
+                                 std::string(valid.message()));
     absl::StatusOr<InstrumentedCase> ic = InstrumentForTrace(c);
     // wined3d binds 8 UAV slots at most, even at feature level 11_1 (the
     // runner refuses more): a case using all 8 runs as it is, judged on its
@@ -118,7 +111,7 @@ class WineTarget : public Target {
       // Every thread that reaches a ret writes its record: none at all means
       // the dispatch did nothing; so does an error wined3d printed about
       // the shader.
-      return WithStatus(
+      return isa::Outcome::Ended(
           isa::RunStatus::kInvalidCode,
           absl::StrCat("wined3d did not run the shader: ",
                        last_errors_.empty() ? "the dispatch did nothing"
@@ -150,7 +143,7 @@ class WineTarget : public Target {
   absl::StatusOr<isa::Outcome> Exchange(const isa::Case& run) {
     absl::StatusOr<std::vector<uint8_t>> dxbc = isa::EncodeDxbc(run.shader);
     if (!dxbc.ok()) {
-      return WithStatus(
+      return isa::Outcome::Ended(
           isa::RunStatus::kRejected,
           absl::StrCat("DXBC encoder: ", dxbc.status().message()));
     }
@@ -167,11 +160,11 @@ class WineTarget : public Target {
       std::fputs(last_errors_.c_str(), stderr);
     if (!reply.ok()) {
       if (absl::IsDeadlineExceeded(reply.status()))
-        return WithStatus(isa::RunStatus::kTimedOut,
-                          std::string(reply.status().message()));
+        return isa::Outcome::Ended(isa::RunStatus::kTimedOut,
+                                   std::string(reply.status().message()));
       if (absl::IsUnavailable(reply.status()))
-        return WithStatus(isa::RunStatus::kCrashed,
-                          std::string(reply.status().message()));
+        return isa::Outcome::Ended(isa::RunStatus::kCrashed,
+                                   std::string(reply.status().message()));
       return reply.status();
     }
     return DecodeReply(*reply, run);
