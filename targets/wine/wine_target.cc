@@ -72,6 +72,12 @@ bool ShaderFailed(const std::string& errors) {
   return absl::StrContains(errors, ":err:d3d");
 }
 
+bool HasLoop(const isa::Case& c) {
+  return std::any_of(
+      c.shader.instructions.begin(), c.shader.instructions.end(),
+      [](const isa::Instruction& in) { return in.op == isa::Op::kLoop; });
+}
+
 class WineTarget : public Target {
  public:
   WineTarget(const TargetOptions& options, Renderer renderer)
@@ -107,7 +113,17 @@ class WineTarget : public Target {
           "on memory alone";
       return outcome;
     }
-    if (NoRecordWritten(*outcome, ic->layout) || ShaderFailed(last_errors_)) {
+    const bool failed = ShaderFailed(last_errors_);
+    if (!failed && NoRecordWritten(*outcome, ic->layout) && HasLoop(c)) {
+      // No thread reached its ret, and no error said why: a loop llvmpipe
+      // stopped (an endless one, which the spec never finishes either) is
+      // as likely as a dispatch that did nothing. Not compared.
+      return isa::Outcome::Ended(
+          isa::RunStatus::kBudgetExceeded,
+          "no thread reached its ret (a loop the driver stopped, or a "
+          "dispatch that did nothing)");
+    }
+    if (failed || NoRecordWritten(*outcome, ic->layout)) {
       // Every thread that reaches a ret writes its record: none at all means
       // the dispatch did nothing; so does an error wined3d printed about
       // the shader.
