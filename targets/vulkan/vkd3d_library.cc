@@ -7,12 +7,15 @@
 #include <mutex>
 
 #include "absl/strings/str_cat.h"
+#include "targets/vulkan/vk_context.h"
 #include "targets/vulkan/vkd3d_api.h"
 
 namespace atomfuzz::targets::vulkan {
 
 const Vkd3dLibrary& LinkedVkd3d() {
   static const Vkd3dLibrary* const linked = [] {
+    // vkd3d reads VKD3D_SHADER_DEBUG at its first call, this one.
+    SetQuietEnvironment();
     auto* lib = new Vkd3dLibrary;
     unsigned major = 0, minor = 0;
     lib->version = vkd3d_shader_get_version(&major, &minor);
@@ -26,6 +29,7 @@ const Vkd3dLibrary& LinkedVkd3d() {
 
 absl::StatusOr<const Vkd3dLibrary*> LoadVkd3d(const std::string& path) {
   if (path.empty()) return &LinkedVkd3d();
+  SetQuietEnvironment();  // before the library's first call
   static std::mutex mu;
   static auto* opened =
       new std::map<std::string, std::unique_ptr<Vkd3dLibrary>>;
