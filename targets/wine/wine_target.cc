@@ -114,7 +114,8 @@ class WineTarget : public Target {
       return outcome;
     }
     const bool failed = ShaderFailed(last_errors_);
-    if (!failed && NoRecordWritten(*outcome, ic->layout) && HasLoop(c)) {
+    const bool no_record = NoRecordWritten(*outcome, ic->layout);
+    if (!failed && no_record && HasLoop(c)) {
       // No thread reached its ret, and no error said why: a loop llvmpipe
       // stopped (an endless one, which the spec never finishes either) is
       // as likely as a dispatch that did nothing. Not compared.
@@ -123,7 +124,7 @@ class WineTarget : public Target {
           "no thread reached its ret (a loop the driver stopped, or a "
           "dispatch that did nothing)");
     }
-    if (failed || NoRecordWritten(*outcome, ic->layout)) {
+    if (failed || no_record) {
       // Every thread that reaches a ret writes its record: none at all means
       // the dispatch did nothing; so does an error wined3d printed about
       // the shader.
@@ -196,12 +197,8 @@ class WineTarget : public Target {
 
 absl::StatusOr<std::unique_ptr<Target>> CreateWineTarget(
     const TargetOptions& options, Renderer renderer) {
-  for (const auto& [flag, value] : options.flags) {
-    if (!value.empty()) {
-      return absl::InvalidArgumentError(
-          absl::StrCat("--", flag, " is not an option of the Wine targets"));
-    }
-  }
+  // Flags its rows do not take were refused by CheckOptions (registry.h),
+  // its only caller.
   return std::make_unique<WineTarget>(options, renderer);
 }
 
