@@ -53,9 +53,10 @@ constexpr uint32_t kWineUavSlots = 8;
 // Whether no thread's record in the trace log was written (each starts as
 // 0xffffffff). The rest of the log is not looked at: after a shader it
 // failed to translate, wined3d's GL renderer was seen to zero part of it.
+// A dispatch of no thread (a group count of 0) has no record to write.
 bool NoRecordWritten(const isa::Outcome& run, const TraceLayout& layout) {
   const isa::UavState* log = run.FindUav(layout.log_slot);
-  if (log == nullptr) return false;
+  if (log == nullptr || layout.threads == 0) return false;
   for (uint64_t t = 0; t < layout.threads; ++t) {
     const uint64_t at = t * layout.record_words;
     if (at < log->words.size() && log->words[at] != 0xffffffffu) return false;

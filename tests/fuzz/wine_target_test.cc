@@ -70,6 +70,16 @@ TEST_P(WineTarget, WhatD3D11CannotSetUpIsRejectedWithTheReason) {
   EXPECT_EQ(r.result.outcome->status, isa::RunStatus::kRejected);
 }
 
+// A group count of 0 runs no thread, so the log has no record: not a
+// dispatch that did nothing by mistake.
+TEST_P(WineTarget, ADispatchOfNoGroupIsAllowed) {
+  const WineRun r = On(GetParam(), "corpus/regress/dispatch-of-no-group.case");
+  SKIP_WITHOUT_WINE(r);
+  ASSERT_EQ(r.result.kind, RunKind::kJudged) << r.result.message;
+  EXPECT_EQ(r.result.verdict.kind, oracle::Verdict::Kind::kAllowed)
+      << r.result.verdict.Summary();
+}
+
 INSTANTIATE_TEST_SUITE_P(Renderers, WineTarget,
                          ::testing::Values("wine-d3d11-gl", "wine-d3d11-vk"),
                          [](const auto& info) {
