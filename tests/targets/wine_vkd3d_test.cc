@@ -84,20 +84,59 @@ TEST(WineVkd3d, AForkChildCompilesWithAHelperOfItsOwn) {
   EXPECT_TRUE(again.ok) << again.compiler << again.messages;
 }
 
-TEST(WineVkd3d, AMissingHelperIsAClearError) {
-  const char* old = getenv("ATOMFUZZ_WINE_VKD3D");
-  const std::string saved = old != nullptr ? old : "";
-  setenv("ATOMFUZZ_WINE_VKD3D", "/nonexistent/vkd3d_compile_server.exe", 1);
-  absl::StatusOr<std::unique_ptr<Vkd3dLibrary>> lib = StartWineVkd3d();
-  if (old != nullptr) {
-    setenv("ATOMFUZZ_WINE_VKD3D", saved.c_str(), 1);
-  } else {
-    unsetenv("ATOMFUZZ_WINE_VKD3D");
+// Sets an environment variable for one scope.
+class ScopedEnv {
+ public:
+  ScopedEnv(const char* name, const char* value) : name_(name) {
+    const char* old = getenv(name);
+    had_ = old != nullptr;
+    if (had_) old_ = old;
+    setenv(name, value, 1);
   }
+  ~ScopedEnv() {
+    if (had_) {
+      setenv(name_, old_.c_str(), 1);
+    } else {
+      unsetenv(name_);
+    }
+  }
+
+ private:
+  const char* name_;
+  bool had_ = false;
+  std::string old_;
+};
+
+TEST(WineVkd3d, AMissingHelperIsAClearError) {
+  ScopedEnv env("ATOMFUZZ_WINE_VKD3D", "/nonexistent/vkd3d_compile_server.exe");
+  absl::StatusOr<std::unique_ptr<Vkd3dLibrary>> lib = StartWineVkd3d();
   ASSERT_FALSE(lib.ok());
   EXPECT_EQ(lib.status().code(), absl::StatusCode::kFailedPrecondition);
   EXPECT_EQ(lib.status().message().rfind("--vkd3d=wine: ", 0), 0u)
       << lib.status();
+}
+
+// The vulkan target makes Unavailable a crash outcome, as it does for the
+// linked vkd3d's crashes, which kill its fork child.
+TEST(WineVkd3d, AHelperThatDiesWhileCompilingIsNotARefusal) {
+#ifndef CRASHING_VKD3D_HELPER
+  GTEST_SKIP() << "no mingw-w64: the crashing helper was not built";
+#else
+  ScopedEnv env("ATOMFUZZ_WINE_VKD3D", CRASHING_VKD3D_HELPER);
+  absl::StatusOr<std::unique_ptr<Vkd3dLibrary>> lib = StartWineVkd3d();
+  if (!lib.ok() && absl::IsFailedPrecondition(lib.status()))
+    GTEST_SKIP() << "no Wine here: " << lib.status();
+  ASSERT_TRUE(lib.ok()) << lib.status();
+  EXPECT_EQ((*lib)->version, "vkd3d-shader 0.0 (crashes)");
+  const std::vector<uint8_t> dxbc =
+      CorpusDxbc("corpus/seed/all-atomics-uav-raw.case");
+  SpirvModule m = CompileDxbcToSpirv(dxbc, {}, BufferUavMode::kTexel, **lib);
+  EXPECT_FALSE(m.ok);
+  EXPECT_TRUE(absl::IsUnavailable(m.compiler)) << m.compiler;
+  EXPECT_NE(m.compiler.message().find("the Wine vkd3d helper died"),
+            std::string::npos)
+      << m.compiler;
+#endif
 }
 
 }  // namespace
