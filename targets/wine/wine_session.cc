@@ -62,6 +62,11 @@ absl::StatusOr<WineSetup> FindWineSetup(WineProgram program) {
         EnvOr("XDG_CACHE_HOME", absl::StrCat(EnvOr("HOME", "/tmp"), "/.cache"));
     s.prefix = absl::StrCat(cache, "/atomfuzz/wine-prefix");
   }
+  // A prefix has one wineserver, and its first program starts the desktop
+  // with the graphics driver of its own environment: a compiler started
+  // there with no display would leave every later D3D11 device without one
+  // (D3D11CreateDevice 0x887a0004). So the compiler has a prefix of its own.
+  if (!d3d) absl::StrAppend(&s.prefix, "-vkd3d");
   return s;
 }
 

@@ -32,7 +32,8 @@ struct WineSetup {
 // Where the pieces are: $ATOMFUZZ_WINE, else /usr/lib/wine/wine64 or
 // wine64 on the PATH; $ATOMFUZZ_WINE_RUNNER (the D3D11 runner) or
 // $ATOMFUZZ_WINE_VKD3D (the compiler), else the program the build made;
-// $ATOMFUZZ_WINE_PREFIX, else ~/.cache/atomfuzz/wine-prefix.
+// $ATOMFUZZ_WINE_PREFIX, else ~/.cache/atomfuzz/wine-prefix; "-vkd3d"
+// appended for the compiler, which must not share the runner's wineserver.
 // FailedPrecondition naming what is missing (and how to get it).
 absl::StatusOr<WineSetup> FindWineSetup(
     WineProgram program = WineProgram::kD3d11Runner);
