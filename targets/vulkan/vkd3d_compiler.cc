@@ -10,6 +10,13 @@ namespace atomfuzz::targets::vulkan {
 SpirvModule CompileDxbcToSpirv(absl::Span<const uint8_t> dxbc,
                                absl::Span<const UavBinding> uavs,
                                BufferUavMode mode, const Vkd3dLibrary& lib) {
+  return lib.compiler->Compile(dxbc, uavs, mode);
+}
+
+// runner/vkd3d_compile_server.c fills the same chain under Wine.
+SpirvModule InProcessVkd3d::Compile(absl::Span<const uint8_t> dxbc,
+                                    absl::Span<const UavBinding> uavs,
+                                    BufferUavMode mode) {
   std::vector<vkd3d_shader_resource_binding> bindings;
   std::vector<vkd3d_shader_uav_counter_binding> counters;
   for (const UavBinding& u : uavs) {
@@ -66,11 +73,11 @@ SpirvModule CompileDxbcToSpirv(absl::Span<const uint8_t> dxbc,
 
   vkd3d_shader_code out{};
   char* messages = nullptr;
-  const int rc = lib.api->compile(&info, &out, &messages);
+  const int rc = api_.compile(&info, &out, &messages);
   SpirvModule m;
   if (messages != nullptr) {
     m.messages = messages;
-    lib.api->free_messages(messages);
+    api_.free_messages(messages);
   }
   if (rc < 0) {
     if (m.messages.empty())
@@ -80,7 +87,7 @@ SpirvModule CompileDxbcToSpirv(absl::Span<const uint8_t> dxbc,
   m.words.resize(out.size / 4);
   if (!m.words.empty())
     std::memcpy(m.words.data(), out.code, m.words.size() * 4);
-  lib.api->free_code(&out);
+  api_.free_code(&out);
   m.ok = out.size % 4 == 0 && !m.words.empty();
   if (!m.ok)
     m.messages = absl::StrCat("vkd3d returned ", out.size, " bytes of SPIR-V");

@@ -50,6 +50,7 @@ std::vector<UavBinding> Bindings(const isa::Case& c) {
 // JIT at the first dispatch is what costs (about 12 ms a shader).
 struct Compiled {
   std::optional<isa::Outcome> refused;
+  absl::Status error;  // a compiler that could not be asked
   std::vector<uint32_t> spirv;
   std::vector<UavBinding> bindings;
 };
@@ -66,6 +67,20 @@ Compiled Compile(const VkContext& vk, const isa::Case& run, BufferUavMode mode,
   }
   out.bindings = Bindings(run);
   SpirvModule spirv = CompileDxbcToSpirv(*dxbc, out.bindings, mode, vkd3d);
+  if (!spirv.compiler.ok()) {
+    // --vkd3d=wine's helper died or hung on this program: like a crash of
+    // the linked vkd3d, which takes the fork child down, an outcome.
+    const absl::Status& s = spirv.compiler;
+    const std::string why = absl::StrCat("vkd3d-shader: ", s.message());
+    if (absl::IsUnavailable(s)) {
+      out.refused = isa::Outcome::Ended(isa::RunStatus::kCrashed, why);
+    } else if (absl::IsDeadlineExceeded(s)) {
+      out.refused = isa::Outcome::Ended(isa::RunStatus::kTimedOut, why);
+    } else {
+      out.error = absl::Status(s.code(), why);
+    }
+    return out;
+  }
   // Written up in docs/findings.md; repaired so that SSBO mode still runs
   // every case with two buffer UAVs.
   if (spirv.ok && mode == BufferUavMode::kSsbo)
@@ -90,6 +105,7 @@ Compiled Compile(const VkContext& vk, const isa::Case& run, BufferUavMode mode,
 absl::StatusOr<isa::Outcome> Execute(VkContext& vk, const isa::Case& run,
                                      const Compiled& shader,
                                      BufferUavMode mode) {
+  if (!shader.error.ok()) return shader.error;
   if (shader.refused) return *shader.refused;
   absl::StatusOr<std::vector<isa::UavState>> uavs =
       Dispatch(vk, run, shader.spirv, shader.bindings, mode);
@@ -184,7 +200,9 @@ class VulkanTarget : public Target {
         p.alone = Compile(**vk, p.ic.instrumented, mode_, *vkd3d_);
         p.refused = p.alone->refused;
       }
-      if (p.refused) {
+      if (p.alone && !p.alone->error.ok()) {
+        out[i] = p.alone->error;
+      } else if (p.refused) {
         out[i] = *p.refused;
       } else if (!vk.ok()) {
         out[i] = vk.status();
@@ -300,6 +318,8 @@ class VulkanTarget : public Target {
 
 std::string VulkanDescription(const std::string& name,
                               const Vkd3dLibrary& vkd3d) {
+  if (vkd3d.path == kWineVkd3d)
+    return absl::StrCat(name, ": ", vkd3d.version, " from Wine's wined3d.dll");
   return absl::StrCat(
       name, ": ", vkd3d.version,
       vkd3d.path.empty() ? " (linked)" : absl::StrCat(" from ", vkd3d.path));

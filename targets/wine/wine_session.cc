@@ -2,25 +2,20 @@
 
 #include <fcntl.h>
 #include <poll.h>
-#include <signal.h>
 #include <sys/file.h>
-#include <sys/prctl.h>
 #include <sys/socket.h>
-#include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include <cerrno>
 #include <chrono>
-#include <cstdlib>
 #include <filesystem>
 #include <vector>
 
+#include "absl/strings/ascii.h"
 #include "absl/strings/str_cat.h"
 #include "targets/isolation/frame_io.h"
 #include "targets/wine/runner_wire.h"
-
-extern char** environ;
+#include "targets/wine/wine_process.h"
 
 namespace atomfuzz::targets::wine {
 namespace {
@@ -28,116 +23,17 @@ namespace {
 #ifndef ATOMFUZZ_WINE_RUNNER_PATH
 #define ATOMFUZZ_WINE_RUNNER_PATH ""
 #endif
+#ifndef ATOMFUZZ_WINE_VKD3D_PATH
+#define ATOMFUZZ_WINE_VKD3D_PATH ""
+#endif
 
 // What Wine prints on stderr kept per case: its err channels are short, a
 // +d3d_shader trace (the GLSL of a shader) is longer.
 constexpr size_t kMaxErrorText = 1 << 20;
 
-bool IsExecutable(const std::string& path) {
-  return !path.empty() && access(path.c_str(), X_OK) == 0;
-}
-
-std::string EnvOr(const char* name, const std::string& fallback) {
-  const char* v = std::getenv(name);
-  return v != nullptr && *v != '\0' ? std::string(v) : fallback;
-}
-
-std::string OnPath(const std::string& name) {
-  const std::string path = EnvOr("PATH", "/usr/bin:/bin");
-  size_t start = 0;
-  while (start <= path.size()) {
-    size_t end = path.find(':', start);
-    if (end == std::string::npos) end = path.size();
-    const std::string candidate =
-        absl::StrCat(path.substr(start, end - start), "/", name);
-    if (IsExecutable(candidate)) return candidate;
-    start = end + 1;
-  }
-  return "";
-}
-
-// The process environment with `overrides` ("NAME=value", or "NAME=" with
-// `unset` to drop it) in place.
-std::vector<std::string> Environment(const std::vector<std::string>& set,
-                                     const std::vector<std::string>& unset) {
-  std::vector<std::string> env;
-  for (char** e = environ; *e != nullptr; ++e) {
-    const std::string entry = *e;
-    const std::string name = entry.substr(0, entry.find('='));
-    bool replaced = false;
-    for (const std::string& s : set) replaced |= s.rfind(name + "=", 0) == 0;
-    for (const std::string& u : unset) replaced |= u == name;
-    if (!replaced) env.push_back(entry);
-  }
-  env.insert(env.end(), set.begin(), set.end());
-  return env;
-}
-
-struct Fds {
-  int in = -1, out = -1, err = -1, extra = -1;  // extra becomes fd 3
-};
-
-// fork + exec with `fds` as 0, 1, 2 (and 3); /dev/null where -1. Its own
-// process group, so that stopping it stops what it started (not a
-// wineserver, which runs in a session of its own).
-pid_t Spawn(const std::vector<std::string>& argv,
-            const std::vector<std::string>& env, Fds fds) {
-  std::vector<char*> args, envp;
-  for (const std::string& a : argv)
-    args.push_back(const_cast<char*>(a.c_str()));
-  args.push_back(nullptr);
-  for (const std::string& e : env) envp.push_back(const_cast<char*>(e.c_str()));
-  envp.push_back(nullptr);
-  const pid_t pid = fork();
-  if (pid != 0) return pid;
-  // The child: async-signal-safe calls only. It dies with its parent: a
-  // campaign worker killed for a hang leaves no Xvfb or Wine behind.
-  setpgid(0, 0);
-  prctl(PR_SET_PDEATHSIG, SIGKILL);
-  const int null = open("/dev/null", O_RDWR);
-  dup2(fds.in >= 0 ? fds.in : null, 0);
-  dup2(fds.out >= 0 ? fds.out : null, 1);
-  dup2(fds.err >= 0 ? fds.err : null, 2);
-  if (fds.extra >= 0) dup2(fds.extra, 3);
-  const int keep = fds.extra >= 0 ? 4 : 3;
-  for (int fd = keep; fd < 1024; ++fd) close(fd);
-  sigset_t none;
-  sigemptyset(&none);
-  sigprocmask(SIG_SETMASK, &none, nullptr);
-  execve(args[0], args.data(), envp.data());
-  _exit(127);
-}
-
-// Waits for `pid` up to `seconds`; its exit status, or -1 if it still runs.
-int WaitFor(pid_t pid, double seconds) {
-  const auto end =
-      std::chrono::steady_clock::now() + std::chrono::duration<double>(seconds);
-  while (true) {
-    int status = 0;
-    const pid_t r = waitpid(pid, &status, WNOHANG);
-    if (r == pid) return WIFEXITED(status) ? WEXITSTATUS(status) : 128;
-    if (r < 0) return 128;
-    if (std::chrono::steady_clock::now() > end) return -1;
-    usleep(20000);
-  }
-}
-
-void Kill(pid_t& pid) {
-  if (pid <= 0) return;
-  kill(-pid, SIGKILL);
-  kill(pid, SIGKILL);
-  waitpid(pid, nullptr, 0);
-  pid = -1;
-}
-
-void Close(int& fd) {
-  if (fd >= 0) close(fd);
-  fd = -1;
-}
-
 }  // namespace
 
-absl::StatusOr<WineSetup> FindWineSetup() {
+absl::StatusOr<WineSetup> FindWineSetup(WineProgram program) {
   WineSetup s;
   s.wine = EnvOr("ATOMFUZZ_WINE", "");
   if (s.wine.empty())
@@ -148,13 +44,17 @@ absl::StatusOr<WineSetup> FindWineSetup() {
         "no wine64 (install the Debian packages wine and wine64, or set "
         "ATOMFUZZ_WINE)");
   }
-  s.runner = EnvOr("ATOMFUZZ_WINE_RUNNER", ATOMFUZZ_WINE_RUNNER_PATH);
-  if (s.runner.empty() || access(s.runner.c_str(), R_OK) != 0) {
+  const bool d3d = program == WineProgram::kD3d11Runner;
+  const char* variable = d3d ? "ATOMFUZZ_WINE_RUNNER" : "ATOMFUZZ_WINE_VKD3D";
+  s.program = EnvOr(variable,
+                    d3d ? ATOMFUZZ_WINE_RUNNER_PATH : ATOMFUZZ_WINE_VKD3D_PATH);
+  if (s.program.empty() || access(s.program.c_str(), R_OK) != 0) {
     return absl::FailedPreconditionError(absl::StrCat(
-        "no d3d11_runner.exe (the build makes it when x86_64-w64-mingw32-gcc "
-        "is installed: Debian package gcc-mingw-w64-x86-64; or set "
-        "ATOMFUZZ_WINE_RUNNER)",
-        s.runner.empty() ? "" : absl::StrCat("; looked at ", s.runner)));
+        "no ", d3d ? "d3d11_runner.exe" : "vkd3d_compile_server.exe",
+        " (the build makes it when x86_64-w64-mingw32-gcc is installed: "
+        "Debian package gcc-mingw-w64-x86-64; or set ",
+        variable, ")",
+        s.program.empty() ? "" : absl::StrCat("; looked at ", s.program)));
   }
   s.prefix = EnvOr("ATOMFUZZ_WINE_PREFIX", "");
   if (s.prefix.empty()) {
@@ -162,13 +62,18 @@ absl::StatusOr<WineSetup> FindWineSetup() {
         EnvOr("XDG_CACHE_HOME", absl::StrCat(EnvOr("HOME", "/tmp"), "/.cache"));
     s.prefix = absl::StrCat(cache, "/atomfuzz/wine-prefix");
   }
+  // A prefix has one wineserver, and its first program starts the desktop
+  // with the graphics driver of its own environment: a compiler started
+  // there with no display would leave every later D3D11 device without one
+  // (D3D11CreateDevice 0x887a0004). So the compiler has a prefix of its own.
+  if (!d3d) absl::StrAppend(&s.prefix, "-vkd3d");
   return s;
 }
 
-WineSession::WineSession(WineSetup setup, Renderer renderer,
+WineSession::WineSession(WineSetup setup, SessionConfig config,
                          double timeout_seconds)
     : setup_(std::move(setup)),
-      renderer_(renderer),
+      config_(std::move(config)),
       timeout_seconds_(timeout_seconds) {}
 
 WineSession::~WineSession() {
@@ -177,6 +82,7 @@ WineSession::~WineSession() {
 }
 
 absl::Status WineSession::StartDisplay() {
+  if (!config_.display) return absl::OkStatus();
   if (display_pid_ > 0 && waitpid(display_pid_, nullptr, WNOHANG) == 0)
     return absl::OkStatus();
   display_pid_ = -1;
@@ -266,6 +172,7 @@ absl::Status WineSession::EnsurePrefix() {
 }
 
 absl::Status WineSession::Start() {
+  if (runner_pid_ > 0) return absl::OkStatus();
   if (absl::Status s = StartDisplay(); !s.ok()) return s;
   if (absl::Status s = EnsurePrefix(); !s.ok()) return s;
   int pair[2], err[2];
@@ -273,25 +180,20 @@ absl::Status WineSession::Start() {
       pipe2(err, O_CLOEXEC) != 0) {
     return absl::InternalError("socketpair or pipe failed");
   }
-  std::vector<std::string> set = {
-      absl::StrCat("WINEPREFIX=", setup_.prefix),
-      absl::StrCat("DISPLAY=", display_),
-      // wined3d's errors, where a shader it failed to translate shows;
-      // ATOMFUZZ_WINEDEBUG=+d3d_shader also prints the GLSL it generates.
-      absl::StrCat("WINEDEBUG=",
-                   EnvOr("ATOMFUZZ_WINEDEBUG", "-all,err+d3d,err+d3d_shader")),
-      "WINEDLLOVERRIDES=mscoree,mshtml="};
-  std::vector<std::string> unset;
-  if (renderer_ == Renderer::kVulkan) {
-    set.push_back("WINE_D3D_CONFIG=renderer=vulkan");
+  std::vector<std::string> set = {absl::StrCat("WINEPREFIX=", setup_.prefix),
+                                  "WINEDLLOVERRIDES=mscoree,mshtml="};
+  std::vector<std::string> unset = config_.unset_env;
+  if (display_.empty()) {
+    unset.push_back("DISPLAY");
   } else {
-    unset.push_back("WINE_D3D_CONFIG");
+    set.push_back(absl::StrCat("DISPLAY=", display_));
   }
+  set.insert(set.end(), config_.set_env.begin(), config_.set_env.end());
   Fds fds;
   fds.in = fds.out = pair[1];
   fds.err = err[1];
   runner_pid_ =
-      Spawn({setup_.wine, setup_.runner}, Environment(set, unset), fds);
+      Spawn({setup_.wine, setup_.program}, Environment(set, unset), fds);
   close(pair[1]);
   close(err[1]);
   socket_ = pair[0];
@@ -307,20 +209,16 @@ absl::Status WineSession::Start() {
   if (r != FrameResult::kOk) {
     Stop();
     return absl::FailedPreconditionError(
-        absl::StrCat("the Wine runner sent no hello (", setup_.runner,
+        absl::StrCat(config_.name, " sent no hello (", setup_.program,
                      "): ", error_text_.substr(0, 2000)));
   }
-  absl::StatusOr<Hello> hello = DecodeHello(frame);
-  if (!hello.ok()) {
-    Stop();
-    return hello.status();
+  if (config_.check_hello) {
+    if (absl::Status s = config_.check_hello(frame); !s.ok()) {
+      Stop();
+      return s;
+    }
   }
-  if (hello->feature_level == 0) {
-    Stop();
-    return absl::FailedPreconditionError(
-        absl::StrCat("D3D11 on Wine has no device: ", hello->adapter));
-  }
-  hello_ = *std::move(hello);
+  hello_ = std::move(frame);
   return absl::OkStatus();
 }
 
@@ -329,6 +227,17 @@ void WineSession::Stop() {
   Close(socket_);
   DrainErrors();
   Close(errors_);
+}
+
+void WineSession::Abandon() {
+  // The descriptors are this process's copies; the processes are the
+  // parent's, and stay its.
+  Close(socket_);
+  Close(errors_);
+  runner_pid_ = -1;
+  display_pid_ = -1;
+  display_.clear();
+  error_text_.clear();
 }
 
 void WineSession::DrainErrors() {
@@ -350,9 +259,7 @@ std::string WineSession::TakeErrors() {
 }
 
 absl::StatusOr<std::string> WineSession::Exchange(absl::string_view request) {
-  if (runner_pid_ < 0) {
-    if (absl::Status s = Start(); !s.ok()) return s;
-  }
+  if (absl::Status s = Start(); !s.ok()) return s;
   const Deadline deadline =
       std::chrono::steady_clock::now() +
       std::chrono::duration_cast<std::chrono::steady_clock::duration>(
@@ -366,11 +273,12 @@ absl::StatusOr<std::string> WineSession::Exchange(absl::string_view request) {
   Stop();
   if (r == FrameResult::kTimedOut) {
     return absl::DeadlineExceededError(
-        absl::StrCat("no reply within ", timeout_seconds_,
-                     " s; the Wine runner was killed"));
+        absl::StrCat("no reply within ", timeout_seconds_, " s; ", config_.name,
+                     " was killed"));
   }
-  return absl::UnavailableError(
-      absl::StrCat("the Wine runner died: ", error_text_.substr(0, 2000)));
+  return absl::UnavailableError(absl::StrCat(
+      config_.name, " died: ",
+      absl::StripTrailingAsciiWhitespace(error_text_.substr(0, 2000))));
 }
 
 }  // namespace atomfuzz::targets::wine

@@ -17,6 +17,7 @@
 #include "isa/validator.h"
 #include "targets/trace_instrumentation.h"
 #include "targets/vulkan/vulkan_target.h"
+#include "targets/wine/wine_process.h"
 #include "targets/wine/wine_wire.h"
 
 namespace atomfuzz::targets::wine {
@@ -79,6 +80,33 @@ bool HasLoop(const isa::Case& c) {
       [](const isa::Instruction& in) { return in.op == isa::Op::kLoop; });
 }
 
+// The D3D11 runner on the renderer asked for, with an X display, and
+// wined3d's errors on stderr (a shader it failed to translate shows there;
+// ATOMFUZZ_WINEDEBUG=+d3d_shader also prints the GLSL it generates).
+SessionConfig D3d11Session(Renderer renderer) {
+  SessionConfig config;
+  config.name = "the Wine runner";
+  config.display = true;
+  config.set_env.push_back(
+      absl::StrCat("WINEDEBUG=",
+                   EnvOr("ATOMFUZZ_WINEDEBUG", "-all,err+d3d,err+d3d_shader")));
+  if (renderer == Renderer::kVulkan) {
+    config.set_env.push_back("WINE_D3D_CONFIG=renderer=vulkan");
+  } else {
+    config.unset_env.push_back("WINE_D3D_CONFIG");
+  }
+  config.check_hello = [](absl::string_view frame) -> absl::Status {
+    absl::StatusOr<Hello> hello = DecodeHello(frame);
+    if (!hello.ok()) return hello.status();
+    if (hello->feature_level == 0) {
+      return absl::FailedPreconditionError(
+          absl::StrCat("D3D11 on Wine has no device: ", hello->adapter));
+    }
+    return absl::OkStatus();
+  };
+  return config;
+}
+
 class WineTarget : public Target {
  public:
   WineTarget(const TargetOptions& options, Renderer renderer)
@@ -89,11 +117,9 @@ class WineTarget : public Target {
   }
 
   std::string Describe() const override {
-    if (!session_ || session_->hello().feature_level == 0)
-      return std::string(name());
+    if (hello_.feature_level == 0) return std::string(name());
     return absl::StrFormat("%s: D3D11 feature level %x on '%s'", name(),
-                           session_->hello().feature_level,
-                           session_->hello().adapter);
+                           hello_.feature_level, hello_.adapter);
   }
 
   absl::StatusOr<isa::Outcome> Run(const isa::Case& c) override {
@@ -142,7 +168,7 @@ class WineTarget : public Target {
     // it is not compared, never a false alarm.
     TraceDecodeOptions decode;
     if (renderer_ == Renderer::kGl ||
-        absl::StrContains(session_->hello().adapter, "llvmpipe")) {
+        absl::StrContains(hello_.adapter, "llvmpipe")) {
       decode.loop_cap = vulkan::kLavapipeLoopCap;
       decode.loop_cap_name = "llvmpipe loop cap";
     }
@@ -168,10 +194,14 @@ class WineTarget : public Target {
     if (!session_) {
       absl::StatusOr<WineSetup> setup = FindWineSetup();
       if (!setup.ok()) return setup.status();
-      session_.emplace(*std::move(setup), renderer_, options_.timeout_seconds);
+      session_.emplace(*std::move(setup), D3d11Session(renderer_),
+                       options_.timeout_seconds);
     }
     absl::StatusOr<std::string> reply =
         session_->Exchange(EncodeRequest(run, *dxbc));
+    if (absl::StatusOr<Hello> hello = DecodeHello(session_->hello());
+        hello.ok())
+      hello_ = *std::move(hello);
     last_errors_ = session_->TakeErrors();
     // Asked for (ATOMFUZZ_WINEDEBUG=+d3d_shader: wined3d's GLSL), shown.
     if (std::getenv("ATOMFUZZ_WINEDEBUG") != nullptr)
@@ -191,6 +221,7 @@ class WineTarget : public Target {
   TargetOptions options_;
   Renderer renderer_;
   std::optional<WineSession> session_;
+  Hello hello_;              // the runner's device
   std::string last_errors_;  // Wine's stderr during the last exchange
 };
 

@@ -17,6 +17,8 @@
 
 namespace atomfuzz::targets::wine {
 
+enum class Renderer { kGl, kVulkan };
+
 // The device starts at the first Run (FailedPrecondition there when Wine,
 // Xvfb or the runner is missing).
 absl::StatusOr<std::unique_ptr<Target>> CreateWineTarget(
