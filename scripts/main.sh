@@ -3,8 +3,9 @@
 # campaigns: the fast executor judged by the reference oracle, the oracle
 # against itself under random schedules (which must never diverge), and
 # every real translator this machine can run (vkd3d-shader to SPIR-V on a
-# Vulkan device, in both of its buffer lowerings; Wine's Direct3D 11 on its
-# GL and Vulkan renderers). It ends with one triage
+# Vulkan device, in both of its buffer lowerings, with Debian's vkd3d 1.2 and
+# with the 1.6 inside Wine; Wine's Direct3D 11 on its GL and Vulkan
+# renderers). It ends with one triage
 # table of all their findings. Findings, corpus and stats.json land in
 # atomfuzz-out/<target>; a second run continues the same campaigns.
 # ATOMFUZZ_MAIN_SECONDS (default 60) is the length of each campaign.
@@ -23,13 +24,19 @@ targets=(fast oracle)
 probe=corpus/seed/all-atomics-tex1d.case
 runs() {
   local rc=0
-  build/atomfuzz run --target="$1" "$probe" > /dev/null 2>&1 || rc=$?
+  # $1: the target and its flags, split on purpose.
+  # shellcheck disable=SC2086
+  build/atomfuzz run --target=$1 "$probe" > /dev/null 2>&1 || rc=$?
   ((rc <= 1))
 }
 if runs vulkan; then
   targets+=(vulkan vulkan-ssbo)
 else
   echo "== no Vulkan device: the vulkan targets are skipped =="
+fi
+# Each entry: a target and its own flags ("vulkan --vkd3d=wine": vkd3d 1.6).
+if runs vulkan && runs "vulkan --vkd3d=wine"; then
+  targets+=("vulkan --vkd3d=wine")
 fi
 for wine in wine-d3d11-gl wine-d3d11-vk; do
   if runs "$wine"; then
@@ -41,12 +48,15 @@ done
 status=0
 dirs=()
 for target in "${targets[@]}"; do
-  out=atomfuzz-out/$target
+  read -r -a flags <<< "$target"
+  name=${target// --/-}  # "vulkan --vkd3d=wine" -> vulkan-vkd3d=wine
+  out=atomfuzz-out/${name//=/-}
   resume=()
   [[ -f $out/campaign.state ]] && resume=(--resume)
   echo "== atomfuzz fuzz --target=$target (${seconds}s, $jobs jobs) =="
-  build/atomfuzz fuzz --target="$target" --seconds="$seconds" --jobs="$jobs" \
-    --out="$out" "${resume[@]}" corpus/seed corpus/spec || status=$?
+  build/atomfuzz fuzz --target="${flags[0]}" "${flags[@]:1}" \
+    --seconds="$seconds" --jobs="$jobs" --out="$out" "${resume[@]}" \
+    corpus/seed corpus/spec || status=$?
   dirs+=("$out")
 done
 echo "== atomfuzz triage ${dirs[*]} =="
