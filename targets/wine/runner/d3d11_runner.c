@@ -22,57 +22,12 @@
 
 #include "runner_wire.h"
 
-static HANDLE in_handle, out_handle;
+static const char kProgramName[] = "d3d11_runner";
+#include "win32_frames.h"
+
 static ID3D11Device* device;
 static ID3D11DeviceContext* ctx;
 static D3D_FEATURE_LEVEL level;
-
-/* Every exit goes through here: TerminateProcess skips DLL detach, where
- * wined3d and Mesa's threads made a plain exit() crash now and then. */
-static void quit(int code) {
-  fflush(stderr);
-  TerminateProcess(GetCurrentProcess(), (UINT)code);
-  exit(code); /* not reached */
-}
-
-static void die(int code, const char* fmt, ...) {
-  va_list ap;
-  va_start(ap, fmt);
-  fputs("d3d11_runner: ", stderr);
-  vfprintf(stderr, fmt, ap);
-  fputc('\n', stderr);
-  va_end(ap);
-  quit(code);
-}
-
-/* ---- I/O: Win32 handles, so the CRT's text mode and buffering never apply. */
-
-/* 1 = got all, 0 = clean end before the first byte; dies on a short read. */
-static int read_full(void* dst, size_t n, int eof_ok) {
-  size_t got = 0;
-  while (got < n) {
-    DWORD want = (n - got > (1u << 20)) ? (1u << 20) : (DWORD)(n - got), r = 0;
-    /* Pipes report their end as ERROR_BROKEN_PIPE, files and sockets as 0. */
-    if (!ReadFile(in_handle, (char*)dst + got, want, &r, NULL) || r == 0) {
-      if (got == 0 && eof_ok) return 0;
-      die(2, "input ended inside a frame (%zu of %zu bytes)", got, n);
-    }
-    got += r;
-  }
-  return 1;
-}
-
-static void write_full(const void* src, size_t n) {
-  size_t done = 0;
-  while (done < n) {
-    DWORD w = 0,
-          want = (n - done > (1u << 20)) ? (1u << 20) : (DWORD)(n - done);
-    if (!WriteFile(out_handle, (const char*)src + done, want, &w, NULL) ||
-        w == 0)
-      die(1, "WriteFile(stdout) failed: %lu", GetLastError());
-    done += w;
-  }
-}
 
 /* A growing output frame; its first u32 is the length, patched at send. */
 typedef struct {
@@ -97,21 +52,6 @@ static void out_send(Out* o) {
   memcpy(o->p, &len, 4);
   write_full(o->p, o->len);
   o->len = 0;
-}
-
-/* ---- Request parsing: every count is checked against what is left. */
-
-typedef struct {
-  const uint8_t* p;
-  size_t left;
-} Cur;
-
-static uint32_t get_u32(Cur* c, const char* what) {
-  uint32_t v;
-  if (c->left < 4) die(2, "request ends before %s", what);
-  memcpy(&v, c->p, 4);
-  c->p += 4, c->left -= 4;
-  return v;
 }
 
 typedef struct {

@@ -23,7 +23,9 @@
 
 #include "compile_wire.h"
 
-static HANDLE in_handle, out_handle;
+static const char kProgramName[] = "vkd3d_compile_server";
+#include "win32_frames.h"
+
 static PFN_vkd3d_shader_compile compile;
 static PFN_vkd3d_shader_free_shader_code free_code;
 static PFN_vkd3d_shader_free_messages free_messages;
@@ -33,50 +35,6 @@ static PFN_vkd3d_shader_free_messages free_messages;
 _Static_assert(sizeof(struct vkd3d_shader_code) == 16, "LLP64 layout");
 _Static_assert(sizeof(struct vkd3d_shader_resource_binding) == 32,
                "LLP64 layout");
-
-static void quit(int code) {
-  fflush(stderr);
-  TerminateProcess(GetCurrentProcess(), (UINT)code);
-  exit(code); /* not reached */
-}
-
-static void die(int code, const char* fmt, ...) {
-  va_list ap;
-  va_start(ap, fmt);
-  fputs("vkd3d_compile_server: ", stderr);
-  vfprintf(stderr, fmt, ap);
-  fputc('\n', stderr);
-  va_end(ap);
-  quit(code);
-}
-
-/* ---- I/O on Win32 handles, so the CRT's text mode never applies. */
-
-static int read_full(void* dst, size_t n, int eof_ok) {
-  size_t got = 0;
-  while (got < n) {
-    DWORD r = 0;
-    if (!ReadFile(in_handle, (char*)dst + got, (DWORD)(n - got), &r, NULL) ||
-        r == 0) {
-      if (got == 0 && eof_ok) return 0;
-      die(2, "input ended inside a frame (%zu of %zu bytes)", got, n);
-    }
-    got += r;
-  }
-  return 1;
-}
-
-static void write_full(const void* src, size_t n) {
-  size_t done = 0;
-  while (done < n) {
-    DWORD w = 0;
-    if (!WriteFile(out_handle, (const char*)src + done, (DWORD)(n - done), &w,
-                   NULL) ||
-        w == 0)
-      die(1, "WriteFile(stdout) failed: %lu", GetLastError());
-    done += w;
-  }
-}
 
 /* One reply: a u32 length, then the pieces, each padded to 4. */
 static void send_frame(uint32_t magic, uint32_t status, const void* a,
@@ -95,19 +53,6 @@ static void send_frame(uint32_t magic, uint32_t status, const void* a,
     write_full(b, b_len);
     write_full(zeros, b_pad);
   }
-}
-
-typedef struct {
-  const uint8_t* p;
-  size_t left;
-} Cur;
-
-static uint32_t get_u32(Cur* c, const char* what) {
-  uint32_t v;
-  if (c->left < 4) die(2, "request ends before %s", what);
-  memcpy(&v, c->p, 4);
-  c->p += 4, c->left -= 4;
-  return v;
 }
 
 /* Fills the chain targets/vulkan/vkd3d_compiler.cc fills, and compiles. */
