@@ -274,10 +274,8 @@ class Supervisor {
     corpus.Reload();
     const std::string parent(c.current_parent);
     CaseOrigin origin;
-    isa::Case lost = BuildCase(p_.setup.seed, index,
-                               parent.empty() ? nullptr : corpus.Find(parent),
-                               p_.setup.policy, origin);
-    origin.parent = parent;
+    isa::Case lost = RebuildCase(p_.setup.seed, index, corpus, parent,
+                                 p_.setup.policy, origin);
     NewFinding f;
     f.signature =
         WorkerFailureSignature(lost, failure, in_judge ? "judge" : label_);

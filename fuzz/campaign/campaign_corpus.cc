@@ -59,6 +59,7 @@ absl::Status CampaignCorpus::AddSeeds(const std::vector<std::string>& paths) {
       if (names_.insert(file).second) entries_.push_back({file, *std::move(c)});
     }
   }
+  seeds_ = entries_.size();  // before any saved case: Reload appends
   return absl::OkStatus();
 }
 

@@ -30,6 +30,10 @@ class CampaignCorpus {
   absl::StatusOr<std::string> Save(const isa::Case& c);
 
   size_t size() const { return entries_.size(); }
+  // The seeds AddSeeds read: entries [0, seed_count()), in its order. A
+  // campaign runs each once as it is before mutating anything (case index
+  // i is seed i), so a seed that catches a bug by itself counts.
+  size_t seed_count() const { return seeds_; }
   const isa::Case& at(size_t i) const { return entries_[i].c; }
   const std::string& name(size_t i) const { return entries_[i].name; }
   // The case saved or seeded under `name` (a path for seeds), or nullptr.
@@ -42,6 +46,7 @@ class CampaignCorpus {
   };
   std::string dir_;
   std::vector<Entry> entries_;
+  size_t seeds_ = 0;
   absl::flat_hash_set<std::string> names_;
 };
 

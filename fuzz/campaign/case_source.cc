@@ -13,6 +13,16 @@ namespace {
 // content depends only on (seed, index, parent).
 constexpr uint64_t kSourceStream = 0x736f75726365ull;  // "source"
 
+// Seed `index` as it is.
+isa::Case Seed(uint64_t campaign_seed, uint64_t index,
+               const CampaignCorpus& corpus, CaseOrigin& origin) {
+  origin.index = index;
+  origin.seed = CaseSeed(campaign_seed, index);
+  origin.parent = corpus.name(index);
+  origin.mutations.clear();
+  return corpus.at(index);
+}
+
 }  // namespace
 
 std::vector<std::pair<std::string, std::string>> CaseOrigin::Metadata(
@@ -21,7 +31,9 @@ std::vector<std::pair<std::string, std::string>> CaseOrigin::Metadata(
       {"seed", absl::StrFormat("0x%016x", seed)}, {"policy", policy}};
   if (!parent.empty()) {
     m.emplace_back("parent", parent);
-    m.emplace_back("mutations", absl::StrJoin(mutations, " "));
+    m.emplace_back("mutations", mutations.empty()
+                                    ? std::string("none (the seed as it is)")
+                                    : absl::StrJoin(mutations, " "));
   }
   return m;
 }
@@ -29,6 +41,8 @@ std::vector<std::pair<std::string, std::string>> CaseOrigin::Metadata(
 isa::Case NextCase(uint64_t campaign_seed, uint64_t index,
                    uint32_t mutate_per_mille, const CampaignCorpus& corpus,
                    const Policy& policy, CaseOrigin& origin) {
+  if (index < corpus.seed_count())
+    return Seed(campaign_seed, index, corpus, origin);
   SeededChoices source(CaseSeed(campaign_seed ^ kSourceStream, index));
   if (corpus.size() > 0 && source.PerMille(mutate_per_mille)) {
     const size_t pick = source.Below(corpus.size());
@@ -48,6 +62,18 @@ isa::Case BuildCase(uint64_t campaign_seed, uint64_t index,
   SeededChoices choices(origin.seed);
   if (parent == nullptr) return GenerateCase(choices, policy);
   return MutatedCase(*parent, choices, policy, origin.mutations);
+}
+
+isa::Case RebuildCase(uint64_t campaign_seed, uint64_t index,
+                      const CampaignCorpus& corpus, const std::string& parent,
+                      const Policy& policy, CaseOrigin& origin) {
+  if (index < corpus.seed_count())
+    return Seed(campaign_seed, index, corpus, origin);
+  isa::Case c =
+      BuildCase(campaign_seed, index,
+                parent.empty() ? nullptr : corpus.Find(parent), policy, origin);
+  origin.parent = parent;
+  return c;
 }
 
 }  // namespace atomfuzz::fuzz

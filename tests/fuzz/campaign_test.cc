@@ -18,6 +18,7 @@
 #include "fuzz/triage/finding_store.h"
 #include "fuzz/triage/signature.h"
 #include "gtest/gtest.h"
+#include "tests/fuzz/corpus_files.h"
 
 namespace atomfuzz::fuzz {
 namespace {
@@ -144,6 +145,42 @@ TEST(Campaign, FindsAnInjectedBugAndSavesAReducedReproducer) {
     EXPECT_EQ(b.signature.target, "fast+inject=return-new");
     EXPECT_TRUE(fs::exists(b.reduced_path)) << b.reduced_path;
   }
+}
+
+// The seeds run as they are before anything is mutated or generated
+// (issue 19): a seed that shows the bug by itself is the finding, and a
+// resumed campaign does not run them again.
+TEST(Campaign, SeedsRunAsTheyAreFirst) {
+  const std::string out = FreshDir("seeds-first");
+  CampaignOptions o = Options(out);
+  o.target_flags["inject"] = "consume-pre-decrement";
+  o.seeds = {(testutil::ProjectRoot() / "corpus/spec/e36-counter-wraps.case")
+                 .string()};
+  o.mutate_per_mille = 0;  // past the seed, generated cases only
+  o.runs = 1;
+  absl::StatusOr<CampaignResult> r = RunCampaign(o, Log());
+  ASSERT_TRUE(r.ok()) << r.status();
+  EXPECT_EQ(r->totals.cases, 1u);
+  EXPECT_EQ(r->totals.divergences, 1u);
+  absl::StatusOr<FindingStore> store = FindingStore::Open(out);
+  ASSERT_TRUE(store.ok());
+  absl::StatusOr<std::vector<BucketInfo>> buckets = store->ReadAll();
+  ASSERT_TRUE(buckets.ok());
+  ASSERT_EQ(buckets->size(), 1u);
+  absl::StatusOr<std::string> original =
+      ReadWholeFile(out + "/findings/" + (*buckets)[0].id + "/original.case");
+  ASSERT_TRUE(original.ok()) << original.status();
+  EXPECT_TRUE(absl::StrContains(*original, "e36-counter-wraps.case"));
+  EXPECT_TRUE(absl::StrContains(*original, "mutations = none"));
+
+  // Resumed: case 1 on, so the seed is not run again.
+  o.resume = true;
+  o.runs = 50;
+  r = RunCampaign(o, Log());
+  ASSERT_TRUE(r.ok()) << r.status();
+  absl::StatusOr<std::string> state = ReadWholeFile(out + "/campaign.state");
+  ASSERT_TRUE(state.ok());
+  EXPECT_TRUE(absl::StrContains(*state, "next_index 51")) << *state;
 }
 
 // A bucket is named by its reduced case: the found signature often blames
