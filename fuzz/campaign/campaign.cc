@@ -321,6 +321,9 @@ class Supervisor {
     WriteSucceeded(
         shared_.state, log_, p_.state_path,
         WriteFileAtomically(p_.state_path, PrintCampaignState(s), false));
+    WriteSucceeded(shared_.state, log_, p_.features_path,
+                   WriteFileAtomically(p_.features_path,
+                                       SeenFeaturesText(shared_.state), false));
   }
 
   PreparedCampaign& p_;
@@ -362,6 +365,14 @@ absl::StatusOr<CampaignResult> RunCampaign(const CampaignOptions& options,
                                                     Shared::StateBytes());
   for (int w = 0; w < options.jobs; ++w) new (&workers[w]) WorkerCounters();
   Shared shared{*state, workers};
+  if (!p->seen_features.empty()) {
+    if (absl::Status s =
+            LoadSeenFeatures(p->seen_features, p->features_path, *state);
+        !s.ok()) {
+      munmap(mem, bytes);
+      return s;
+    }
+  }
   g_interrupted = 0;
   struct sigaction sa = {}, old_int = {}, old_term = {};
   sa.sa_handler = OnInterrupt;

@@ -104,7 +104,13 @@ absl::StatusOr<PreparedCampaign> PrepareCampaign(
   p.stats_path = options.out + "/stats.json";
   if (absl::Status s = LoadState(options, p.state_path, p.state); !s.ok())
     return s;
+  p.features_path = options.out + "/features";
   if (options.resume) {
+    // A campaign from before the file existed has none: it starts blind.
+    if (absl::StatusOr<std::string> seen = ReadWholeFile(p.features_path);
+        seen.ok()) {
+      p.seen_features = *std::move(seen);
+    }
     p.setup.seed = p.state.seed;
     p.setup.elapsed_before = p.state.elapsed_seconds;
   } else {

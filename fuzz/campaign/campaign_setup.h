@@ -18,6 +18,8 @@ struct PreparedCampaign {
   CampaignState state;  // what earlier sessions did (zeros for a new one)
   std::string state_path;
   std::string stats_path;
+  std::string features_path;  // the features seen (SeenFeaturesText)
+  std::string seen_features;  // what a resumed campaign read there, or ""
 };
 
 absl::StatusOr<PreparedCampaign> PrepareCampaign(

@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "absl/container/inlined_vector.h"
+#include "absl/strings/ascii.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
 #include "isa/opcode_table.h"
@@ -194,6 +195,46 @@ bool WriteSucceeded(SharedState& shared, std::FILE* log, absl::string_view what,
   }
   shared.stop.store(1);
   return false;
+}
+
+std::string SeenFeaturesText(const SharedState& shared) {
+  std::string text((kFeatureCount + 3) / 4, '0');
+  for (int f = 0; f < kFeatureCount; ++f) {
+    if (shared.seen[f].load(std::memory_order_relaxed) == 0) continue;
+    const int nibble = absl::ascii_isdigit(text[f / 4])
+                           ? text[f / 4] - '0'
+                           : text[f / 4] - 'a' + 10;
+    text[f / 4] = "0123456789abcdef"[nibble | (1 << (f % 4))];
+  }
+  return absl::StrCat(text, "\n");
+}
+
+absl::Status LoadSeenFeatures(absl::string_view text, const std::string& path,
+                              SharedState& shared) {
+  text = absl::StripTrailingAsciiWhitespace(text);
+  if (text.size() != (kFeatureCount + 3) / 4) {
+    return absl::InvalidArgumentError(absl::StrFormat(
+        "%s:1: expected %d hex digits (the features of this build), found %d",
+        path, (kFeatureCount + 3) / 4, text.size()));
+  }
+  for (size_t i = 0; i < text.size(); ++i) {
+    const char c = text[i];
+    int nibble = 0;
+    if (c >= '0' && c <= '9') {
+      nibble = c - '0';
+    } else if (c >= 'a' && c <= 'f') {
+      nibble = c - 'a' + 10;
+    } else {
+      return absl::InvalidArgumentError(absl::StrFormat(
+          "%s:1:%d: expected a hex digit, found '%c'", path, i + 1, c));
+    }
+    for (int b = 0; b < 4; ++b) {
+      const size_t f = 4 * i + static_cast<size_t>(b);
+      if ((nibble >> b & 1) != 0 && f < kFeatureCount)
+        shared.seen[f].store(1, std::memory_order_relaxed);
+    }
+  }
+  return absl::OkStatus();
 }
 
 std::string StatusLine(const CampaignTotals& t) {

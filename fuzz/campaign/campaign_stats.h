@@ -79,6 +79,15 @@ struct CampaignTotals {
   CoverageCounts coverage = {};
 };
 
+// The features seen so far as text (one hex digit per four features), so
+// that a resumed campaign starts knowing them: without it every resumed
+// session kept again the cases that first reach each feature.
+std::string SeenFeaturesText(const SharedState& shared);
+// Marks the features `text` lists as seen; InvalidArgument naming `path`
+// for text SeenFeaturesText did not write.
+absl::Status LoadSeenFeatures(absl::string_view text, const std::string& path,
+                              SharedState& shared);
+
 // Adds the trace's atomics to `counters` and returns the features of the
 // run (feature ids < kFeatureCount) into `features`. A run that did not
 // finish adds nothing: its trace stops wherever a budget ran out, and an

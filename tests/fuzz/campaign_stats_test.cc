@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <cstdio>
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -138,6 +139,32 @@ TEST(WriteSucceeded, AFailedWriteStopsTheCampaignAndIsReportedOnce) {
             "atomfuzz: cannot write a finding: No space left on device; "
             "stopping the campaign "
             "(what was written is kept)\n");
+}
+
+// A resumed campaign starts knowing the features earlier sessions saw
+// (else it keeps again every case that first reaches one).
+TEST(SeenFeatures, RoundTripThroughTheirText) {
+  auto seen = std::make_unique<SharedState>();
+  for (int f : {0, 1, 5, kFeatureCount - 1}) seen->seen[f].store(1);
+  const std::string text = SeenFeaturesText(*seen);
+  auto loaded = std::make_unique<SharedState>();
+  ASSERT_TRUE(LoadSeenFeatures(text, "DIR/features", *loaded).ok());
+  for (int f = 0; f < kFeatureCount; ++f)
+    EXPECT_EQ(loaded->seen[f].load(), seen->seen[f].load()) << f;
+}
+
+TEST(SeenFeatures, TextOfAnotherBuildIsBadInputNamingTheFile) {
+  auto shared = std::make_unique<SharedState>();
+  absl::Status s = LoadSeenFeatures("00ff", "DIR/features", *shared);
+  EXPECT_TRUE(absl::IsInvalidArgument(s));
+  EXPECT_NE(s.message().find("DIR/features:1: expected"), std::string::npos)
+      << s;
+  std::string bad = SeenFeaturesText(*shared);
+  bad[3] = 'x';
+  s = LoadSeenFeatures(bad, "DIR/features", *shared);
+  EXPECT_NE(s.message().find("DIR/features:1:4: expected a hex digit"),
+            std::string::npos)
+      << s;
 }
 
 }  // namespace
