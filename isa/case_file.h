@@ -123,6 +123,10 @@ absl::StatusOr<Case> ParseCase(absl::string_view text,
                                absl::string_view file = "<case>");
 // Canonical text; ParseCase(PrintCase(c)) == c.
 std::string PrintCase(const Case& c);
+// `c` with each instruction's line (and the file name) as PrintCase(c)
+// places it: generated and mutated cases have none (line 0), and verdicts
+// and reports should point into the file that gets saved.
+Case NumberedAsPrinted(const Case& c);
 
 absl::string_view ResourceKindName(ResourceKind k);
 absl::string_view FormatName(Format f);

@@ -137,4 +137,9 @@ std::string PrintCase(const Case& c) {
   return out;
 }
 
+Case NumberedAsPrinted(const Case& c) {
+  absl::StatusOr<Case> reparsed = ParseCase(PrintCase(c), c.file);
+  return reparsed.ok() ? *std::move(reparsed) : c;
+}
+
 }  // namespace atomfuzz::isa

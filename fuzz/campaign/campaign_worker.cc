@@ -190,7 +190,6 @@ class Worker {
     f.signature = *sig;
     f.original = c;
     f.original.metadata = origin.Metadata(setup_.options.policy);
-    f.summary = d.verdict.Summary();
     f.target = setup_.options.target;
     f.inject = setup_.options.inject();
     f.seed = origin.seed;
@@ -200,8 +199,24 @@ class Worker {
                {"case_index", absl::StrCat(origin.index)},
                {"executor", target_->Describe()}};
     f.elapsed_s = Elapsed();
-    const isa::Case* shown = &c;
-    const Differential* shown_d = &d;
+    // Judged again (the same outcome) with the lines original.case has: a
+    // generated case's verdict says "line 0" otherwise.
+    const isa::Case as_saved = isa::NumberedAsPrinted(OriginalAsSaved(f));
+    for (size_t i = 0; i < as_saved.shader.instructions.size() &&
+                       i < f.original.shader.instructions.size();
+         ++i) {
+      f.original.shader.instructions[i].line =
+          as_saved.shader.instructions[i].line;
+    }
+    std::optional<Differential> numbered;
+    if (absl::StatusOr<oracle::Verdict> v =
+            oracle::Judge(f.original, d.outcome, judge_, judging_);
+        v.ok() && v->kind == oracle::Verdict::Kind::kDivergence) {
+      numbered = Differential{d.outcome, *std::move(v)};
+    }
+    f.summary = (numbered ? *numbered : d).verdict.Summary();
+    const isa::Case* shown = &f.original;
+    const Differential* shown_d = numbered ? &*numbered : &d;
     std::optional<Differential> reduced_d;
     if (setup_.options.reduce_seconds > 0) {
       absl::StatusOr<Interesting> same =

@@ -174,10 +174,7 @@ ReduceResult Reduce(const isa::Case& c, const Interesting& interesting,
   }
   // Line numbers as in the printed case, so reports and judge messages
   // about the reduced case point into the file that gets saved.
-  absl::StatusOr<isa::Case> reparsed =
-      isa::ParseCase(isa::PrintCase(loop.current), c.file);
-  result.reduced =
-      reparsed.ok() ? *std::move(reparsed) : std::move(loop.current);
+  result.reduced = isa::NumberedAsPrinted(loop.current);
   stats.before = SizeOf(c);
   stats.after = SizeOf(result.reduced);
   return result;

@@ -90,20 +90,28 @@ const isa::Case& Smallest(const NewFinding& f) {
   return f.reduced ? *f.reduced : f.original;
 }
 
-// Saved exactly as printed, so the line numbers in the report (rendered on
-// the same case) point into it; provenance is in original.case.
-std::string ReducedText(const NewFinding& f) {
-  return isa::PrintCase(Smallest(f));
+// The original with its provenance (the bucket id, summary and times as
+// given, which only change values, never the lines).
+isa::Case WithProvenance(const NewFinding& f, const std::string& id,
+                         absl::string_view summary, int64_t found_at) {
+  isa::Case c = f.original;
+  AddProvenance(c, f, id);
+  SetMetadata(c, "divergence", summary);
+  SetMetadata(c, "found_at", absl::StrCat(found_at));
+  if (f.elapsed_s >= 0)
+    SetMetadata(c, "found_at_elapsed", absl::StrFormat("%.3f", f.elapsed_s));
+  return c;
 }
 
 std::string OriginalText(const NewFinding& f, const std::string& id) {
-  isa::Case c = f.original;
-  AddProvenance(c, f, id);
-  SetMetadata(c, "divergence", f.summary);
-  SetMetadata(c, "found_at", absl::StrCat(FoundAt(f)));
-  if (f.elapsed_s >= 0)
-    SetMetadata(c, "found_at_elapsed", absl::StrFormat("%.3f", f.elapsed_s));
-  return isa::PrintCase(c);
+  return isa::PrintCase(WithProvenance(f, id, f.summary, FoundAt(f)));
+}
+
+// Saved exactly as printed, so the line numbers in the report (rendered on
+// the same case) point into it; provenance is in original.case, which it
+// is when nothing was reduced.
+std::string ReducedText(const NewFinding& f, const std::string& id) {
+  return f.reduced ? isa::PrintCase(*f.reduced) : OriginalText(f, id);
 }
 
 absl::StatusOr<CaseSize> SizeOfFile(const std::string& path) {
@@ -115,6 +123,10 @@ absl::StatusOr<CaseSize> SizeOfFile(const std::string& path) {
 }
 
 }  // namespace
+
+isa::Case OriginalAsSaved(const NewFinding& f) {
+  return WithProvenance(f, "", "", 0);
+}
 
 FindingStore::FindingStore(std::string findings_dir)
     : findings_dir_(std::move(findings_dir)), writer_(UniqueSuffix()) {}
@@ -184,7 +196,7 @@ absl::StatusOr<bool> FindingStore::Claim(const NewFinding& f,
     return s;
   const std::pair<std::string, std::string> files[] = {
       {"original.case", OriginalText(f, id)},
-      {"reduced.case", ReducedText(f)},
+      {"reduced.case", ReducedText(f, id)},
       {"report.txt", f.report},
       {absl::StrCat("hits/", writer_), "1\n"},
       {kBucketFile, BucketText(f, id)},
@@ -218,7 +230,8 @@ absl::StatusOr<bool> FindingStore::OfferSmaller(const NewFinding& f,
   if (!smaller) return false;
   // Each file is replaced whole; a report may briefly describe the
   // previous reproducer, never half of one.
-  if (absl::Status s = WriteFileAtomically(reduced, ReducedText(f)); !s.ok())
+  if (absl::Status s = WriteFileAtomically(reduced, ReducedText(f, id));
+      !s.ok())
     return s;
   if (absl::Status s = WriteFileAtomically(
           absl::StrCat(BucketDir(id), "/report.txt"), f.report);

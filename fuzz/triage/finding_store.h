@@ -51,6 +51,12 @@ struct NewFinding {
   double elapsed_s = -1;      // seconds into the campaign; < 0 = unknown
 };
 
+// f.original with every [metadata] key original.case will carry (values
+// known later left empty): the lines of its instructions are those of the
+// saved file, so a verdict judged on it points into original.case (and
+// into reduced.case when nothing was reduced: the two are the same then).
+isa::Case OriginalAsSaved(const NewFinding& f);
+
 struct SaveResult {
   bool created = false;           // this call created the bucket
   bool replaced_reduced = false;  // an existing bucket got a smaller case

@@ -10,6 +10,7 @@
 #include <string>
 
 #include "absl/strings/match.h"
+#include "absl/strings/str_split.h"
 #include "fuzz/atomic_file.h"
 #include "fuzz/campaign/campaign_state.h"
 #include "fuzz/differential.h"
@@ -144,6 +145,41 @@ TEST(Campaign, FindsAnInjectedBugAndSavesAReducedReproducer) {
   for (const BucketInfo& b : *buckets) {
     EXPECT_EQ(b.signature.target, "fast+inject=return-new");
     EXPECT_TRUE(fs::exists(b.reduced_path)) << b.reduced_path;
+  }
+}
+
+// A generated case has no lines of its own: a finding's summary names the
+// lines its atomics have in original.case (and reduced.case, the same file
+// when nothing was reduced), not "line 0" (issue 19).
+TEST(Campaign, FindingsNameTheLinesOfTheSavedCase) {
+  const std::string out = FreshDir("lines");
+  CampaignOptions o = Options(out);
+  o.target_flags["inject"] = "return-new";
+  o.reduce_seconds = 0;
+  o.runs = 200;
+  absl::StatusOr<CampaignResult> r = RunCampaign(o, Log());
+  ASSERT_TRUE(r.ok()) << r.status();
+  absl::StatusOr<FindingStore> store = FindingStore::Open(out);
+  ASSERT_TRUE(store.ok());
+  absl::StatusOr<std::vector<BucketInfo>> buckets = store->ReadAll();
+  ASSERT_TRUE(buckets.ok());
+  ASSERT_FALSE(buckets->empty());
+  for (const BucketInfo& b : *buckets) {
+    // "..., imm_atomic_and (line 42) in group ...": that line holds it.
+    const size_t at = b.summary.find(" (line ");
+    ASSERT_NE(at, std::string::npos) << b.summary;
+    const size_t op = b.summary.rfind(' ', at - 1) + 1;
+    const std::string opcode = b.summary.substr(op, at - op);
+    const int line = std::atoi(b.summary.c_str() + at + 7);
+    ASSERT_GT(line, 0) << b.summary;
+    absl::StatusOr<std::string> text =
+        ReadWholeFile(out + "/findings/" + b.id + "/original.case");
+    ASSERT_TRUE(text.ok());
+    std::vector<std::string> lines = absl::StrSplit(*text, '\n');
+    ASSERT_LE(line, static_cast<int>(lines.size()));
+    EXPECT_TRUE(absl::StrContains(lines[line - 1], opcode))
+        << b.id << ": line " << line << " is '" << lines[line - 1]
+        << "', the summary: " << b.summary;
   }
 }
 
