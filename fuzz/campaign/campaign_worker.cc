@@ -223,8 +223,11 @@ class Worker {
           SameBugAs(*sig, ReproducibleOptions(setup_.Run()));
       if (same.ok() && (*same)(f.original)) {
         ReduceOptions ro;
+        // Within the campaign's --seconds too: a reduction started near the
+        // end ran 15 s past it.
         ro.deadline =
-            absl::Now() + absl::Seconds(setup_.options.reduce_seconds);
+            std::min(absl::Now() + absl::Seconds(setup_.options.reduce_seconds),
+                     plan_.deadline);
         // From the original with its provenance, which the reducer keeps.
         ReduceResult r = Reduce(f.original, *same, ro);
         absl::StatusOr<Differential> again = RunAndJudge(r.reduced, *target_);
