@@ -1,10 +1,12 @@
 // atomfuzz triage: the buckets of campaign directories' finding stores, most
-// hit first, as one table or (--json) for tools.
+// hit first, as one table or (--json) for tools; --known marks those
+// already written up.
 #include <cstdio>
 
 #include "absl/flags/flag.h"
 #include "cli/command.h"
 #include "cli/flags.h"
+#include "fuzz/triage/known_findings.h"
 #include "fuzz/triage/triage.h"
 
 namespace atomfuzz::cli {
@@ -26,6 +28,17 @@ int RunTriage(const std::vector<std::string>& dirs) {
       return kExitBadInput;
     }
     buckets.insert(buckets.end(), some->begin(), some->end());
+  }
+  if (const std::string known_path = absl::GetFlag(FLAGS_known);
+      !known_path.empty()) {
+    absl::StatusOr<fuzz::KnownFindings> known =
+        fuzz::KnownFindings::Load(known_path);
+    if (!known.ok()) {
+      std::fprintf(stderr, "atomfuzz triage: %s\n",
+                   std::string(known.status().message()).c_str());
+      return kExitBadInput;
+    }
+    fuzz::MarkKnown(*known, buckets);
   }
   fuzz::SortForTriage(buckets);
   const std::string text = absl::GetFlag(FLAGS_json)

@@ -59,6 +59,6 @@ for target in "${targets[@]}"; do
     corpus/seed corpus/spec || status=$?
   dirs+=("$out")
 done
-echo "== atomfuzz triage ${dirs[*]} =="
-build/atomfuzz triage "${dirs[@]}"
+echo "== atomfuzz triage --known=corpus/known-findings.txt ${dirs[*]} =="
+build/atomfuzz triage --known=corpus/known-findings.txt "${dirs[@]}"
 exit "$status"

@@ -73,6 +73,9 @@ struct BucketInfo {
   double first_seen_elapsed = -1;
   std::string reduced_path;  // reduced.case, else original.case
   CaseSize reduced_size;
+  // The docs/findings.md section it is already written up as (MarkKnown),
+  // or "".
+  std::string known;
 };
 
 class FindingStore {

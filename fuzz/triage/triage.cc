@@ -80,8 +80,14 @@ std::string TriageTable(const std::vector<BucketInfo>& buckets) {
         b.reduced_path, b.reduced_size.instructions, b.reduced_size.threads);
     if (!s.cause.empty())
       absl::StrAppendFormat(&out, "%18s cause: %s\n", "", s.cause);
+    if (!b.known.empty())
+      absl::StrAppendFormat(&out, "%18s known: %s\n", "", b.known);
   }
-  absl::StrAppendFormat(&out, "%d buckets, %d hits\n", buckets.size(), hits);
+  const auto known =
+      std::count_if(buckets.begin(), buckets.end(),
+                    [](const BucketInfo& b) { return !b.known.empty(); });
+  absl::StrAppendFormat(&out, "%d buckets (%d new, %d known), %d hits\n",
+                        buckets.size(), buckets.size() - known, known, hits);
   return out;
 }
 
@@ -100,6 +106,7 @@ std::string TriageJson(const std::vector<BucketInfo>& buckets) {
                     ", \"divergence\": ", JsonString(s.divergence),
                     ", \"target\": ", JsonString(s.target),
                     ", \"cause\": ", JsonString(s.cause),
+                    ", \"known\": ", JsonString(b.known),
                     ", \"hits\": ", b.hits);
     const std::string elapsed =
         b.first_seen_elapsed < 0

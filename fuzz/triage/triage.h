@@ -20,8 +20,9 @@ void SortForTriage(std::vector<BucketInfo>& buckets);
 
 // A row per bucket (id, hits, divergence, opcode, resource, address), then
 // indented: its target and first sight (UTC, and campaign seconds), its
-// smallest reproducer (path, instructions, threads) and any cause; 100
-// columns but for long paths. Ends with a "N buckets, M hits" line.
+// smallest reproducer (path, instructions, threads), any cause, and the
+// findings.md section of a known one; 100 columns but for long paths.
+// Ends with a "N buckets (X new, Y known), M hits" line.
 std::string TriageTable(const std::vector<BucketInfo>& buckets);
 // {"buckets": [{"id": ..., "key": ..., "opcode": ..., ...}], "hits": M}
 std::string TriageJson(const std::vector<BucketInfo>& buckets);

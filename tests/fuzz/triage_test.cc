@@ -7,6 +7,7 @@
 
 #include "absl/strings/match.h"
 #include "fuzz/atomic_file.h"
+#include "fuzz/triage/known_findings.h"
 #include "gtest/gtest.h"
 #include "tests/fuzz/corpus_files.h"
 
@@ -72,7 +73,8 @@ TEST_F(TriageTest, TableHasOneRowPerBucketAndATotal) {
   EXPECT_TRUE(
       absl::StrContains(table, "/reduced.case (18 instructions, 16 threads)"))
       << table;
-  EXPECT_TRUE(absl::StrContains(table, "3 buckets, 5 hits")) << table;
+  EXPECT_TRUE(absl::StrContains(table, "3 buckets (3 new, 0 known), 5 hits"))
+      << table;
   EXPECT_LT(table.find(b_.Id()), table.find(a_.Id()));
 }
 
@@ -100,8 +102,28 @@ TEST(Triage, EmptyStoreHasNoRows) {
   absl::StatusOr<std::vector<BucketInfo>> rows = LoadTriage(dir);
   ASSERT_TRUE(rows.ok());
   EXPECT_TRUE(rows->empty());
-  EXPECT_TRUE(absl::StrContains(TriageTable(*rows), "0 buckets, 0 hits"));
+  EXPECT_TRUE(absl::StrContains(TriageTable(*rows),
+                                "0 buckets (0 new, 0 known), 0 hits"));
   EXPECT_EQ(TriageJson(*rows), "{\"buckets\": [], \"hits\": 0}\n");
+}
+
+TEST(KnownFindings, ParsedWithCommentsAndRefusedWhereMalformed) {
+  const std::string key = "imm_atomic_imax|u-raw|in-bounds|wrong-return|wine";
+  absl::StatusOr<KnownFindings> known = KnownFindings::Parse(
+      "# comment\n\n" + key + " = #13 signed max dropped\n", "K");
+  ASSERT_TRUE(known.ok()) << known.status();
+  ASSERT_NE(known->Find(key), nullptr);
+  EXPECT_EQ(*known->Find(key), "#13 signed max dropped");
+  EXPECT_EQ(known->Find(key + "x"), nullptr);
+  absl::StatusOr<KnownFindings> twice =
+      KnownFindings::Parse(key + " = a\n" + key + " = b\n", "K");
+  EXPECT_TRUE(absl::StrContains(twice.status().message(),
+                                "K:2: expected each key once"))
+      << twice.status();
+  absl::StatusOr<KnownFindings> bad =
+      KnownFindings::Parse("imax|u-raw = not a whole key\n", "K");
+  EXPECT_TRUE(absl::StrContains(bad.status().message(), "K:1: expected"))
+      << bad.status();
 }
 
 }  // namespace
