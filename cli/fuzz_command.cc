@@ -28,6 +28,7 @@ int RunFuzz(const std::vector<std::string>& seeds) {
   o.reduce_seconds = absl::GetFlag(FLAGS_reduce_seconds);
   o.quiet = absl::GetFlag(FLAGS_quiet);
   o.seeds = seeds;
+  o.known = absl::GetFlag(FLAGS_known);
   if (o.seconds == 0 && o.runs == 0) {
     std::fprintf(stderr,
                  "atomfuzz fuzz: running until interrupted (Ctrl-C "
@@ -51,6 +52,11 @@ int RunFuzz(const std::vector<std::string>& seeds) {
     std::fprintf(stderr, "%llu new bucket%s\n",
                  static_cast<unsigned long long>(r->new_buckets),
                  r->new_buckets == 1 ? "" : "s");
+  }
+  if (r->known_buckets > 0) {
+    std::fprintf(stderr, "%llu bucket%s of known findings (--known)\n",
+                 static_cast<unsigned long long>(r->known_buckets),
+                 r->known_buckets == 1 ? "" : "s");
   }
   if (r->write_failed) {
     std::fprintf(stderr,

@@ -56,7 +56,7 @@ for target in "${targets[@]}"; do
   echo "== atomfuzz fuzz --target=$target (${seconds}s, $jobs jobs) =="
   build/atomfuzz fuzz --target="${flags[0]}" "${flags[@]:1}" \
     --seconds="$seconds" --jobs="$jobs" --out="$out" "${resume[@]}" \
-    corpus/seed corpus/spec || status=$?
+    --known=corpus/known-findings.txt corpus/seed corpus/spec || status=$?
   dirs+=("$out")
 done
 echo "== atomfuzz triage --known=corpus/known-findings.txt ${dirs[*]} =="

@@ -8,6 +8,8 @@
 
 #include <cstring>
 #include <new>
+#include <tuple>
+#include <utility>
 #include <vector>
 
 #include "absl/container/flat_hash_set.h"
@@ -65,7 +67,9 @@ class Supervisor {
           runs == 0 ? 0
                     : runs / jobs_ + (static_cast<uint64_t>(w) < runs % jobs_);
     }
-    buckets_before_ = store_.BucketIds().size();
+    const std::vector<std::string> ids = store_.BucketIds();
+    buckets_before_ = ids.size();
+    ids_before_.insert(ids.begin(), ids.end());
   }
 
   absl::Status Run() {
@@ -136,7 +140,17 @@ class Supervisor {
     return t;
   }
 
-  uint64_t new_buckets() { return store_.BucketIds().size() - buckets_before_; }
+  // Buckets this session created: {new, known} (a known one was written
+  // up already, fuzz/triage/known_findings.h).
+  std::pair<uint64_t, uint64_t> new_buckets() {
+    std::pair<uint64_t, uint64_t> n{0, 0};
+    for (const std::string& id : store_.BucketIds()) {
+      if (ids_before_.contains(id)) continue;
+      absl::StatusOr<BucketInfo> b = store_.ReadBucket(id);
+      ++(b.ok() && !b->known.empty() ? n.second : n.first);
+    }
+    return n;
+  }
 
  private:
   // An event line for each bucket no line has named yet (those of a
@@ -339,6 +353,7 @@ class Supervisor {
   const std::string label_;
   uint64_t crashes_ = 0, timeouts_ = 0;
   size_t buckets_before_ = 0;
+  absl::flat_hash_set<std::string> ids_before_;
   absl::flat_hash_set<std::string> announced_;  // buckets an event line named
 };
 
@@ -391,7 +406,8 @@ absl::StatusOr<CampaignResult> RunCampaign(const CampaignOptions& options,
     Supervisor supervisor(*p, shared, log, *std::move(store));
     status = supervisor.Run();
     result.totals = supervisor.Totals();
-    result.new_buckets = supervisor.new_buckets();
+    std::tie(result.new_buckets, result.known_buckets) =
+        supervisor.new_buckets();
     result.write_failed = shared.state.write_failed.load() != 0;
   }
   sigaction(SIGINT, &old_int, nullptr);

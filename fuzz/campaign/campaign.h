@@ -22,7 +22,8 @@ namespace atomfuzz::fuzz {
 struct CampaignResult {
   CampaignTotals totals;
   uint64_t seed = 0;
-  uint64_t new_buckets = 0;  // buckets this session created
+  uint64_t new_buckets = 0;    // buckets this session created, known aside
+  uint64_t known_buckets = 0;  // buckets it created already written up
   // Something could not be written (reported when it happened); the
   // campaign stopped there, keeping what it had written.
   bool write_failed = false;

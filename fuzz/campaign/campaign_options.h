@@ -32,6 +32,10 @@ struct CampaignOptions {
   std::string out = "atomfuzz-out";
   bool resume = false;             // continue the campaign in `out`
   std::vector<std::string> seeds;  // case files or directories to mutate
+  // Findings already written up (fuzz/triage/known_findings.h), or "": a
+  // new bucket with a known key is saved marked known, without reducing
+  // it if its first signature is known, and does not count as new.
+  std::string known;
   // A case that runs longer than this is a hang of its own kind.
   double timeout_seconds = 10;
   // Reduction of a new bucket's first finding; 0 skips it.

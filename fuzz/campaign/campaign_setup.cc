@@ -97,6 +97,14 @@ absl::StatusOr<PreparedCampaign> PrepareCampaign(
   p.setup.corpus = CampaignCorpus(options.out + "/corpus");
   if (absl::Status s = p.setup.corpus.AddSeeds(options.seeds); !s.ok())
     return s;
+  if (!options.known.empty()) {
+    absl::StatusOr<KnownFindings> known = KnownFindings::Load(options.known);
+    if (!known.ok()) {
+      return absl::InvalidArgumentError(
+          absl::StrCat("--known: ", known.status().message()));
+    }
+    p.setup.known = *std::move(known);
+  }
   if (absl::Status s = MakeDirs(options.out); !s.ok()) return s;
   absl::StatusOr<FindingStore> store = FindingStore::Open(options.out);
   if (!store.ok()) return store.status();

@@ -254,11 +254,17 @@ std::string StatusLine(const CampaignTotals& t) {
 
 std::string NewBucketLine(const BucketInfo& b) {
   const Signature& s = b.signature;
-  std::string line =
-      absl::StrFormat("NEW bucket %s (%s, %s, %s, %s)", b.id, s.divergence,
-                      s.opcode, s.resource, s.address);
+  std::string line = absl::StrFormat(
+      "%s bucket %s (%s, %s, %s, %s)", b.known.empty() ? "NEW" : "KNOWN", b.id,
+      s.divergence, s.opcode, s.resource, s.address);
   if (b.first_seen_elapsed >= 0)
     absl::StrAppendFormat(&line, " at %.0fs", b.first_seen_elapsed);
+  if (!b.known.empty()) {
+    // Which write-up, not the verdict: people have read that one.
+    absl::StrAppend(&line, ": ", b.known);
+    if (line.size() > 100) line = line.substr(0, 97) + "...";
+    return line;
+  }
   // The verdict's start, within 100 columns: the report has the rest.
   constexpr size_t kWidth = 100;
   if (!b.summary.empty() && line.size() + 6 < kWidth) {

@@ -218,7 +218,10 @@ class Worker {
     const isa::Case* shown = &f.original;
     const Differential* shown_d = numbered ? &*numbered : &d;
     std::optional<Differential> reduced_d;
-    if (setup_.options.reduce_seconds > 0) {
+    // A known bug's bucket is kept, marked, but not reduced again.
+    if (const std::string* known = setup_.known.Find(sig->Key()))
+      f.known = *known;
+    if (setup_.options.reduce_seconds > 0 && f.known.empty()) {
       absl::StatusOr<Interesting> same =
           SameBugAs(*sig, ReproducibleOptions(setup_.Run()));
       if (same.ok() && (*same)(f.original)) {
@@ -245,6 +248,8 @@ class Worker {
                            store_.SaveAlias(*sig, *reduced_sig));
             f.signature = *reduced_sig;
           }
+          if (const std::string* known = setup_.known.Find(f.signature.Key()))
+            f.known = *known;
         }
       }
     }

@@ -17,6 +17,7 @@
 #include "fuzz/campaign/campaign_stats.h"
 #include "fuzz/generate/policy.h"
 #include "fuzz/runner.h"
+#include "fuzz/triage/known_findings.h"
 #include "oracle/judge.h"
 
 namespace atomfuzz::fuzz {
@@ -29,6 +30,7 @@ struct CampaignSetup {
   // the supervisor, to rebuild a lost case) starts from a copy and adds what
   // the campaign kept in DIR/corpus.
   CampaignCorpus corpus{""};
+  KnownFindings known;        // options.known, read once
   uint64_t seed = 0;          // the campaign's (never 0 here)
   absl::Time started;         // this session's start
   double elapsed_before = 0;  // seconds of earlier sessions (resume)

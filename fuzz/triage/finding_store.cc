@@ -79,11 +79,15 @@ int64_t FoundAt(const NewFinding& f) {
 std::string BucketText(const NewFinding& f, const std::string& id) {
   const Signature& s = f.signature;
   return absl::StrFormat(
-      "id = %s\nkey = %s\nopcode = %s\nresource = %s\naddress = %s\ndivergence "
-      "= %s\n"
-      "target = %s\nfirst_seen = %d\nfirst_seen_elapsed = %.3f\nsummary = %s\n",
-      id, s.Key(), s.opcode, s.resource, s.address, s.divergence, s.target,
-      FoundAt(f), f.elapsed_s, OneLine(f.summary));
+             "id = %s\nkey = %s\nopcode = %s\nresource = %s\naddress = "
+             "%s\ndivergence "
+             "= %s\n"
+             "target = %s\nfirst_seen = %d\nfirst_seen_elapsed = %.3f\nsummary "
+             "= %s\n",
+             id, s.Key(), s.opcode, s.resource, s.address, s.divergence,
+             s.target, FoundAt(f), f.elapsed_s, OneLine(f.summary)) +
+         (f.known.empty() ? ""
+                          : absl::StrCat("known = ", OneLine(f.known), "\n"));
 }
 
 const isa::Case& Smallest(const NewFinding& f) {
@@ -323,6 +327,8 @@ absl::StatusOr<BucketInfo> FindingStore::ReadBucket(
       (void)absl::SimpleAtod(kv.second, &b.first_seen_elapsed);
     } else if (kv.first == "summary") {
       b.summary = std::string(kv.second);
+    } else if (kv.first == "known") {
+      b.known = std::string(kv.second);
     }
   }
   std::error_code ec;

@@ -49,6 +49,8 @@ struct NewFinding {
   std::vector<std::pair<std::string, std::string>> extra;
   int64_t found_at_unix = 0;  // seconds; 0 = now
   double elapsed_s = -1;      // seconds into the campaign; < 0 = unknown
+  // The docs/findings.md section it is already written up as, or "".
+  std::string known;
 };
 
 // f.original with every [metadata] key original.case will carry (values

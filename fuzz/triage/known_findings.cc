@@ -60,9 +60,10 @@ const std::string* KnownFindings::Find(const std::string& key) const {
 size_t MarkKnown(const KnownFindings& known, std::vector<BucketInfo>& buckets) {
   size_t n = 0;
   for (BucketInfo& b : buckets) {
-    const std::string* what = known.Find(b.signature.Key());
-    b.known = what != nullptr ? *what : std::string();
-    n += what != nullptr;
+    // A campaign run with the list marked it already (bucket.txt).
+    if (const std::string* what = known.Find(b.signature.Key()))
+      b.known = *what;
+    n += !b.known.empty();
   }
   return n;
 }

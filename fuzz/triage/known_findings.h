@@ -39,7 +39,8 @@ class KnownFindings {
   absl::flat_hash_map<std::string, std::string> by_key_;
 };
 
-// Sets each bucket's `known` from `known`; returns how many are known.
+// Sets the `known` of each bucket `known` lists (others keep what their
+// bucket.txt said); returns how many are known.
 size_t MarkKnown(const KnownFindings& known, std::vector<BucketInfo>& buckets);
 
 }  // namespace atomfuzz::fuzz

@@ -148,6 +148,45 @@ TEST(Campaign, FindsAnInjectedBugAndSavesAReducedReproducer) {
   }
 }
 
+// Buckets written up already (--known) are kept marked, not reduced again
+// when the first signature is known, and do not count as new (issue 19).
+TEST(Campaign, KnownFindingsAreMarkedAndNotNew) {
+  const std::string first = FreshDir("known-first");
+  CampaignOptions o = Options(first);
+  o.target_flags["inject"] = "return-new";
+  o.runs = 150;
+  absl::StatusOr<CampaignResult> r = RunCampaign(o, Log());
+  ASSERT_TRUE(r.ok()) << r.status();
+  ASSERT_GT(r->new_buckets, 0u);
+  absl::StatusOr<FindingStore> store = FindingStore::Open(first);
+  ASSERT_TRUE(store.ok());
+  absl::StatusOr<std::vector<BucketInfo>> buckets = store->ReadAll();
+  ASSERT_TRUE(buckets.ok());
+  std::string list = "# the first campaign's buckets\n";
+  for (const BucketInfo& b : *buckets)
+    list += b.signature.Key() + " = injected return-new\n";
+  const std::string known_file = first + "-known.txt";
+  ASSERT_TRUE(WriteFileAtomically(known_file, list).ok());
+
+  // The same campaign again, knowing them: nothing new.
+  const std::string second = FreshDir("known-second");
+  o.out = second;
+  o.known = known_file;
+  r = RunCampaign(o, Log());
+  ASSERT_TRUE(r.ok()) << r.status();
+  EXPECT_EQ(r->new_buckets, 0u);
+  EXPECT_EQ(r->known_buckets, buckets->size());
+  store = FindingStore::Open(second);
+  ASSERT_TRUE(store.ok());
+  absl::StatusOr<std::vector<BucketInfo>> again = store->ReadAll();
+  ASSERT_TRUE(again.ok());
+  for (const BucketInfo& b : *again) EXPECT_EQ(b.known, "injected return-new");
+
+  o.known = second + "/no-such-list.txt";
+  o.out = FreshDir("known-missing");
+  EXPECT_TRUE(absl::IsInvalidArgument(RunCampaign(o, Log()).status()));
+}
+
 // A generated case has no lines of its own: a finding's summary names the
 // lines its atomics have in original.case (and reduced.case, the same file
 // when nothing was reduced), not "line 0" (issue 19).
