@@ -16,6 +16,7 @@ int RunFuzz(const std::vector<std::string>& args);
 int RunGen(const std::vector<std::string>& args);
 int RunReduce(const std::vector<std::string>& args);
 int RunTriage(const std::vector<std::string>& args);
+int RunMerge(const std::vector<std::string>& args);
 int RunDxbc(const std::vector<std::string>& args);
 int RunDisasm(const std::vector<std::string>& args);
 
@@ -56,6 +57,10 @@ const Command kCommands[] = {
      "list the finding buckets saved in campaign directories, most hit first, "
      "as one table",
      RunTriage},
+    {"merge", "atomfuzz merge --out=DIR FILE_OR_DIR... [FLAGS]",
+     "keep in DIR the fewest cases, smallest first, that reach every feature "
+     "the inputs reach on the target (libFuzzer's -merge=1)",
+     RunMerge},
     {"dxbc", "atomfuzz dxbc FILE.case [FLAGS]",
      "encode a case's shader as a cs_5_0 DXBC container (ISGN, OSGN, SHEX, "
      "exact checksum); "
