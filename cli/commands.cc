@@ -17,6 +17,7 @@ int RunGen(const std::vector<std::string>& args);
 int RunReduce(const std::vector<std::string>& args);
 int RunTriage(const std::vector<std::string>& args);
 int RunMerge(const std::vector<std::string>& args);
+int RunDecode(const std::vector<std::string>& args);
 int RunDxbc(const std::vector<std::string>& args);
 int RunDisasm(const std::vector<std::string>& args);
 
@@ -61,6 +62,11 @@ const Command kCommands[] = {
      "keep in DIR the fewest cases, smallest first, that reach every feature "
      "the inputs reach on the target (libFuzzer's -merge=1)",
      RunMerge},
+    {"decode", "atomfuzz decode FILE [FLAGS]",
+     "print the case a libFuzzer or AFL++ input runs (case text as it is, "
+     "other bytes as generator choices under --policy), for judge, reduce "
+     "and triage",
+     RunDecode},
     {"dxbc", "atomfuzz dxbc FILE.case [FLAGS]",
      "encode a case's shader as a cs_5_0 DXBC container (ISGN, OSGN, SHEX, "
      "exact checksum); "
