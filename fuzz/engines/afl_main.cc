@@ -13,6 +13,7 @@
 #include <memory>
 #include <string>
 
+#include "fuzz/engines/finding_abort.h"
 #include "fuzz/engines/harness.h"
 
 #ifndef __AFL_FUZZ_TESTCASE_LEN
@@ -48,9 +49,7 @@ void RunOne(const Harness& harness, const uint8_t* data, size_t size) {
   const InputResult r = harness.RunOne({data, size});
   if (r.kind == InputResult::Kind::kDivergence ||
       r.kind == InputResult::Kind::kError) {
-    std::fprintf(stderr, "%s\n", r.report.c_str());
-    std::fflush(stderr);
-    std::abort();
+    AbortOnFinding(r);
   }
 }
 

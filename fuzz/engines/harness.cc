@@ -217,7 +217,10 @@ InputResult Harness::RunOne(absl::Span<const uint8_t> bytes) const {
   }
   const std::string summary = r.verdict.Summary();
   if (r.verdict.kind == oracle::Verdict::Kind::kDivergence) {
-    return {Kind::kDivergence, Report(d->c, "divergence", summary)};
+    InputResult found{Kind::kDivergence, Report(d->c, "divergence", summary)};
+    if (!r.verdict.findings.empty())
+      found.divergence = r.verdict.findings.front().kind;
+    return found;
   }
   return {Kind::kPassed, summary};
 }

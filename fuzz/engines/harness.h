@@ -8,6 +8,7 @@
 
 #include <cstdint>
 #include <memory>
+#include <optional>
 #include <string>
 
 #include "absl/status/statusor.h"
@@ -55,6 +56,9 @@ struct InputResult {
   // kDivergence and kError: a report with the case (isa::PrintCase);
   // otherwise the reason or the verdict's summary.
   std::string report;
+  // kDivergence: the kind of its first finding, which the engines' abort
+  // frame is named after (finding_abort.h).
+  std::optional<oracle::FindingKind> divergence;
 };
 
 class Harness {

@@ -9,6 +9,7 @@
 #include <cstdlib>
 #include <memory>
 
+#include "fuzz/engines/finding_abort.h"
 #include "fuzz/engines/harness.h"
 #include "fuzz/mutate/byte_mutator.h"
 
@@ -58,10 +59,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   const atomfuzz::fuzz::InputResult r = harness->RunOne({data, size});
   switch (r.kind) {
     case Kind::kDivergence:
-    case Kind::kError:
-      std::fprintf(stderr, "%s\n", r.report.c_str());
-      std::fflush(stderr);
-      std::abort();
+    case Kind::kError: atomfuzz::fuzz::AbortOnFinding(r);
     case Kind::kRejected: return -1;  // keep it out of the corpus
     case Kind::kPassed: break;
   }
