@@ -241,9 +241,12 @@ std::string StatusLine(const CampaignTotals& t) {
   auto share = [&](uint64_t n) {
     return t.cases == 0 ? 0 : 100.0 * static_cast<double>(n) / t.cases;
   };
+  // "workers lost": atomfuzz's own worker processes that died or hung; a
+  // target's crash or hang in its child is a divergence (and a bucket).
   return absl::StrFormat(
              "#%d cases: %d (%s) div: %d buckets: %d unknown: %.2f%% "
-             "rejected: %.1f%% crashes: %d timeouts: %d corpus: %d elapsed: "
+             "rejected: %.1f%% workers lost: %d crashed %d hung corpus: %d "
+             "elapsed: "
              "%.0fs",
              t.cases, t.cases, Rate(t.cases_per_second), t.divergences,
              t.buckets, share(t.unknown), share(t.rejected), t.crashes,
