@@ -46,6 +46,17 @@ CampaignOptions Options(const std::string& out) {
 
 std::FILE* Log() { return stderr; }
 
+// The buckets the campaign in `out` saved (none, with a failure, if they
+// cannot be read).
+std::vector<BucketInfo> BucketsOf(const std::string& out) {
+  absl::StatusOr<FindingStore> store = FindingStore::Open(out);
+  EXPECT_TRUE(store.ok()) << store.status();
+  if (!store.ok()) return {};
+  absl::StatusOr<std::vector<BucketInfo>> buckets = store->ReadAll();
+  EXPECT_TRUE(buckets.ok()) << buckets.status();
+  return buckets.ok() ? *std::move(buckets) : std::vector<BucketInfo>{};
+}
+
 TEST(CampaignState, RoundTrips) {
   CampaignState s;
   s.seed = 42;
@@ -158,12 +169,9 @@ TEST(Campaign, KnownFindingsAreMarkedAndNotNew) {
   absl::StatusOr<CampaignResult> r = RunCampaign(o, Log());
   ASSERT_TRUE(r.ok()) << r.status();
   ASSERT_GT(r->new_buckets, 0u);
-  absl::StatusOr<FindingStore> store = FindingStore::Open(first);
-  ASSERT_TRUE(store.ok());
-  absl::StatusOr<std::vector<BucketInfo>> buckets = store->ReadAll();
-  ASSERT_TRUE(buckets.ok());
+  const std::vector<BucketInfo> buckets = BucketsOf(first);
   std::string list = "# the first campaign's buckets\n";
-  for (const BucketInfo& b : *buckets)
+  for (const BucketInfo& b : buckets)
     list += b.signature.Key() + " = injected return-new\n";
   const std::string known_file = first + "-known.txt";
   ASSERT_TRUE(WriteFileAtomically(known_file, list).ok());
@@ -175,12 +183,9 @@ TEST(Campaign, KnownFindingsAreMarkedAndNotNew) {
   r = RunCampaign(o, Log());
   ASSERT_TRUE(r.ok()) << r.status();
   EXPECT_EQ(r->new_buckets, 0u);
-  EXPECT_EQ(r->known_buckets, buckets->size());
-  store = FindingStore::Open(second);
-  ASSERT_TRUE(store.ok());
-  absl::StatusOr<std::vector<BucketInfo>> again = store->ReadAll();
-  ASSERT_TRUE(again.ok());
-  for (const BucketInfo& b : *again) EXPECT_EQ(b.known, "injected return-new");
+  EXPECT_EQ(r->known_buckets, buckets.size());
+  for (const BucketInfo& b : BucketsOf(second))
+    EXPECT_EQ(b.known, "injected return-new");
 
   o.known = second + "/no-such-list.txt";
   o.out = FreshDir("known-missing");
@@ -198,12 +203,9 @@ TEST(Campaign, FindingsNameTheLinesOfTheSavedCase) {
   o.runs = 200;
   absl::StatusOr<CampaignResult> r = RunCampaign(o, Log());
   ASSERT_TRUE(r.ok()) << r.status();
-  absl::StatusOr<FindingStore> store = FindingStore::Open(out);
-  ASSERT_TRUE(store.ok());
-  absl::StatusOr<std::vector<BucketInfo>> buckets = store->ReadAll();
-  ASSERT_TRUE(buckets.ok());
-  ASSERT_FALSE(buckets->empty());
-  for (const BucketInfo& b : *buckets) {
+  const std::vector<BucketInfo> buckets = BucketsOf(out);
+  ASSERT_FALSE(buckets.empty());
+  for (const BucketInfo& b : buckets) {
     // "..., imm_atomic_and (line 42) in group ...": that line holds it.
     const size_t at = b.summary.find(" (line ");
     ASSERT_NE(at, std::string::npos) << b.summary;
@@ -237,13 +239,10 @@ TEST(Campaign, SeedsRunAsTheyAreFirst) {
   ASSERT_TRUE(r.ok()) << r.status();
   EXPECT_EQ(r->totals.cases, 1u);
   EXPECT_EQ(r->totals.divergences, 1u);
-  absl::StatusOr<FindingStore> store = FindingStore::Open(out);
-  ASSERT_TRUE(store.ok());
-  absl::StatusOr<std::vector<BucketInfo>> buckets = store->ReadAll();
-  ASSERT_TRUE(buckets.ok());
-  ASSERT_EQ(buckets->size(), 1u);
+  const std::vector<BucketInfo> buckets = BucketsOf(out);
+  ASSERT_EQ(buckets.size(), 1u);
   absl::StatusOr<std::string> original =
-      ReadWholeFile(out + "/findings/" + (*buckets)[0].id + "/original.case");
+      ReadWholeFile(out + "/findings/" + buckets[0].id + "/original.case");
   ASSERT_TRUE(original.ok()) << original.status();
   EXPECT_TRUE(absl::StrContains(*original, "e36-counter-wraps.case"));
   EXPECT_TRUE(absl::StrContains(*original, "mutations = none"));
