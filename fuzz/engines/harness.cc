@@ -195,10 +195,22 @@ std::string Harness::Report(const isa::Case& c, absl::string_view headline,
       "\n--- case ---\n", isa::PrintCase(shown));
 }
 
+namespace {
+
+InputResult Result(InputResult::Kind kind, std::string report) {
+  InputResult r;
+  r.kind = kind;
+  r.report = std::move(report);
+  return r;
+}
+
+}  // namespace
+
 InputResult Harness::RunOne(absl::Span<const uint8_t> bytes) const {
   using Kind = InputResult::Kind;
   absl::StatusOr<DecodedCase> d = DecodeCase(bytes, policy_, options_.decode);
-  if (!d.ok()) return {Kind::kRejected, std::string(d.status().message())};
+  if (!d.ok())
+    return Result(Kind::kRejected, std::string(d.status().message()));
   RunOneOptions run;
   run.judge_options = judge_;
   run.scratch = &judging_;
@@ -208,21 +220,22 @@ InputResult Harness::RunOne(absl::Span<const uint8_t> bytes) const {
     case RunKind::kTargetFailed:
     case RunKind::kJudgeFailed:
       // Not the input's fault: the engine must stop and show it.
-      return {Kind::kError,
-              Report(d->c, "error",
-                     absl::StrCat(RunKindName(r.kind), ": ", r.message))};
+      return Result(Kind::kError,
+                    Report(d->c, "error",
+                           absl::StrCat(RunKindName(r.kind), ": ", r.message)));
     case RunKind::kNotJudged:
-    case RunKind::kRan: return {Kind::kRejected, r.message};
+    case RunKind::kRan: return Result(Kind::kRejected, r.message);
     case RunKind::kJudged: break;
   }
   const std::string summary = r.verdict.Summary();
   if (r.verdict.kind == oracle::Verdict::Kind::kDivergence) {
-    InputResult found{Kind::kDivergence, Report(d->c, "divergence", summary)};
+    InputResult found =
+        Result(Kind::kDivergence, Report(d->c, "divergence", summary));
     if (!r.verdict.findings.empty())
       found.divergence = r.verdict.findings.front().kind;
     return found;
   }
-  return {Kind::kPassed, summary};
+  return Result(Kind::kPassed, summary);
 }
 
 }  // namespace atomfuzz::fuzz
