@@ -8,6 +8,7 @@
 #include <string>
 #include <vector>
 
+#include "absl/status/status.h"
 #include "absl/strings/string_view.h"
 
 namespace atomfuzz::cli {
@@ -18,6 +19,13 @@ inline constexpr int kExitBadInput = 2;
 // The target could not run or the judge failed (fuzz::RunKind): neither the
 // input's fault nor a verdict.
 inline constexpr int kExitToolFailed = 3;
+
+// The exit code of a library call's failure: bad input for
+// InvalidArgument, else the tool failed.
+inline int FailureExit(const absl::Status& s) {
+  return s.code() == absl::StatusCode::kInvalidArgument ? kExitBadInput
+                                                        : kExitToolFailed;
+}
 
 struct Command {
   absl::string_view name;

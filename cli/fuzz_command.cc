@@ -38,9 +38,7 @@ int RunFuzz(const std::vector<std::string>& seeds) {
   if (!r.ok()) {
     std::fprintf(stderr, "atomfuzz fuzz: %s\n",
                  std::string(r.status().message()).c_str());
-    return r.status().code() == absl::StatusCode::kInvalidArgument
-               ? kExitBadInput
-               : kExitToolFailed;
+    return FailureExit(r.status());
   }
   std::fprintf(stderr, "%s\n\n%s\n", fuzz::StatusLine(r->totals).c_str(),
                fuzz::RenderCoverage(r->totals.coverage).c_str());

@@ -26,9 +26,7 @@ int RunMerge(const std::vector<std::string>& inputs) {
   if (!r.ok()) {
     std::fprintf(stderr, "atomfuzz merge: %s\n",
                  std::string(r.status().message()).c_str());
-    return r.status().code() == absl::StatusCode::kInvalidArgument
-               ? kExitBadInput
-               : kExitToolFailed;
+    return FailureExit(r.status());
   }
   std::printf(
       "merge: %zu cases in %s already, %zu read, %zu added (%zu features "

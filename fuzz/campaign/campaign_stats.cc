@@ -198,15 +198,17 @@ bool WriteSucceeded(SharedState& shared, std::FILE* log, absl::string_view what,
 }
 
 std::string SeenFeaturesText(const SharedState& shared) {
-  std::string text((kFeatureCount + 3) / 4, '0');
-  for (int f = 0; f < kFeatureCount; ++f) {
-    if (shared.seen[f].load(std::memory_order_relaxed) == 0) continue;
-    const int nibble = absl::ascii_isdigit(text[f / 4])
-                           ? text[f / 4] - '0'
-                           : text[f / 4] - 'a' + 10;
-    text[f / 4] = "0123456789abcdef"[nibble | (1 << (f % 4))];
+  std::string text;
+  text.reserve((kFeatureCount + 3) / 4 + 1);
+  for (int first = 0; first < kFeatureCount; first += 4) {
+    int nibble = 0;
+    for (int b = 0; b < 4 && first + b < kFeatureCount; ++b) {
+      if (shared.seen[first + b].load(std::memory_order_relaxed) != 0)
+        nibble |= 1 << b;
+    }
+    text.push_back("0123456789abcdef"[nibble]);
   }
-  return absl::StrCat(text, "\n");
+  return text + "\n";
 }
 
 absl::Status LoadSeenFeatures(absl::string_view text, const std::string& path,
