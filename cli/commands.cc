@@ -15,6 +15,7 @@ int RunJudge(const std::vector<std::string>& args);
 int RunFuzz(const std::vector<std::string>& args);
 int RunGen(const std::vector<std::string>& args);
 int RunReduce(const std::vector<std::string>& args);
+int RunGeneralise(const std::vector<std::string>& args);
 int RunTriage(const std::vector<std::string>& args);
 int RunMerge(const std::vector<std::string>& args);
 int RunDecode(const std::vector<std::string>& args);
@@ -54,6 +55,11 @@ const Command kCommands[] = {
      "(default stdout), "
      "sizes to stderr (exit 1 if it does not diverge, 2 on bad input)",
      RunReduce},
+    {"generalise", "atomfuzz generalise FILE --target=NAME [FLAGS]",
+     "which features of a divergent (reduced) case the divergence depends "
+     "on: the essential signature that keys its bucket in a campaign, and "
+     "its trigger sentence (exit 1 if it does not diverge)",
+     RunGeneralise},
     {"triage", "atomfuzz triage DIR... [FLAGS]",
      "list the finding buckets saved in campaign directories, most hit first, "
      "as one table",

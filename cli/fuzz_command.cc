@@ -46,6 +46,14 @@ int RunFuzz(const std::vector<std::string>& seeds) {
       stderr,
       "stats: %s/stats.json; findings: %s/findings (atomfuzz triage %s)\n",
       o.out.c_str(), o.out.c_str(), o.out.c_str());
+  if (r->totals.generalised > 0) {
+    // What keying buckets by essential signatures cost this session.
+    std::fprintf(stderr, "generalised %llu signature%s: %llu runs, %.2f s\n",
+                 static_cast<unsigned long long>(r->totals.generalised),
+                 r->totals.generalised == 1 ? "" : "s",
+                 static_cast<unsigned long long>(r->totals.generalise_runs),
+                 r->totals.generalise_seconds);
+  }
   if (r->new_buckets > 0) {
     std::fprintf(stderr, "%llu new bucket%s\n",
                  static_cast<unsigned long long>(r->new_buckets),

@@ -14,6 +14,24 @@ constexpr std::pair<Format, absl::string_view> kFormats[] = {
 
 }  // namespace
 
+uint64_t ThreadCount(const Case& c) {
+  // Saturates: three 32-bit extents times three group counts overflow 64 bits.
+  constexpr uint64_t kCap = uint64_t{1} << 40;
+  auto times = [](uint64_t n, uint64_t m) {
+    return m != 0 && n > kCap / m ? kCap : n * m;
+  };
+  uint64_t n = 1;
+  for (uint32_t g : c.groups) n = times(n, g);
+  for (const Instruction& i : c.shader.instructions) {
+    if (i.op != Op::kDclThreadGroup) continue;
+    for (size_t k = 0; k < 3 && k < i.operands.size(); ++k) {
+      n = times(n, i.operands[k].index);
+    }
+    break;
+  }
+  return n;
+}
+
 uint64_t Resource::WordCount() const {
   switch (kind) {
     case ResourceKind::kRaw: return words;

@@ -128,6 +128,9 @@ std::string PrintCase(const Case& c);
 // and reports should point into the file that gets saved.
 Case NumberedAsPrinted(const Case& c);
 
+// Total threads of the dispatch (group size x group count), saturating.
+uint64_t ThreadCount(const Case& c);
+
 absl::string_view ResourceKindName(ResourceKind k);
 absl::string_view FormatName(Format f);
 std::optional<Format> FormatFromName(absl::string_view name);

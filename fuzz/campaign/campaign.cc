@@ -120,6 +120,9 @@ class Supervisor {
       t.unknown += c.unknown.load();
       t.rejected += c.rejected.load();
       t.errors += c.errors.load();
+      t.generalised += c.generalised.load();
+      t.generalise_runs += c.generalise_runs.load();
+      t.generalise_seconds += static_cast<double>(c.generalise_us.load()) / 1e6;
       t.corpus += c.corpus_added.load();
       t.reducing +=
           c.phase.load() == static_cast<uint32_t>(WorkerPhase::kReduce);

@@ -317,11 +317,14 @@ std::string StatsJson(const CampaignTotals& t, const std::string& target,
       "  \"divergences\": %d,\n  \"buckets\": %d,\n  \"unknown\": %d,\n"
       "  \"crashes\": %d,\n  \"timeouts\": %d,\n  \"rejected\": %d,\n"
       "  \"errors\": %d,\n  \"corpus\": %d,\n  \"elapsed_seconds\": %.1f,\n"
+      "  \"generalised\": %d,\n  \"generalise_runs\": %d,\n"
+      "  \"generalise_seconds\": %.2f,\n"
       "  \"target\": \"%s\",\n  \"policy\": \"%s\",\n  \"seed\": %d,\n"
       "  \"jobs\": %d,\n  \"coverage\": {",
       t.cases, t.cases_per_second, t.divergences, t.buckets, t.unknown,
       t.crashes, t.timeouts, t.rejected, t.errors, t.corpus, t.elapsed_seconds,
-      target, policy, seed, jobs);
+      t.generalised, t.generalise_runs, t.generalise_seconds, target, policy,
+      seed, jobs);
   bool first_op = true;
   for (int op = 0; op < kAtomicOpCount; ++op) {
     std::string kinds;

@@ -47,6 +47,11 @@ struct WorkerCounters {
   // (fuzz/differential.h, RunKind).
   std::atomic<uint64_t> errors{0};
   std::atomic<uint64_t> corpus_added{0};
+  // Generalisation of new signatures (fuzz/triage/generalise.h): how many,
+  // their runs of the target, their time.
+  std::atomic<uint64_t> generalised{0};
+  std::atomic<uint64_t> generalise_runs{0};
+  std::atomic<uint64_t> generalise_us{0};
   std::atomic<uint64_t> heartbeat{0};  // bumps at every phase change
   std::atomic<uint64_t> current_index{0};
   std::atomic<uint32_t> phase{0};
@@ -71,6 +76,9 @@ struct CampaignTotals {
   uint64_t cases = 0, divergences = 0, buckets = 0, unknown = 0;
   uint64_t crashes = 0, timeouts = 0, rejected = 0, corpus = 0;
   uint64_t errors = 0;  // this session's (campaign.state does not keep them)
+  // This session's generalisations: signatures, runs, seconds.
+  uint64_t generalised = 0, generalise_runs = 0;
+  double generalise_seconds = 0;
   double elapsed_seconds = 0;
   double cases_per_second = 0;  // of this session (not the resumed part)
   // Workers reducing a new bucket's finding now: their case counts stand

@@ -12,6 +12,7 @@
 #include "fuzz/differential.h"
 #include "fuzz/reduce/reducer.h"
 #include "fuzz/triage/finding_store.h"
+#include "fuzz/triage/generalise.h"
 #include "fuzz/triage/report.h"
 #include "fuzz/triage/signature.h"
 #include "oracle/judge.h"
@@ -253,8 +254,49 @@ class Worker {
         }
       }
     }
-    f.report = RenderReport(*shown, *shown_d, f.signature);
+    if (f.known.empty() && setup_.options.reduce_seconds > 0) {
+      // The bucket is the essential signature of what was found (reduced
+      // or not); the found signature aliases it.
+      Signature essential = Generalised(*shown, f.signature, f);
+      if (essential != f.signature) {
+        WriteSucceeded(shared_, stderr, "a bucket alias",
+                       store_.SaveAlias(*sig, essential));
+        f.signature = essential;
+        if (const std::string* known = setup_.known.Find(essential.Key()))
+          f.known = *known;
+      }
+    }
+    f.report = RenderReport(*shown, *shown_d, f.signature, f.trigger);
+    if (!f.generalised.empty())
+      absl::StrAppend(&f.report, "\ngeneralised: ", f.generalised, "\n");
     WriteSucceeded(shared_, stderr, "a finding", store_.Save(f).status());
+  }
+
+  // The essential signature of `c` (which diverges as `signed_as`), its
+  // trigger and cost into `f`; the signature unchanged if the target cannot
+  // be set up for the edits.
+  // The essential signature of `c` (which diverges as `signed_as`), its
+  // trigger and cost into `f`; the signature unchanged if the target cannot
+  // be set up for the edits.
+  Signature Generalised(const isa::Case& c, const Signature& signed_as,
+                        NewFinding& f) {
+    absl::StatusOr<std::unique_ptr<targets::Target>> target =
+        MakeTarget(ReproducibleOptions(setup_.Run()));
+    if (!target.ok()) return signed_as;
+    GeneraliseOptions go;
+    go.deadline =
+        std::min(absl::Now() + absl::Seconds(setup_.options.reduce_seconds),
+                 plan_.deadline);
+    go.judge = judge_;
+    const fuzz::Generalised g = Generalise(c, signed_as, **target, go);
+    f.trigger = g.trigger;
+    f.generalised = g.Cost();
+    counters_.generalised.fetch_add(1, std::memory_order_relaxed);
+    counters_.generalise_runs.fetch_add(static_cast<uint64_t>(g.runs),
+                                        std::memory_order_relaxed);
+    counters_.generalise_us.fetch_add(static_cast<uint64_t>(g.seconds * 1e6),
+                                      std::memory_order_relaxed);
+    return g.signature;
   }
 
   const CampaignSetup& setup_;

@@ -82,9 +82,6 @@ std::optional<size_t> PickInsertionPoint(Choices& choices,
                                          const isa::Program& p,
                                          const CaseFacts& f);
 
-// Total threads of the dispatch (group size x group count), saturating.
-uint64_t ThreadCount(const isa::Case& c);
-
 }  // namespace atomfuzz::fuzz
 
 #endif  // ATOMFUZZ_FUZZ_GENERATE_CASE_FACTS_H_

@@ -86,6 +86,12 @@ std::string BucketText(const NewFinding& f, const std::string& id) {
              "= %s\n",
              id, s.Key(), s.opcode, s.resource, s.address, s.divergence,
              s.target, FoundAt(f), f.elapsed_s, OneLine(f.summary)) +
+         (f.trigger.empty()
+              ? ""
+              : absl::StrCat("trigger = ", OneLine(f.trigger), "\n")) +
+         (f.generalised.empty()
+              ? ""
+              : absl::StrCat("generalised = ", OneLine(f.generalised), "\n")) +
          (f.known.empty() ? ""
                           : absl::StrCat("known = ", OneLine(f.known), "\n"));
 }
@@ -329,6 +335,10 @@ absl::StatusOr<BucketInfo> FindingStore::ReadBucket(
       b.summary = std::string(kv.second);
     } else if (kv.first == "known") {
       b.known = std::string(kv.second);
+    } else if (kv.first == "trigger") {
+      b.trigger = std::string(kv.second);
+    } else if (kv.first == "generalised") {
+      b.generalised = std::string(kv.second);
     }
   }
   std::error_code ec;

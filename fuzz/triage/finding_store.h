@@ -51,6 +51,10 @@ struct NewFinding {
   double elapsed_s = -1;      // seconds into the campaign; < 0 = unknown
   // The docs/findings.md section it is already written up as, or "".
   std::string known;
+  // The essential signature in a sentence, and what finding it cost
+  // (generalise.h); "" when the finding was not generalised.
+  std::string trigger;
+  std::string generalised;
 };
 
 // f.original with every [metadata] key original.case will carry (values
@@ -78,6 +82,8 @@ struct BucketInfo {
   // The docs/findings.md section it is already written up as (MarkKnown),
   // or "".
   std::string known;
+  std::string trigger;      // as NewFinding's
+  std::string generalised;  // as NewFinding's
 };
 
 class FindingStore {

@@ -10,6 +10,7 @@
 #include "absl/strings/str_format.h"
 #include "fuzz/runner.h"
 #include "fuzz/triage/case_size.h"
+#include "fuzz/triage/generalise.h"
 #include "isa/printer.h"
 
 namespace atomfuzz::fuzz {
@@ -45,10 +46,12 @@ std::string Table(const std::vector<Row>& rows,
 }
 
 void Header(std::string& out, const isa::Case& c, const Signature& s,
-            absl::string_view verdict) {
+            absl::string_view verdict, const std::string& trigger = "") {
   absl::StrAppend(&out, "atomfuzz finding ", s.Id(), "\n\n");
   absl::StrAppend(&out, "verdict:  ", verdict, "\n");
   absl::StrAppend(&out, "bucket:   ", s.Key(), "\n");
+  absl::StrAppend(
+      &out, "trigger:  ", trigger.empty() ? TriggerSentence(s) : trigger, "\n");
   absl::StrAppendFormat(
       &out, "          opcode %s, resource %s, address %s, divergence %s\n",
       s.opcode, s.resource, s.address, s.divergence);
@@ -182,9 +185,10 @@ isa::Program Printed(const isa::Case& c) {
 }  // namespace
 
 std::string RenderReport(const isa::Case& c, const Differential& d,
-                         const Signature& signature) {
+                         const Signature& signature,
+                         const std::string& trigger) {
   std::string out;
-  Header(out, c, signature, d.verdict.Summary());
+  Header(out, c, signature, d.verdict.Summary(), trigger);
   const auto& fs = d.verdict.findings;
   absl::StrAppend(&out, "\nfindings (", fs.size(), "):\n");
   for (size_t i = 0; i < fs.size() && i < kMaxRows; ++i) {

@@ -17,9 +17,11 @@ namespace atomfuzz::fuzz {
 // `c` is the case the differential `d` was run on (normally the reduced
 // one). The oracle is run once on it (canonical schedule) to print the
 // allowed words; undefined words print as ????????. Never fails: what cannot
-// be computed is said in the text.
+// be computed is said in the text. `trigger` is the bucket's sentence
+// (generalise.h); "" says TriggerSentence(signature).
 std::string RenderReport(const isa::Case& c, const Differential& d,
-                         const Signature& signature);
+                         const Signature& signature,
+                         const std::string& trigger = "");
 
 // For a worker that crashed or hung: no outcome to compare. `what` is the
 // supervisor's account ("killed by signal 11", "no progress for 10 s").

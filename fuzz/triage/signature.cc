@@ -28,8 +28,9 @@ std::string Token(absl::string_view s) {
   return t.empty() ? std::string(kUnknown) : t;
 }
 
-// A finding's kind as a signature's token: run statuses are short.
-std::string DivergenceKind(oracle::FindingKind kind) {
+}  // namespace
+
+std::string FindingKindToken(oracle::FindingKind kind) {
   switch (kind) {
     case oracle::FindingKind::kCrashed: return "crash";
     case oracle::FindingKind::kTimedOut: return "timeout";
@@ -37,6 +38,8 @@ std::string DivergenceKind(oracle::FindingKind kind) {
     default: return Token(oracle::FindingKindName(kind));
   }
 }
+
+namespace {
 
 struct Memory {
   bool tgsm = false;
@@ -182,24 +185,32 @@ std::string AddressName(
 
 }  // namespace
 
+bool IsWrongValue(absl::string_view d) {
+  return d == "wrong-return" || d == "wrong-memory" || d == "wrong-counter" ||
+         d == "missing-atomic" || d == "extra-atomic" || d == "wrong-value";
+}
+
 std::string Signature::Key() const {
   std::string key =
       absl::StrJoin({opcode, resource, address, divergence, target}, "|");
-  if (!cause.empty()) absl::StrAppend(&key, "|", cause);
+  if (!cause.empty() || !conditions.empty()) absl::StrAppend(&key, "|", cause);
+  if (!conditions.empty()) absl::StrAppend(&key, "|", conditions);
   return key;
 }
 
-std::string CauseOf(absl::string_view message) {
-  message = message.substr(0, message.find('\n'));
+namespace {
+
+// Decimal and hex numbers as N ("vkd3d" keeps its 3), separators replaced,
+// at most `limit` characters.
+std::string Masked(absl::string_view message, size_t limit) {
   std::string out;
-  for (size_t i = 0; i < message.size() && out.size() < 60;) {
+  for (size_t i = 0; i < message.size() && out.size() < limit;) {
     const char ch = message[i];
     const bool in_word =
         i > 0 &&
         (absl::ascii_isalpha(static_cast<unsigned char>(message[i - 1])) ||
          message[i - 1] == '_');
     if (absl::ascii_isdigit(static_cast<unsigned char>(ch)) && !in_word) {
-      // 12, 0x52, 0xdeadbeef: one N ("vkd3d" keeps its 3).
       if (ch == '0' && i + 1 < message.size() &&
           (message[i + 1] == 'x' || message[i + 1] == 'X')) {
         i += 2;
@@ -217,6 +228,23 @@ std::string CauseOf(absl::string_view message) {
     out += ch;
     ++i;
   }
+  return out;
+}
+
+}  // namespace
+
+std::string CauseOf(absl::string_view message) {
+  // A crash's frames (targets/isolation/crash_frames.h) follow on a line of
+  // their own and tell one crash from another: kept after an '@'.
+  constexpr absl::string_view kFrames = "\nframes: ";
+  absl::string_view frames;
+  if (size_t at = message.find(kFrames); at != absl::string_view::npos) {
+    frames = message.substr(at + kFrames.size());
+    frames = frames.substr(0, frames.find('\n'));
+  }
+  message = message.substr(0, message.find('\n'));
+  std::string out = Masked(message, 60);
+  if (!frames.empty()) absl::StrAppend(&out, "@", Masked(frames, 120));
   std::string t = Token(absl::StripAsciiWhitespace(out));
   return t == kUnknown ? std::string() : t;
 }
@@ -227,18 +255,27 @@ std::string Signature::Id() const {
 
 absl::StatusOr<Signature> ParseSignatureKey(absl::string_view key) {
   std::vector<std::string> parts = absl::StrSplit(key, '|');
-  if ((parts.size() != 5 && parts.size() != 6) ||
-      std::any_of(parts.begin(), parts.end(),
-                  [](const std::string& p) { return p.empty(); })) {
-    return absl::InvalidArgumentError(
-        absl::StrFormat("expected a signature key "
-                        "'opcode|resource|address|divergence|target[|cause]', "
-                        "found '%s'",
-                        key));
+  // The cause may be empty only when conditions follow it.
+  const size_t must_fill = parts.size() == 7 ? 5 : parts.size();
+  if (parts.size() < 5 || parts.size() > 7 ||
+      std::any_of(parts.begin(), parts.begin() + must_fill,
+                  [](const std::string& p) { return p.empty(); }) ||
+      (parts.size() == 7 && parts[6].empty())) {
+    return absl::InvalidArgumentError(absl::StrFormat(
+        "expected a signature key "
+        "'opcode|resource|address|divergence|target[|cause[|conditions]]', "
+        "found '%s'",
+        key));
   }
-  return Signature{parts[0], parts[1],
-                   parts[2], parts[3],
-                   parts[4], parts.size() == 6 ? parts[5] : std::string()};
+  Signature s;
+  s.opcode = parts[0];
+  s.resource = parts[1];
+  s.address = parts[2];
+  s.divergence = parts[3];
+  s.target = parts[4];
+  if (parts.size() >= 6) s.cause = parts[5];
+  if (parts.size() == 7) s.conditions = parts[6];
+  return s;
 }
 
 uint64_t Fnv1a64(absl::string_view bytes) {
@@ -269,7 +306,7 @@ absl::StatusOr<Signature> SignatureOf(const isa::Case& c, const Differential& d,
   }
   const oracle::Finding& f = d.verdict.findings.front();
   Signature s;
-  s.divergence = DivergenceKind(f.kind);
+  s.divergence = FindingKindToken(f.kind);
   s.target = Token(target_label);
   if (d.outcome.status != isa::RunStatus::kOk) {  // nothing ran to point at
     s.cause = CauseOf(d.outcome.message);

@@ -38,23 +38,38 @@ struct Signature {
   // from another (vkd3d's unknown opcode from its invalid SPIR-V). Empty
   // for runs that finished.
   std::string cause;
+  // Of an essential signature (generalise.h): what else the divergence
+  // needs, comma-separated ("dst!=x", "threads>1"); "" for none.
+  std::string conditions;
 
   // "opcode|resource|address|divergence|target", then "|cause" when there
-  // is one; stable across runs.
+  // is one, then "|conditions" (after an empty cause if need be) when there
+  // are some; stable across runs.
   std::string Key() const;
   // 16 lowercase hex digits, Fnv1a64(Key()): a directory name.
   std::string Id() const;
   bool operator==(const Signature&) const = default;
 };
 
-// Inverse of Key(); InvalidArgument unless it has five non-empty fields.
+// A judge's finding kind as a signature's divergence token ("crash",
+// "wrong-return", ...).
+std::string FindingKindToken(oracle::FindingKind kind);
+
+// Whether a divergence kind is a wrong value (returned, in memory, a
+// counter, an atomic missing or extra), rather than a run that did not end
+// well (crash, timeout, rejected, budget).
+bool IsWrongValue(absl::string_view divergence);
+
+// Inverse of Key(); InvalidArgument unless it has five non-empty fields
+// (then a cause, then conditions).
 absl::StatusOr<Signature> ParseSignatureKey(absl::string_view key);
 
 // FNV-1a, 64 bits. Frozen (a golden test pins it): ids name directories that
 // outlive the binary, so no per-process seeded hash (absl::Hash) may be used.
 // A run's message as a signature cause: its first line, decimal and hex
 // numbers as N, SPIR-V ids (%12) as %N, separators and spaces replaced,
-// at most 60 characters.
+// at most 60 characters; then, for a crash whose frames are known (a line
+// "frames: lib:symbol < ..."), '@' and those frames (120 characters).
 std::string CauseOf(absl::string_view message);
 
 uint64_t Fnv1a64(absl::string_view bytes);

@@ -80,6 +80,10 @@ std::string TriageTable(const std::vector<BucketInfo>& buckets) {
         b.reduced_path, b.reduced_size.instructions, b.reduced_size.threads);
     if (!s.cause.empty())
       absl::StrAppendFormat(&out, "%18s cause: %s\n", "", s.cause);
+    if (!s.conditions.empty())
+      absl::StrAppendFormat(&out, "%18s conditions: %s\n", "", s.conditions);
+    if (!b.trigger.empty())
+      absl::StrAppendFormat(&out, "%18s trigger: %s\n", "", b.trigger);
     if (!b.known.empty())
       absl::StrAppendFormat(&out, "%18s known: %s\n", "", b.known);
   }
@@ -106,6 +110,9 @@ std::string TriageJson(const std::vector<BucketInfo>& buckets) {
                     ", \"divergence\": ", JsonString(s.divergence),
                     ", \"target\": ", JsonString(s.target),
                     ", \"cause\": ", JsonString(s.cause),
+                    ", \"conditions\": ", JsonString(s.conditions),
+                    ", \"trigger\": ", JsonString(b.trigger),
+                    ", \"generalised\": ", JsonString(b.generalised),
                     ", \"known\": ", JsonString(b.known),
                     ", \"hits\": ", b.hits);
     const std::string elapsed =

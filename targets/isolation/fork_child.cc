@@ -11,6 +11,7 @@
 #include "absl/strings/str_cat.h"
 #include "isa/case_file.h"
 #include "targets/isolation/batch_wire.h"
+#include "targets/isolation/crash_frames.h"
 #include "targets/isolation/frame_io.h"
 #include "targets/isolation/outcome_wire.h"
 
@@ -76,8 +77,9 @@ void ServeBatch(int fd, Target& target, absl::string_view request) {
 }  // namespace
 
 void ServeChild(int fd, pid_t parent, const TargetFactory& factory,
-                const IsolationOptions& options) {
+                const IsolationOptions& options, int crash_fd) {
   Detach(parent, options);
+  if (crash_fd >= 0) ReportCrashFramesTo(crash_fd);
   absl::StatusOr<std::unique_ptr<Target>> target = factory();
   if (!target.ok()) {
     Send(fd, kTagNoTarget,
@@ -88,6 +90,7 @@ void ServeChild(int fd, pid_t parent, const TargetFactory& factory,
   Send(fd, kTagReady, "");
   std::string request;
   for (;;) {
+    RearmCrashFrames();
     if (ReadFrame(fd, kMaxRequestBytes, NoDeadline(), request) !=
             FrameResult::kOk ||
         request.empty() ||

@@ -19,8 +19,9 @@ inline constexpr char kTagBatch = 'B';    // parent -> child: batch_wire request
 inline constexpr char kTagResults = 'N';  // child -> parent: batch_wire results
 inline constexpr size_t kMaxRequestBytes = size_t{1} << 30;
 
+// `crash_fd`: where a crash's frames go (crash_frames.h); -1 for nowhere.
 [[noreturn]] void ServeChild(int fd, pid_t parent, const TargetFactory& factory,
-                             const IsolationOptions& options);
+                             const IsolationOptions& options, int crash_fd);
 
 }  // namespace atomfuzz::targets
 

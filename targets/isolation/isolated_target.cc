@@ -1,5 +1,6 @@
 #include "targets/isolation/isolated_target.h"
 
+#include <fcntl.h>
 #include <signal.h>
 #include <sys/socket.h>
 #include <sys/wait.h>
@@ -14,12 +15,18 @@
 #include "absl/strings/str_format.h"
 #include "isa/case_file.h"
 #include "targets/isolation/batch_wire.h"
+#include "targets/isolation/crash_frames.h"
 #include "targets/isolation/fork_child.h"
 #include "targets/isolation/frame_io.h"
 #include "targets/isolation/outcome_wire.h"
 
 namespace atomfuzz::targets {
 namespace {
+
+void CloseCrashPipe(const int (&fds)[2]) {
+  for (int fd : fds)
+    if (fd >= 0) close(fd);
+}
 
 absl::string_view SignalName(int sig) {
   switch (sig) {
@@ -55,7 +62,10 @@ class IsolatedTarget : public Target {
         factory_(std::move(factory)),
         options_(options),
         description_(std::move(description)) {}
-  ~IsolatedTarget() override { Kill(); }
+  ~IsolatedTarget() override {
+    Kill();
+    if (crash_fd_ >= 0) close(crash_fd_);
+  }
 
   absl::string_view name() const override { return name_; }
   std::string Describe() const override {
@@ -70,18 +80,26 @@ class IsolatedTarget : public Target {
       return absl::InternalError(
           absl::StrCat("socketpair: ", std::strerror(errno)));
     }
+    // Where the child writes the frames of a crash (crash_frames.h).
+    int crash[2] = {-1, -1};
+    if (pipe2(crash, O_CLOEXEC) != 0) crash[0] = crash[1] = -1;
     const pid_t parent = getpid();
     const pid_t pid = fork();
     if (pid < 0) {
       close(fds[0]);
       close(fds[1]);
+      CloseCrashPipe(crash);
       return absl::InternalError(absl::StrCat("fork: ", std::strerror(errno)));
     }
     if (pid == 0) {
       close(fds[0]);
-      ServeChild(fds[1], parent, factory_, options_);
+      if (crash[0] >= 0) close(crash[0]);
+      ServeChild(fds[1], parent, factory_, options_, crash[1]);
     }
     close(fds[1]);
+    if (crash[1] >= 0) close(crash[1]);
+    if (crash_fd_ >= 0) close(crash_fd_);
+    crash_fd_ = crash[0];
     setpgid(pid, pid);  // as the child does; whichever runs first wins
     pid_ = pid;
     fd_ = fds[0];
@@ -243,8 +261,16 @@ class IsolatedTarget : public Target {
     pid_ = -1;
     if (got < 0) return "the child vanished";
     if (WIFSIGNALED(status)) {
-      return absl::StrFormat("killed by signal %d (%s)", WTERMSIG(status),
-                             SignalName(WTERMSIG(status)));
+      std::string death =
+          absl::StrFormat("killed by signal %d (%s)", WTERMSIG(status),
+                          SignalName(WTERMSIG(status)));
+      // Where it crashed, on a line of its own: signatures key crashes by
+      // it (fuzz/triage/signature.h CauseOf).
+      if (crash_fd_ >= 0) {
+        const std::string frames = ReadCrashFrames(crash_fd_);
+        if (!frames.empty()) absl::StrAppend(&death, "\nframes: ", frames);
+      }
+      return death;
     }
     if (WEXITSTATUS(status) == kOutOfMemoryExit) {
       return absl::StrFormat(
@@ -270,6 +296,7 @@ class IsolatedTarget : public Target {
   const std::string description_;
   pid_t pid_ = -1;
   int fd_ = -1;
+  int crash_fd_ = -1;    // the read end of the child's crash-frames pipe
   uint64_t served_ = 0;  // exchanges the current child answered
 };
 

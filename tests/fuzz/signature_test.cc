@@ -37,7 +37,7 @@ TEST(Fnv1a64, MatchesThePublishedVectors) {
 TEST(Signature, GoldenIdIsFrozen) {
   const Signature s{
       "imm_atomic_xor",        "u-raw", "in-bounds", "wrong-return",
-      "fast+inject=xor-as-or", ""};
+      "fast+inject=xor-as-or", "",      ""};
   EXPECT_EQ(
       s.Key(),
       "imm_atomic_xor|u-raw|in-bounds|wrong-return|fast+inject=xor-as-or");
@@ -52,6 +52,7 @@ TEST(Signature, KeyParsesBack) {
                     "tgsm-poison",
                     "wrong-memory",
                     "fast",
+                    "",
                     ""};
   absl::StatusOr<Signature> back = ParseSignatureKey(s.Key());
   ASSERT_TRUE(back.ok()) << back.status();
@@ -64,6 +65,23 @@ TEST(Signature, KeyParsesBack) {
   EXPECT_NE(with_cause.Id(), s.Id());
   EXPECT_FALSE(ParseSignatureKey("a|b|c").ok());
   EXPECT_FALSE(ParseSignatureKey("a|b||d|e").ok());
+}
+
+TEST(Signature, ConditionsFollowAnEmptyCause) {
+  Signature s;
+  s.opcode = "imm:*";
+  s.resource = "*";
+  s.address = "in-bounds";
+  s.divergence = "wrong-value";
+  s.target = "fast";
+  s.conditions = "dst!=x";
+  EXPECT_EQ(s.Key(), "imm:*|*|in-bounds|wrong-value|fast||dst!=x");
+  absl::StatusOr<Signature> back = ParseSignatureKey(s.Key());
+  ASSERT_TRUE(back.ok()) << back.status();
+  EXPECT_EQ(*back, s);
+  // An empty conditions field is not a key Key() writes.
+  EXPECT_FALSE(ParseSignatureKey("a|b|c|d|e|f|").ok());
+  EXPECT_FALSE(ParseSignatureKey("a|b|c|d|e|f|g|h").ok());
 }
 
 TEST(Signature, TargetLabelNamesTheInjection) {
@@ -137,6 +155,12 @@ TEST(Signature, CauseMasksNumbersAndKeepsTheWords) {
             "spirv-val:-ID-'N'-decorated-with-ArrayStride-multiple-times");
   EXPECT_EQ(CauseOf("killed by signal 11 (SIGSEGV)"),
             "killed-by-signal-N-(SIGSEGV)");
+  // A crash's frames tell it from another crash of the same signal.
+  EXPECT_EQ(CauseOf("killed by signal 11 (SIGSEGV)\nframes: "
+                    "libvulkan_lvp.so:lp_build_tgsi < libLLVM-15.so.1:? < "
+                    "libvulkan_lvp.so:lvp_pipeline_compile"),
+            "killed-by-signal-N-(SIGSEGV)@libvulkan_lvp.so:lp_build_tgsi-<-"
+            "libLLVM-N.so.N:?-<-libvulkan_lvp.so:lvp_pipeline_compile");
   EXPECT_EQ(CauseOf("a|b"), "a/b");
   EXPECT_EQ(CauseOf(""), "");
   EXPECT_LE(CauseOf(std::string(200, 'x')).size(), 60u);

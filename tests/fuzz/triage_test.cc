@@ -43,10 +43,11 @@ class TriageTest : public ::testing::Test {
                      "in-bounds",
                      "wrong-return",
                      "fast+inject=xor-as-or",
+                     "",
                      ""};
-  const Signature b_{"imm_atomic_iadd", "g-raw", "in-bounds",
-                     "wrong-return",    "fast",  ""};
-  const Signature c_{"?", "?", "?", "crash", "fast", ""};
+  const Signature b_{
+      "imm_atomic_iadd", "g-raw", "in-bounds", "wrong-return", "fast", "", ""};
+  const Signature c_{"?", "?", "?", "crash", "fast", "", ""};
 };
 
 TEST_F(TriageTest, OrdersByHitsThenFirstSeen) {
