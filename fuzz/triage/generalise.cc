@@ -433,6 +433,48 @@ std::optional<std::string> SpecClassOf(const isa::Case& c, size_t at) {
   return std::string(isa::AddressClassName(*worst));
 }
 
+// Where nothing about an atomic explains the divergence, the atomic only
+// observed it: a load or store with a constant address out of bounds that
+// must stay there (its memory kind then keyed, as for an atomic), or an ALU
+// instruction on constants that the target computes wrong (folded to the
+// spec's values, the divergence goes: keyed by its mnemonic). Two bugs that
+// only meet atomics would otherwise share the "nothing" bucket.
+bool ExplainWithoutAtomics(const isa::Case& c, Prober& prober, Signature& s,
+                           std::vector<std::string>& notes) {
+  for (size_t at : PlainAccesses(c.shader)) {
+    if (!ConstantlyOutOfBounds(c, at)) continue;
+    const bool moved =
+        prober
+            .Diverges(WithFirstAddress(c, at),
+                      absl::StrCat("instruction ", at, " at address 0"))
+            .value_or(true);
+    if (moved) continue;
+    bool untested = false;
+    s.resource = MemoryClass(MemoryToken(c, at, prober, untested));
+    // Out of bounds keys the bucket where the memory kind does not.
+    s.address = s.resource == "*" ? "out-of-bounds" : "*";
+    s.opcode = "*";
+    notes.push_back(
+        absl::StrCat("via=", c.shader.instructions[at].info().mnemonic));
+    return true;
+  }
+  for (size_t at = 0; at < c.shader.instructions.size(); ++at) {
+    std::optional<isa::Case> folded = WithFolded(c, at);
+    if (!folded) continue;
+    if (prober
+            .Diverges(folded, absl::StrCat("instruction ", at,
+                                           " folded to the spec's values"))
+            .value_or(true))
+      continue;
+    // "alu:": ALU and atomic operations share names (xor, imax).
+    s.opcode = absl::StrCat("alu:", c.shader.instructions[at].info().mnemonic);
+    s.resource = "*";
+    s.address = "*";
+    return true;
+  }
+  return false;
+}
+
 }  // namespace
 
 std::string Generalised::Cost() const {
@@ -549,19 +591,25 @@ Generalised Generalise(const isa::Case& reduced, const Signature& found,
     if (s.resource != kind) notes.push_back("kind=" + kind);
     address = culprit->address;
   }
+  bool elsewhere = false;  // a load, store or ALU instruction explains it
+  if ((s.opcode == "*" || s.opcode == "none") && s.resource == "*" &&
+      conditions.empty() && !(culprit && culprit->address_matters)) {
+    elsewhere = ExplainWithoutAtomics(reduced, prober, s, notes);
+  }
   // The rest keys the bucket only where nothing about the atomic does (its
   // operation, memory kind, dst0 or return): otherwise it is where this
   // case put the atomic (an address computed from a racing return is
   // "undefined" to the spec) and how its threads met, said, not keyed.
   const bool explained =
       s.opcode != "*" || s.resource != "*" || !conditions.empty();
-  // An undefined address (computed from a racing return, say) is the
-  // case's doing whatever the probes say.
   // In bounds is where every bug can show; out of bounds keys the bucket
   // when the atomic must stay there (not at address 0) and nothing else
-  // explains the divergence.
-  if (!explained && culprit && culprit->address_matters &&
-      address != "undefined-address") {
+  // explains the divergence. An undefined address (computed from a racing
+  // return, say) is the case's doing whatever the probes say.
+  if (elsewhere) {
+    // Keyed there.
+  } else if (!explained && culprit && culprit->address_matters &&
+             address != "undefined-address") {
     s.address = "out-of-bounds";
     notes.push_back("at=" + address);
   } else {

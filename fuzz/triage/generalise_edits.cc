@@ -4,7 +4,9 @@
 #include <bit>
 #include <utility>
 
+#include "fuzz/runner.h"
 #include "fuzz/triage/edit_helpers.h"
+#include "isa/validator.h"
 
 namespace atomfuzz::fuzz {
 namespace {
@@ -134,12 +136,176 @@ std::optional<isa::Case> WithValue(const isa::Case& c, size_t at,
 
 std::optional<isa::Case> WithFirstAddress(const isa::Case& c, size_t at) {
   if (at >= c.shader.instructions.size()) return std::nullopt;
-  const int k =
-      c.shader.instructions[at].info().operand_with_role(Role::kAddress);
-  if (k < 0) return std::nullopt;
   isa::Case v = Stripped(c);
-  v.shader.instructions[at].operands[static_cast<size_t>(k)] =
-      isa::Imm4(0, 0, 0, 0);
+  Instruction& i = v.shader.instructions[at];
+  bool any = false;
+  for (Role r : {Role::kAddress, Role::kStructIndex, Role::kByteOffset}) {
+    const int k = i.info().operand_with_role(r);
+    if (k < 0) continue;
+    i.operands[static_cast<size_t>(k)] =
+        r == Role::kAddress ? isa::Imm4(0, 0, 0, 0) : isa::Imm(0);
+    any = true;
+  }
+  if (!any) return std::nullopt;
+  return v;
+}
+
+bool ConstantlyOutOfBounds(const isa::Case& c, size_t at) {
+  if (at >= c.shader.instructions.size()) return false;
+  const Instruction& i = c.shader.instructions[at];
+  const Operand* target = WithRole(i, Role::kTarget);
+  if (target == nullptr) return false;
+  // Component k of an operand of role r, if constant: an immediate, or a
+  // register a mov of an immediate set before, with no block in between.
+  auto constant = [&](Role r, int k, uint64_t& v) {
+    const Operand* o = WithRole(i, r);
+    if (o == nullptr) return false;
+    if (o->file == RegFile::kImmediate) {
+      v = o->values[o->value_count == 1 ? 0 : static_cast<size_t>(k & 3)];
+      return true;
+    }
+    if (o->file != RegFile::kTemp || o->relative) return false;
+    const uint8_t component = o->Component(k);
+    for (size_t j = at; j-- > 0;) {
+      const Instruction& w = c.shader.instructions[j];
+      if (w.info().block != isa::BlockShape::kNone ||
+          w.info().family == isa::Family::kDecl)
+        return false;
+      const isa::OperandLayout& layout = isa::Layout(w.op);
+      for (size_t d = 0; d < w.operands.size(); ++d) {
+        const Operand& dst = w.operands[d];
+        if (!((layout.dst_mask >> d) & 1) || dst.file != RegFile::kTemp ||
+            dst.index != o->index || !((dst.mask >> component) & 1))
+          continue;
+        if (w.op != Op::kMov || w.operands.size() < 2 ||
+            w.operands[1].file != RegFile::kImmediate)
+          return false;
+        const Operand& src = w.operands[1];
+        v = src.values[src.value_count == 1 ? 0 : component];
+        return true;
+      }
+    }
+    return false;
+  };
+  const bool raw_op = i.op == Op::kLdRaw || i.op == Op::kStoreRaw;
+  const bool struct_op =
+      i.op == Op::kLdStructured || i.op == Op::kStoreStructured;
+  uint64_t a = 0, b = 0;
+  if (target->file == RegFile::kTgsm) {
+    const Instruction* d = nullptr;
+    for (const Instruction& x : c.shader.instructions) {
+      const Operand* declared = WithRole(x, Role::kDeclared);
+      if (x.info().family == isa::Family::kDecl && declared != nullptr &&
+          declared->file == RegFile::kTgsm && declared->index == target->index)
+        d = &x;
+    }
+    if (d == nullptr || d->operands.size() < 2) return false;
+    if (raw_op && d->op == Op::kDclTgsmRaw)
+      return constant(Role::kByteOffset, 0, a) && a + 4 > d->operands[1].index;
+    if (struct_op && d->op == Op::kDclTgsmStructured && d->operands.size() > 2)
+      return constant(Role::kStructIndex, 0, a) &&
+             constant(Role::kByteOffset, 0, b) &&
+             (a >= d->operands[2].index || b + 4 > d->operands[1].index);
+    return false;
+  }
+  const isa::Resource* r = c.FindResource(target->index);
+  if (r == nullptr) return false;
+  switch (r->kind) {
+    case isa::ResourceKind::kRaw:
+      return raw_op && constant(Role::kByteOffset, 0, a) &&
+             a + 4 > uint64_t{r->words} * 4;
+    case isa::ResourceKind::kStructured:
+      return struct_op && constant(Role::kStructIndex, 0, a) &&
+             constant(Role::kByteOffset, 0, b) &&
+             (a >= r->elements || b + 4 > r->stride);
+    case isa::ResourceKind::kTyped:
+      for (int k = 0; k < isa::TypedAddressWidth(r->dim); ++k) {
+        if (!constant(Role::kAddress, k, a)) return false;
+        if (a >= r->size[static_cast<size_t>(k)]) return true;
+      }
+      return false;
+  }
+  return false;
+}
+
+std::vector<size_t> PlainAccesses(const isa::Program& p) {
+  std::vector<size_t> out;
+  for (size_t i = 0; i < p.instructions.size(); ++i) {
+    const isa::Family f = p.instructions[i].info().family;
+    if (f == isa::Family::kLoad || f == isa::Family::kStore) out.push_back(i);
+  }
+  return out;
+}
+
+std::optional<isa::Case> WithFolded(const isa::Case& c, size_t at) {
+  if (at >= c.shader.instructions.size()) return std::nullopt;
+  const Instruction& i = c.shader.instructions[at];
+  const isa::OperandLayout& layout = isa::Layout(i.op);
+  if (i.info().family != isa::Family::kAlu || layout.destinations() != 1)
+    return std::nullopt;
+  const Operand* dst = nullptr;
+  for (size_t k = 0; k < i.operands.size(); ++k) {
+    const Operand& o = i.operands[k];
+    if ((layout.dst_mask >> k) & 1) {
+      dst = &o;
+    } else if (((layout.src_mask >> k) & 1) && o.file != RegFile::kImmediate) {
+      return std::nullopt;  // a register: its value is the case's
+    }
+  }
+  if (dst == nullptr || dst->file != RegFile::kTemp || dst->relative ||
+      dst->selection != Selection::kMask || dst->mask == 0) {
+    return std::nullopt;
+  }
+  // The spec's values: the instruction alone in one thread, its result
+  // stored to a fresh u#, run on the oracle.
+  isa::Case probe = Stripped(c);
+  uint32_t slot = 0;
+  for (const isa::Resource& r : probe.resources)
+    slot = std::max(slot, r.slot + 1);
+  if (slot > isa::kMaxUavSlot) return std::nullopt;
+  std::vector<Instruction> code;
+  for (const Instruction& d : probe.shader.instructions) {
+    if (d.info().family == isa::Family::kDecl && d.op != Op::kDclThreadGroup)
+      code.push_back(d);
+  }
+  Instruction dcl = Make(Op::kDclUavRaw, {isa::Uav(slot)});
+  code.push_back(dcl);
+  code.push_back(Make(Op::kDclThreadGroup,
+                      {isa::Number(1), isa::Number(1), isa::Number(1)}));
+  code.push_back(i);
+  Operand all = *dst;
+  all.selection = Selection::kSwizzle;
+  all.swizzle = {0, 1, 2, 3};
+  Operand out = isa::Uav(slot);
+  out.selection = Selection::kMask;
+  out.mask = 0xf;
+  code.push_back(Make(Op::kStoreRaw, {out, isa::Imm(0), all}));
+  code.push_back(Make(Op::kRet, {}));
+  probe.shader.instructions = std::move(code);
+  probe.groups = {1, 1, 1};
+  isa::Resource r;
+  r.slot = slot;
+  r.kind = isa::ResourceKind::kRaw;
+  r.words = 4;
+  r.init.assign(4, 0);
+  probe.resources.push_back(r);
+  if (!isa::Validate(probe).ok()) return std::nullopt;
+  RunOptions spec;
+  spec.target = "oracle";
+  absl::StatusOr<isa::Outcome> o = RunCase(probe, spec);
+  if (!o.ok() || o->status != isa::RunStatus::kOk) return std::nullopt;
+  const isa::UavState* u = nullptr;
+  for (const isa::UavState& s : o->uavs)
+    if (s.slot == slot) u = &s;
+  if (u == nullptr || u->words.size() < 4) return std::nullopt;
+  std::array<uint32_t, 4> values{};
+  for (size_t k = 0; k < 4; ++k) {
+    if (((dst->mask >> k) & 1) && !u->defined[k]) return std::nullopt;
+    values[k] = u->words[k];
+  }
+  isa::Case v = Stripped(c);
+  v.shader.instructions[at] = Make(
+      Op::kMov, {*dst, isa::Imm4(values[0], values[1], values[2], values[3])});
   return v;
 }
 

@@ -27,6 +27,17 @@ std::vector<size_t> AtomicInstructions(const isa::Program& p);
 std::vector<isa::Op> OpcodeAlternatives(const isa::Instruction& atomic);
 std::optional<isa::Case> WithOpcode(const isa::Case& c, size_t at, isa::Op op);
 
+// The ALU instruction at `at`, whose sources are all immediates, replaced
+// by a mov of the values the spec gives it (the oracle computes them): a
+// target that computes it wrong no longer can. Nullopt for other
+// instructions.
+std::optional<isa::Case> WithFolded(const isa::Case& c, size_t at);
+// Whether the load or store at `at` has a constant address whose first word
+// is out of bounds of its memory.
+bool ConstantlyOutOfBounds(const isa::Case& c, size_t at);
+// Indices of the loads and stores of the code (u# or g#).
+std::vector<size_t> PlainAccesses(const isa::Program& p);
+
 // The returning atomic at `at` writes its old value to component
 // `component` of the register it named; that component is saved before and
 // restored after, and a mov copies the value to the component named: the
@@ -39,9 +50,20 @@ std::optional<isa::Case> WithDstComponentInPlace(const isa::Case& c, size_t at,
 // The atomic at `at` with its value operand replaced by `value`.
 std::optional<isa::Case> WithValue(const isa::Case& c, size_t at,
                                    uint32_t value);
-// The atomic at `at` at address 0 of its memory (in bounds of any memory
-// holding a word).
+// The atomic, load or store at `at` at address 0 of its memory (in bounds
+// of any memory holding a word).
 std::optional<isa::Case> WithFirstAddress(const isa::Case& c, size_t at);
+
+// The ALU instruction at `at`, whose sources are all immediates, replaced
+// by a mov of the values the spec gives it (the oracle computes them): a
+// target that computes it wrong no longer can. Nullopt for other
+// instructions.
+std::optional<isa::Case> WithFolded(const isa::Case& c, size_t at);
+// Whether the load or store at `at` has a constant address whose first word
+// is out of bounds of its memory.
+bool ConstantlyOutOfBounds(const isa::Case& c, size_t at);
+// Indices of the loads and stores of the code (u# or g#).
+std::vector<size_t> PlainAccesses(const isa::Program& p);
 
 // The returning atomic at `at` writes its old value to component
 // `component` of a fresh register (filled first with `fill`), and a mov

@@ -431,7 +431,16 @@ std::vector<MemoryVariant> WithOtherMemory(const isa::Case& c, size_t at) {
     return out;
   }
   const isa::Resource* r = c.FindResource(slot);
-  if (r == nullptr || r->counter) return out;
+  // A hidden counter that alloc and consume use keeps the view structured;
+  // one nothing uses goes with the conversion.
+  const bool counted =
+      std::any_of(c.shader.instructions.begin(), c.shader.instructions.end(),
+                  [&](const Instruction& i) {
+                    const Operand* t = WithRole(i, Role::kTarget);
+                    return i.info().family == isa::Family::kCounter &&
+                           t != nullptr && Names(*t, RegFile::kUav, slot);
+                  });
+  if (r == nullptr || counted) return out;
   switch (r->kind) {
     case isa::ResourceKind::kStructured:
       if (r->stride < 4 ||

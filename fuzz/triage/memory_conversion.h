@@ -23,8 +23,8 @@ struct MemoryVariant {
 // as raw, u# raw as structured with a 4-byte stride (one-word accesses
 // only), g# as a u# of the same layout, each thread group's part after the
 // last. A typed load reads the word and fills in the format's defaults
-// (spec 1.7). None for a view with a counter, or typed formats other than
-// 32-bit integers.
+// (spec 1.7). None for a view whose counter alloc or consume use, or typed
+// formats other than 32-bit integers.
 std::vector<MemoryVariant> WithOtherMemory(const isa::Case& c, size_t at);
 
 }  // namespace atomfuzz::fuzz

@@ -16,6 +16,10 @@ namespace {
 
 // The mnemonics an opcode token stands for.
 std::string Mnemonics(const std::string& token) {
+  // An ALU instruction the divergence needs (generalise.cc folds them).
+  if (absl::StartsWith(token, "alu:"))
+    return absl::StrCat("an atomic after a ", token.substr(4),
+                        " on constants computed wrong");
   std::string ops = token;
   bool imm = true, plain = true;
   if (ops.rfind("imm:", 0) == 0) {
@@ -70,6 +74,9 @@ std::string ConditionPhrase(absl::string_view c) {
   if (c == "groups>1") return "only with more than one thread group";
   if (c == "barrier") return "only with a barrier (sync) between them";
   if (c == "form=imm") return "(shown only by the returning forms)";
+  if (absl::StartsWith(c, "via=")) {
+    return absl::StrCat("through a ", c.substr(4), " out of bounds");
+  }
   if (absl::StartsWith(c, "kind=")) {
     return absl::StrCat("(this case's memory: ", c.substr(5), ")");
   }

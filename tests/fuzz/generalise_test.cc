@@ -60,9 +60,51 @@ TEST(GeneraliseEdits, KeepEveryCorpusCaseAllowedOnACorrectTarget) {
         ++edits;
       }
     }
+    for (size_t at = 0; at < c->shader.instructions.size(); ++at) {
+      if (auto v = WithFolded(*c, at)) {
+        ExpectSound(*v, **fast, file + " folded");
+        ++edits;
+      }
+    }
   }
   // Most corpus cases have an atomic whose memory converts.
   EXPECT_GT(edits, 300);
+}
+
+TEST(GeneraliseEdits, FoldingPutsTheSpecsValuesInPlace) {
+  const isa::Case c = testutil::Parse(R"([uav u0]
+kind raw
+words 2
+[shader]
+cs_5_0
+dcl_uav_raw u0
+dcl_temps 1
+dcl_thread_group 1, 1, 1
+movc r0.x, l(0), l(0xbf800000), l(0)
+iadd r0.y, l(2), l(3)
+store_raw u0.xy, l(0), r0.xyxx
+ret
+)");
+  std::optional<isa::Case> movc = WithFolded(c, 3);
+  std::optional<isa::Case> iadd = WithFolded(c, 4);
+  ASSERT_TRUE(movc && iadd);
+  EXPECT_EQ(movc->shader.instructions[3].op, isa::Op::kMov);
+  EXPECT_EQ(movc->shader.instructions[3].operands[1].values[0], 0u);
+  EXPECT_EQ(iadd->shader.instructions[4].operands[1].values[1], 5u);
+  EXPECT_FALSE(WithFolded(c, 5).has_value());  // a store
+  EXPECT_TRUE(ConstantlyOutOfBounds(testutil::Parse(R"([uav u0]
+kind raw
+words 2
+[shader]
+cs_5_0
+dcl_uav_raw u0
+dcl_temps 1
+dcl_thread_group 1, 1, 1
+mov r0.x, l(8)
+store_raw u0.x, r0.x, l(1)
+ret
+)"),
+                                    4));
 }
 
 TEST(GeneraliseEdits, OnlyThreadLeavesOneThreadRunning) {
