@@ -7,6 +7,7 @@
 
 #include "absl/flags/flag.h"
 #include "cli/command.h"
+#include "cli/divergent_case.h"
 #include "cli/flags.h"
 #include "cli/load_case.h"
 #include "fuzz/reduce/reducer.h"
@@ -17,24 +18,12 @@ namespace atomfuzz::cli {
 int RunGeneralise(const std::vector<std::string>& files) {
   fuzz::RunOptions run;
   if (TargetFlagsInto(run)) return kExitOk;
-  if (files.size() != 1) {
-    std::fprintf(stderr, "atomfuzz generalise: expected one FILE, found %zu\n",
-                 files.size());
-    return kExitBadInput;
-  }
-  isa::Case c;
-  if (LoadCase(files[0], /*validate=*/true, c) != LoadResult::kOk)
-    return kExitBadInput;
-  absl::StatusOr<fuzz::SameBucket> bucket = fuzz::MakeSameBucket(c, run);
-  if (!bucket.ok()) {
-    const bool no_divergence = absl::IsFailedPrecondition(bucket.status());
-    std::fprintf(stderr, "%s: %s%s\n", files[0].c_str(),
-                 std::string(bucket.status().message()).c_str(),
-                 no_divergence ? " (nothing to generalise)" : "");
-    return no_divergence                       ? kExitCheckFailed
-           : absl::IsInternal(bucket.status()) ? kExitToolFailed
-                                               : kExitBadInput;
-  }
+  int exit_code = kExitOk;
+  std::optional<DivergentCase> d =
+      LoadDivergentCase("generalise", "generalise", files, run, exit_code);
+  if (!d) return exit_code;
+  const isa::Case& c = d->c;
+  const fuzz::SameBucket* bucket = &d->bucket;
   absl::StatusOr<std::unique_ptr<targets::Target>> target =
       fuzz::MakeTarget(fuzz::ReproducibleOptions(run));
   if (!target.ok()) {

@@ -6,6 +6,7 @@
 #include "absl/flags/flag.h"
 #include "absl/time/clock.h"
 #include "cli/command.h"
+#include "cli/divergent_case.h"
 #include "cli/flags.h"
 #include "cli/load_case.h"
 #include "fuzz/reduce/reducer.h"
@@ -37,25 +38,12 @@ void PrintStats(const fuzz::SameBucket& bucket,
 int RunReduce(const std::vector<std::string>& files) {
   fuzz::RunOptions run;
   if (TargetFlagsInto(run)) return kExitOk;
-  if (files.size() != 1) {
-    std::fprintf(stderr, "atomfuzz reduce: expected one FILE, found %zu\n",
-                 files.size());
-    return kExitBadInput;
-  }
-  isa::Case c;
-  if (LoadCase(files[0], /*validate=*/true, c) != LoadResult::kOk)
-    return kExitBadInput;
-  absl::StatusOr<fuzz::SameBucket> bucket = fuzz::MakeSameBucket(c, run);
-  if (!bucket.ok()) {
-    const bool no_divergence = absl::IsFailedPrecondition(bucket.status());
-    std::fprintf(stderr, "%s: %s%s\n", files[0].c_str(),
-                 std::string(bucket.status().message()).c_str(),
-                 no_divergence ? " (nothing to reduce)" : "");
-    // Internal: the target or the judge failed (fuzz::RunAndJudge).
-    return no_divergence                       ? kExitCheckFailed
-           : absl::IsInternal(bucket.status()) ? kExitToolFailed
-                                               : kExitBadInput;
-  }
+  int exit_code = kExitOk;
+  std::optional<DivergentCase> d =
+      LoadDivergentCase("reduce", "reduce", files, run, exit_code);
+  if (!d) return exit_code;
+  const isa::Case& c = d->c;
+  const fuzz::SameBucket* bucket = &d->bucket;
   fuzz::ReduceOptions options;
   options.max_attempts = absl::GetFlag(FLAGS_max_attempts);
   if (const double s = absl::GetFlag(FLAGS_seconds); s > 0) {

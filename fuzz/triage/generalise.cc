@@ -360,12 +360,35 @@ std::string RelationAlone(const isa::Case& c, const isa::Outcome& outcome,
     if (relation.empty()) return "";
   }
   const isa::Case& base = alone ? *alone : c;
-  std::optional<isa::Case> other = WithValue(base, alone_at, 0x00c0ffee);
-  bool ran = false;
-  std::optional<isa::Outcome> o = prober.Run(
-      other, absl::StrCat("instruction ", at, "'s return, value 0xc0ffee"),
-      ran);
-  if (!o || ReturnRelation(*other, *o, alone_at) != relation) return "";
+  // A success flag must follow the compare: 1 with the comparand set to
+  // the old value, 0 with another (a wrong word that holds 0 or 1 cannot
+  // do both); the value after the operation must follow the value.
+  std::vector<std::optional<isa::Case>> checks;
+  if (relation == "returns=flag") {
+    RunOptions spec_run;
+    spec_run.target = "oracle";
+    absl::StatusOr<isa::Outcome> spec = RunCase(base, spec_run);
+    if (!spec.ok()) return "";
+    std::optional<uint32_t> old;
+    for (const isa::AtomicEvent& e : spec->trace) {
+      if (e.instruction == alone_at && e.returned) {
+        old = *e.returned;
+        break;
+      }
+    }
+    if (!old) return "";
+    checks.push_back(WithComparand(base, alone_at, *old));
+    checks.push_back(WithComparand(base, alone_at, *old ^ 0x5a5a5a5au));
+  } else {
+    checks.push_back(WithValue(base, alone_at, 0x00c0ffee));
+  }
+  for (const std::optional<isa::Case>& other : checks) {
+    bool ran = false;
+    std::optional<isa::Outcome> o = prober.Run(
+        other, absl::StrCat("instruction ", at, "'s return, another value"),
+        ran);
+    if (!o || ReturnRelation(*other, *o, alone_at) != relation) return "";
+  }
   return relation;
 }
 
@@ -406,17 +429,6 @@ std::string MemoryClass(const std::string& kind) {
   return "u-typed";
 }
 
-int Severity(isa::AddressClass a) {
-  switch (a) {
-    case isa::AddressClass::kInBounds: return 0;
-    case isa::AddressClass::kSkip: return 1;
-    case isa::AddressClass::kUavPoison: return 2;
-    case isa::AddressClass::kTgsmPoison: return 3;
-    case isa::AddressClass::kUndefined: return 4;
-  }
-  return 0;
-}
-
 // The spec's class of the atomic's accesses (the oracle's run): the most
 // unusual one, as signatures do.
 std::optional<std::string> SpecClassOf(const isa::Case& c, size_t at) {
@@ -427,7 +439,8 @@ std::optional<std::string> SpecClassOf(const isa::Case& c, size_t at) {
   std::optional<isa::AddressClass> worst;
   for (const isa::AtomicEvent& e : spec->trace) {
     if (e.instruction != at) continue;
-    if (!worst || Severity(e.address) > Severity(*worst)) worst = e.address;
+    if (!worst || AddressSeverity(e.address) > AddressSeverity(*worst))
+      worst = e.address;
   }
   if (!worst) return std::nullopt;
   return std::string(isa::AddressClassName(*worst));

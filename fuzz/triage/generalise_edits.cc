@@ -123,15 +123,28 @@ std::optional<isa::Case> WithDstComponentInPlace(const isa::Case& c, size_t at,
   return v;
 }
 
-std::optional<isa::Case> WithValue(const isa::Case& c, size_t at,
-                                   uint32_t value) {
+namespace {
+
+std::optional<isa::Case> WithOperand(const isa::Case& c, size_t at, Role role,
+                                     uint32_t value) {
   if (at >= c.shader.instructions.size()) return std::nullopt;
-  const int k =
-      c.shader.instructions[at].info().operand_with_role(Role::kValue);
+  const int k = c.shader.instructions[at].info().operand_with_role(role);
   if (k < 0) return std::nullopt;
   isa::Case v = Stripped(c);
   v.shader.instructions[at].operands[static_cast<size_t>(k)] = isa::Imm(value);
   return v;
+}
+
+}  // namespace
+
+std::optional<isa::Case> WithValue(const isa::Case& c, size_t at,
+                                   uint32_t value) {
+  return WithOperand(c, at, Role::kValue, value);
+}
+
+std::optional<isa::Case> WithComparand(const isa::Case& c, size_t at,
+                                       uint32_t comparand) {
+  return WithOperand(c, at, Role::kComparand, comparand);
 }
 
 std::optional<isa::Case> WithFirstAddress(const isa::Case& c, size_t at) {

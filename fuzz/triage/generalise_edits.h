@@ -47,9 +47,11 @@ std::vector<size_t> PlainAccesses(const isa::Program& p);
 std::optional<isa::Case> WithDstComponentInPlace(const isa::Case& c, size_t at,
                                                  int component);
 
-// The atomic at `at` with its value operand replaced by `value`.
+// The atomic at `at` with its value operand (or its comparand) replaced.
 std::optional<isa::Case> WithValue(const isa::Case& c, size_t at,
                                    uint32_t value);
+std::optional<isa::Case> WithComparand(const isa::Case& c, size_t at,
+                                       uint32_t comparand);
 // The atomic, load or store at `at` at address 0 of its memory (in bounds
 // of any memory holding a word).
 std::optional<isa::Case> WithFirstAddress(const isa::Case& c, size_t at);

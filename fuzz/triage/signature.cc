@@ -119,19 +119,6 @@ std::string ResourceName(const isa::Case& c, const std::optional<Memory>& m) {
                            : std::string(isa::TargetKindName(it->second));
 }
 
-// When the events of one finding resolve differently, the unusual class
-// names the bug (an oob-wrap finding also has in-bounds neighbours).
-int Severity(isa::AddressClass a) {
-  switch (a) {
-    case isa::AddressClass::kInBounds: return 0;
-    case isa::AddressClass::kSkip: return 1;
-    case isa::AddressClass::kUavPoison: return 2;
-    case isa::AddressClass::kTgsmPoison: return 3;
-    case isa::AddressClass::kUndefined: return 4;
-  }
-  return 0;
-}
-
 using EventKeyTuple = std::tuple<std::array<uint32_t, 3>,
                                  std::array<uint32_t, 3>, uint32_t, uint32_t>;
 EventKeyTuple KeyOf(const isa::AtomicEvent& e) {
@@ -156,7 +143,7 @@ Misdirected(const std::vector<isa::AtomicEvent>& trace,
     auto it = spec.find(KeyOf(e));
     if (it == spec.end() || it->second == isa::AddressClass::kInBounds)
       continue;
-    if (!worst || Severity(it->second) > Severity(worst->second))
+    if (!worst || AddressSeverity(it->second) > AddressSeverity(worst->second))
       worst = {{&e, it->second}};
   }
   return worst;
@@ -170,7 +157,7 @@ std::string AddressName(
     const SpecClasses& spec) {
   std::optional<isa::AddressClass> pick;
   auto consider = [&](isa::AddressClass a) {
-    if (!pick || Severity(a) > Severity(*pick)) pick = a;
+    if (!pick || AddressSeverity(a) > AddressSeverity(*pick)) pick = a;
   };
   for (const isa::AtomicEvent* e : target_events) {
     auto it = spec.find(KeyOf(*e));
@@ -184,6 +171,17 @@ std::string AddressName(
 }
 
 }  // namespace
+
+int AddressSeverity(isa::AddressClass a) {
+  switch (a) {
+    case isa::AddressClass::kInBounds: return 0;
+    case isa::AddressClass::kSkip: return 1;
+    case isa::AddressClass::kUavPoison: return 2;
+    case isa::AddressClass::kTgsmPoison: return 3;
+    case isa::AddressClass::kUndefined: return 4;
+  }
+  return 0;
+}
 
 bool IsWrongValue(absl::string_view d) {
   return d == "wrong-return" || d == "wrong-memory" || d == "wrong-counter" ||

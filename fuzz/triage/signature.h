@@ -55,6 +55,11 @@ struct Signature {
 // "wrong-return", ...).
 std::string FindingKindToken(oracle::FindingKind kind);
 
+// When the events of one finding resolve differently, the unusual class
+// names the bug (an oob-wrap finding also has in-bounds neighbours): in
+// bounds 0, skip 1, u# poison 2, g# poison 3, undefined address 4.
+int AddressSeverity(isa::AddressClass a);
+
 // Whether a divergence kind is a wrong value (returned, in memory, a
 // counter, an atomic missing or extra), rather than a run that did not end
 // well (crash, timeout, rejected, budget).

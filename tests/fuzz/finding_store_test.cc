@@ -61,7 +61,7 @@ NewFinding MakeFinding(const Signature& s) {
 
 const Signature kSig{
     "imm_atomic_xor",        "u-raw", "in-bounds", "wrong-return",
-    "fast+inject=xor-as-or", ""};
+    "fast+inject=xor-as-or", "",      ""};
 
 TEST(FindingStore, SavesABucketWithEveryFile) {
   const std::string dir = FreshDir();
