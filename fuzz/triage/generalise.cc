@@ -379,9 +379,9 @@ std::string RelationAlone(const isa::Case& c, const isa::Outcome& outcome,
     if (!old) return "";
     checks.push_back(WithComparand(base, alone_at, *old));
     checks.push_back(WithComparand(base, alone_at, *old ^ 0x5a5a5a5au));
-  } else {
+  } else if (relation == "returns=new") {
     checks.push_back(WithValue(base, alone_at, 0x00c0ffee));
-  }
+  }  // a counter has no operand to vary: the thread alone is the check
   for (const std::optional<isa::Case>& other : checks) {
     bool ran = false;
     std::optional<isa::Outcome> o = prober.Run(
