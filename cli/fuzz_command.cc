@@ -4,6 +4,7 @@
 #include <cstdio>
 
 #include "absl/flags/flag.h"
+#include "atomfuzz_version.h"
 #include "cli/command.h"
 #include "cli/flags.h"
 #include "cli/load_case.h"
@@ -26,6 +27,7 @@ int RunFuzz(const std::vector<std::string>& seeds) {
   o.resume = absl::GetFlag(FLAGS_resume);
   o.timeout_seconds = absl::GetFlag(FLAGS_timeout);
   o.reduce_seconds = absl::GetFlag(FLAGS_reduce_seconds);
+  o.tool_commit = ATOMFUZZ_COMMIT;
   o.quiet = absl::GetFlag(FLAGS_quiet);
   o.seeds = seeds;
   o.known = absl::GetFlag(FLAGS_known);

@@ -25,6 +25,9 @@ struct CampaignOptions {
     return targets::FlagValue(target_flags, targets::fast::kInjectFlag);
   }
   std::string policy = "default";
+  // The commit atomfuzz was built from, for every finding's [metadata]
+  // ("" leaves it out).
+  std::string tool_commit;
   uint64_t seed = 0;   // 0: pick one (and print it)
   double seconds = 0;  // 0: no time limit
   uint64_t runs = 0;   // 0: no case limit

@@ -199,6 +199,8 @@ class Worker {
     f.extra = {{"campaign_seed", absl::StrCat(setup_.seed)},
                {"case_index", absl::StrCat(origin.index)},
                {"executor", target_->Describe()}};
+    if (!setup_.options.tool_commit.empty())
+      f.extra.push_back({"atomfuzz", setup_.options.tool_commit});
     f.elapsed_s = Elapsed();
     // Judged again (the same outcome) with the lines original.case has: a
     // generated case's verdict says "line 0" otherwise.
@@ -242,6 +244,14 @@ class Worker {
         if (reduced_sig.ok()) {
           f.reduced = std::move(r.reduced);
           reduced_d = *std::move(again);
+          // With the provenance reduced.case will carry, judged again so
+          // the report's lines are the file's.
+          f.reduced = isa::NumberedAsPrinted(ReducedAsSaved(f));
+          if (absl::StatusOr<oracle::Verdict> v = oracle::Judge(
+                  *f.reduced, reduced_d->outcome, judge_, judging_);
+              v.ok() && v->kind == oracle::Verdict::Kind::kDivergence) {
+            reduced_d->verdict = *std::move(v);
+          }
           shown = &*f.reduced;
           shown_d = &*reduced_d;
           if (*reduced_sig != *sig) {

@@ -118,10 +118,12 @@ std::string OriginalText(const NewFinding& f, const std::string& id) {
 }
 
 // Saved exactly as printed, so the line numbers in the report (rendered on
-// the same case) point into it; provenance is in original.case, which it
-// is when nothing was reduced.
+// ReducedAsSaved, whose metadata has the same keys) point into it.
 std::string ReducedText(const NewFinding& f, const std::string& id) {
-  return f.reduced ? isa::PrintCase(*f.reduced) : OriginalText(f, id);
+  if (!f.reduced) return OriginalText(f, id);
+  isa::Case c = *f.reduced;
+  AddProvenance(c, f, id);
+  return isa::PrintCase(c);
 }
 
 absl::StatusOr<CaseSize> SizeOfFile(const std::string& path) {
@@ -136,6 +138,12 @@ absl::StatusOr<CaseSize> SizeOfFile(const std::string& path) {
 
 isa::Case OriginalAsSaved(const NewFinding& f) {
   return WithProvenance(f, "", "", 0);
+}
+
+isa::Case ReducedAsSaved(const NewFinding& f) {
+  isa::Case c = *f.reduced;
+  AddProvenance(c, f, "");
+  return c;
 }
 
 FindingStore::FindingStore(std::string findings_dir)

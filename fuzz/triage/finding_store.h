@@ -62,6 +62,10 @@ struct NewFinding {
 // saved file, so a verdict judged on it points into original.case (and
 // into reduced.case when nothing was reduced: the two are the same then).
 isa::Case OriginalAsSaved(const NewFinding& f);
+// The same for f.reduced (which must be set): reduced.case carries the
+// provenance too (target, injection, seed, executor, bucket), so that it
+// replays on what found it.
+isa::Case ReducedAsSaved(const NewFinding& f);
 
 struct SaveResult {
   bool created = false;           // this call created the bucket

@@ -10,7 +10,9 @@
 #include <string>
 
 #include "absl/strings/match.h"
+#include "absl/strings/numbers.h"
 #include "absl/strings/str_split.h"
+#include "absl/strings/strip.h"
 #include "fuzz/atomic_file.h"
 #include "fuzz/campaign/campaign_state.h"
 #include "fuzz/differential.h"
@@ -223,6 +225,47 @@ TEST(Campaign, FindingsNameTheLinesOfTheSavedCase) {
         << b.id << ": line " << line << " is '" << lines[line - 1]
         << "', the summary: " << b.summary;
   }
+}
+
+// reduced.case carries the provenance original.case does (target,
+// injection, bucket, the commit), and the report's "line N: ..." are the
+// lines of reduced.case as saved.
+TEST(Campaign, ReducedCasesKeepTheirProvenanceAndTheirLines) {
+  const std::string out = FreshDir("reduced-lines");
+  CampaignOptions o = Options(out);
+  o.target_flags["inject"] = "return-new";
+  o.tool_commit = "0123abcd";
+  o.runs = 300;
+  absl::StatusOr<CampaignResult> r = RunCampaign(o, Log());
+  ASSERT_TRUE(r.ok()) << r.status();
+  int checked = 0;
+  for (const BucketInfo& b : BucketsOf(out)) {
+    const std::string dir = out + "/findings/" + b.id;
+    absl::StatusOr<std::string> reduced = ReadWholeFile(dir + "/reduced.case");
+    absl::StatusOr<std::string> report = ReadWholeFile(dir + "/report.txt");
+    ASSERT_TRUE(reduced.ok() && report.ok());
+    EXPECT_TRUE(absl::StrContains(*reduced, "\ntarget = fast\n")) << *reduced;
+    EXPECT_TRUE(absl::StrContains(*reduced, "\ninject = return-new\n"));
+    EXPECT_TRUE(absl::StrContains(*reduced, "\natomfuzz = 0123abcd\n"));
+    EXPECT_TRUE(absl::StrContains(*reduced, "\nbucket = " + b.id + "\n"));
+    std::vector<std::string> lines = absl::StrSplit(*reduced, '\n');
+    for (absl::string_view l : absl::StrSplit(*report, '\n')) {
+      // "  line   23: imm_atomic_or r0.x, u0, l(0), l(2)"
+      int n = 0;
+      if (!absl::ConsumePrefix(&l, "  line ")) continue;
+      l = absl::StripLeadingAsciiWhitespace(l);
+      const size_t colon = l.find(": ");
+      if (colon == absl::string_view::npos ||
+          !absl::SimpleAtoi(l.substr(0, colon), &n))
+        continue;
+      ASSERT_GT(n, 0);
+      ASSERT_LE(n, static_cast<int>(lines.size()));
+      EXPECT_EQ(absl::StripAsciiWhitespace(lines[n - 1]), l.substr(colon + 2))
+          << dir;
+      ++checked;
+    }
+  }
+  EXPECT_GT(checked, 0);
 }
 
 // The seeds run as they are before anything is mutated or generated
