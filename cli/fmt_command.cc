@@ -1,10 +1,12 @@
-// atomfuzz fmt: parse, validate, print canonical.
+// atomfuzz fmt: parse, validate, print canonical (with --expect, with the
+// expectations the spec allows).
 #include <cstdio>
 
 #include "absl/flags/flag.h"
 #include "cli/command.h"
 #include "cli/flags.h"
 #include "cli/load_case.h"
+#include "fuzz/allowed_expectations.h"
 #include "isa/case_file.h"
 
 namespace atomfuzz::cli {
@@ -29,6 +31,14 @@ int RunFmt(const std::vector<std::string>& files) {
         LoadResult::kOk) {
       status = kExitBadInput;
       continue;
+    }
+    if (absl::GetFlag(FLAGS_expect)) {
+      if (absl::Status s = fuzz::ExpectWhatTheSpecAllows(c); !s.ok()) {
+        std::fprintf(stderr, "%s: %s\n", path.c_str(),
+                     std::string(s.message()).c_str());
+        status = kExitBadInput;
+        continue;
+      }
     }
     const std::string canonical = isa::PrintCase(c);
     if (check) {

@@ -2,7 +2,9 @@
 
 #include <string>
 
+#include "absl/strings/str_cat.h"
 #include "cli/command.h"
+#include "isa/json.h"
 
 namespace atomfuzz::cli {
 
@@ -35,8 +37,38 @@ int ReportRun(std::FILE* out, absl::string_view label, absl::string_view file,
     case fuzz::RunKind::kJudged: break;
   }
   PrintVerdict(out, label, r.verdict);
+  return ExitCodeOf(r);
+}
+
+int ExitCodeOf(const fuzz::RunResult& r) {
+  switch (r.kind) {
+    case fuzz::RunKind::kTargetFailed:
+    case fuzz::RunKind::kJudgeFailed: return kExitToolFailed;
+    case fuzz::RunKind::kNotJudged:
+    case fuzz::RunKind::kRan: return kExitOk;
+    case fuzz::RunKind::kJudged: break;
+  }
   return r.verdict.kind == oracle::Verdict::Kind::kDivergence ? kExitCheckFailed
                                                               : kExitOk;
+}
+
+int WorseExit(int a, int b) {
+  const auto rank = [](int code) {
+    switch (code) {
+      case kExitBadInput: return 3;
+      case kExitToolFailed: return 2;
+      case kExitCheckFailed: return 1;
+      default: return 0;
+    }
+  };
+  return rank(b) > rank(a) ? b : a;
+}
+
+std::string BadInputJson(absl::string_view file) {
+  return absl::StrCat("{\"file\": ", isa::JsonString(file),
+                      ", \"run\": \"bad-input\", \"message\": "
+                      "\"the file did not load (see stderr)\", \"status\": "
+                      "null, \"verdict\": null}");
 }
 
 }  // namespace atomfuzz::cli

@@ -4,6 +4,7 @@
 #define ATOMFUZZ_CLI_VERDICT_TEXT_H_
 
 #include <cstdio>
+#include <string>
 
 #include "absl/strings/string_view.h"
 #include "fuzz/differential.h"
@@ -20,6 +21,15 @@ void PrintVerdict(std::FILE* out, absl::string_view label,
 // that failed, "FILE: target failed: why" on stderr (3).
 int ReportRun(std::FILE* out, absl::string_view label, absl::string_view file,
               const fuzz::RunResult& r);
+// The exit code ReportRun gives `r`, printing nothing.
+int ExitCodeOf(const fuzz::RunResult& r);
+// Of two exit codes, the one a command ends with: bad input outweighs a
+// failed tool, which outweighs a failed check.
+int WorseExit(int a, int b);
+
+// A case file that did not load, as one entry of a --json document (the
+// diagnostic itself went to stderr).
+std::string BadInputJson(absl::string_view file);
 
 }  // namespace atomfuzz::cli
 

@@ -3,6 +3,7 @@
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
 #include "absl/strings/str_join.h"
+#include "isa/json.h"
 
 namespace atomfuzz::isa {
 namespace {
@@ -10,21 +11,6 @@ namespace {
 constexpr size_t kWordsPerLine = 8;
 
 std::string Hex(uint32_t v) { return absl::StrFormat("%08x", v); }
-
-std::string JsonString(absl::string_view s) {
-  std::string out = "\"";
-  for (char c : s) {
-    if (c == '"' || c == '\\') {
-      out += '\\';
-      out += c;
-    } else if (static_cast<unsigned char>(c) < 0x20) {
-      absl::StrAppend(&out, absl::StrFormat("\\u%04x", c));
-    } else {
-      out += c;
-    }
-  }
-  return out + "\"";
-}
 
 std::string Xyz(const std::array<uint32_t, 3>& v) {
   return absl::StrCat(v[0], ",", v[1], ",", v[2]);

@@ -57,11 +57,13 @@ Execution::Execution(const isa::Case& c, const ControlMap& map,
     tgsm_layouts_.clear();
     log_.Clear();
   }
+  if (replay_ != nullptr) replay_->UseSets(&sets_);
   // A later pass touches about the words the earlier ones did.
   log_.Reserve(known.WordCount());
 }
 
 Execution::~Execution() {
+  if (replay_ != nullptr) replay_->UseSets(nullptr);
   if (storage_ == nullptr) return;
   storage_->xsizes = std::move(xsizes_);
   storage_->uavs = std::move(uavs_);

@@ -170,10 +170,12 @@ absl::StatusOr<Verdict> JudgeIn(const isa::Case& c,
   return v;
 }
 
-absl::Status Passes(const isa::Case& c, const isa::Outcome& observed,
-                    const JudgeOptions& options, Room& room, Replay& replay,
-                    Verdict& v) {
-  // Same fixpoint as Interpret(): rerun until no new race or poison appears.
+// Runs `replay`'s passes to the same fixpoint as Interpret() (rerun until
+// no new race or poison appears), then hands the last pass to `last` with
+// whether the race analysis converged.
+template <typename Last>
+absl::Status ReplayPasses(const isa::Case& c, const JudgeOptions& options,
+                          Room& room, Replay& replay, Last last) {
   constexpr int kMaxPasses = 8;
   for (int pass = 0; pass < kMaxPasses; ++pass) {
     if (pass > 0) replay.Restart();
@@ -183,38 +185,49 @@ absl::Status Passes(const isa::Case& c, const isa::Outcome& observed,
     const bool learned = e.LearnInto(room.known);
     if (learned && pass + 1 < kMaxPasses) continue;
     replay.Finish();
-    if (e.chaos()) {
-      // Which atomics run, how often, is itself undefined: any trace and
-      // any memory are allowed (spec 6.0), and so is a replay that does
-      // not end (a loop on an undefined condition).
-      v.notes.push_back(
-          "nothing judged: control flow depended on an undefined value");
-      return absl::OkStatus();
-    }
-    if (e.status() != isa::RunStatus::kOk) {
-      v.kind = Verdict::Kind::kUnknown;
-      v.unknown.push_back(
-          absl::StrCat("replaying the observed returns: ", e.message()));
-      return absl::OkStatus();
-    }
-    if (learned)
-      v.notes.push_back("race analysis did not converge; memory not judged");
-    if (!e.message().empty()) v.notes.push_back(std::string(e.message()));
-    v.findings = replay.TakeFindings();
-    CompareMemory(e.uavs(), e.sets(), !learned, observed, v.findings);
-    if (!learned)
-      e.counter_slots().Check(c.shader, e.uavs(), e.sets(), observed,
-                              v.findings);
-    v.unknown = replay.TakeUnknowns();
-    replay.TakeUnjudged(v.notes);
+    last(e, !learned);
     break;
   }
-  if (!v.findings.empty()) {
-    v.kind = Verdict::Kind::kDivergence;
-  } else if (!v.unknown.empty()) {
-    v.kind = Verdict::Kind::kUnknown;
-  }
   return absl::OkStatus();
+}
+
+absl::Status Passes(const isa::Case& c, const isa::Outcome& observed,
+                    const JudgeOptions& options, Room& room, Replay& replay,
+                    Verdict& v) {
+  absl::Status s =
+      ReplayPasses(c, options, room, replay, [&](Execution& e, bool converged) {
+        if (e.chaos()) {
+          // Which atomics run, how often, is itself undefined: any trace and
+          // any memory are allowed (spec 6.0), and so is a replay that does
+          // not end (a loop on an undefined condition).
+          v.notes.push_back(
+              "nothing judged: control flow depended on an undefined value");
+          return;
+        }
+        if (e.status() != isa::RunStatus::kOk) {
+          v.kind = Verdict::Kind::kUnknown;
+          v.unknown.push_back(
+              absl::StrCat("replaying the observed returns: ", e.message()));
+          return;
+        }
+        if (!converged)
+          v.notes.push_back(
+              "race analysis did not converge; memory not judged");
+        if (!e.message().empty()) v.notes.push_back(std::string(e.message()));
+        v.findings = replay.TakeFindings();
+        CompareMemory(e.uavs(), e.sets(), converged, observed, v.findings);
+        if (converged)
+          e.counter_slots().Check(c.shader, e.uavs(), e.sets(), observed,
+                                  v.findings);
+        v.unknown = replay.TakeUnknowns();
+        replay.TakeUnjudged(v.notes);
+        if (!v.findings.empty()) {
+          v.kind = Verdict::Kind::kDivergence;
+        } else if (!v.unknown.empty()) {
+          v.kind = Verdict::Kind::kUnknown;
+        }
+      });
+  return s;
 }
 
 }  // namespace
@@ -229,6 +242,37 @@ absl::StatusOr<Verdict> Judge(const isa::Case& c, const isa::Outcome& observed,
                               const JudgeOptions& options,
                               JudgingScratch& scratch) {
   return JudgeIn(c, observed, options, *scratch.room_);
+}
+
+absl::StatusOr<isa::Outcome> AllowedOutcome(const isa::Case& c,
+                                            const JudgeOptions& options) {
+  Room room;
+  if (absl::Status s = BuildControlMap(c.shader, room.map); !s.ok()) return s;
+  Decode(c.shader, room.decoded);
+  // The replay of an observation with no trace and no memory: every return
+  // that depends on other threads is undefined, and each word ends as the
+  // judge would require of any target it cannot trace.
+  isa::Outcome blind;
+  Replay replay(blind, c.shader, options.search_budget);
+  isa::Outcome allowed;
+  absl::Status s =
+      ReplayPasses(c, options, room, replay, [&](Execution& e, bool converged) {
+        if (e.status() != isa::RunStatus::kOk && !e.chaos()) {
+          allowed = isa::Outcome::Ended(e.status(), std::string(e.message()));
+          return;
+        }
+        allowed = e.TakeOutcome();
+        if (!converged) {
+          for (isa::UavState& u : allowed.uavs) {
+            u.defined.assign(u.words.size(), false);
+            u.choices.clear();
+          }
+        }
+      });
+  if (!s.ok()) return s;
+  allowed.has_trace = false;
+  allowed.trace.clear();
+  return allowed;
 }
 
 }  // namespace atomfuzz::oracle

@@ -71,6 +71,13 @@ absl::StatusOr<Verdict> Judge(const isa::Case& c, const isa::Outcome& observed,
                               const JudgeOptions& options,
                               JudgingScratch& scratch);
 
+// What the judge requires of a target it cannot trace, word by word: each
+// final word defined (one value), one of a few (UavState::choices) or any
+// (undefined), and each counter; the status where the spec's run does not
+// finish. Exported reproducers and [expect] sections check exactly this.
+absl::StatusOr<isa::Outcome> AllowedOutcome(const isa::Case& c,
+                                            const JudgeOptions& options = {});
+
 }  // namespace atomfuzz::oracle
 
 #endif  // ATOMFUZZ_ORACLE_JUDGE_H_

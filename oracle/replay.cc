@@ -6,6 +6,7 @@
 
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
+#include "oracle/possible_ends.h"
 #include "oracle/rmw.h"
 
 namespace atomfuzz::oracle {
@@ -364,18 +365,27 @@ void Replay::Close(const Cell& c, History& h,
     return;
   }
   if (!observed_.has_trace) {
-    // Without returns only order-independent results can be judged; the
-    // search would be blind.
+    // Without returns no order can be rebuilt: the final value is what
+    // every order agrees on, else one of the values some order leaves.
     const SerialResult r =
         CheckSerialization(h.start.bits, h.ops, std::nullopt, 0);
-    const bool known = r.kind == SerialResult::Kind::kAllowed && r.end;
-    if (!known) {
-      unjudged_.push_back(
-          {c,
-           "without returned values its final value depends on the order of ",
-           Involved(h)});
+    if (r.kind == SerialResult::Kind::kAllowed && r.end) {
+      *h.cell = Value::Of(*r.end);
+      return;
     }
-    *h.cell = known ? Value::Of(*r.end) : Value{};
+    std::optional<std::vector<uint32_t>> ends;
+    if (sets_ != nullptr && h.start.defined) {
+      ends = PossibleEnds(h.start.bits, h.ops, ValueSets::kMaxValues,
+                          kMaxEndStates);
+    }
+    if (ends && !ends->empty()) {
+      *h.cell = sets_->Of(*ends, h.cell->bits);
+      return;
+    }
+    unjudged_.push_back(
+        {c, "without returned values its final value depends on the order of ",
+         Involved(h)});
+    *h.cell = Value{};
     return;
   }
   const SerialResult r =

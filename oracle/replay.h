@@ -24,6 +24,7 @@
 #include "oracle/internal/trace_index.h"
 #include "oracle/serialization.h"
 #include "oracle/value.h"
+#include "oracle/value_sets.h"
 
 namespace atomfuzz::oracle {
 
@@ -108,6 +109,9 @@ class Replay {
   // Words whose atomics could not be judged, and why, appended to `notes`.
   void TakeUnjudged(std::vector<std::string>& notes);
   bool has_trace() const { return observed_.has_trace; }
+  // The pass's sets, where a word without a trace may end as one of a few
+  // values (PossibleEnds); nullptr between passes.
+  void UseSets(ValueSets* sets) { sets_ = sets; }
   // Whether any word's history is open (a store that races with no atomic
   // matters only to an open one).
   bool HasOpen() const { return !open_.empty(); }
@@ -194,9 +198,14 @@ class Replay {
   // "64 x imm_atomic_iadd (line 12), 1 x atomic_or (line 14)"
   std::string Involved(const History& h) const;
 
+  // States PossibleEnds may walk for one word: enough for a dozen racing
+  // threads, and bounded, so no case makes the judge slow.
+  static constexpr uint64_t kMaxEndStates = 1u << 14;
+
   const isa::Outcome& observed_;
   const isa::Program& program_;
   uint64_t budget_;
+  ValueSets* sets_ = nullptr;
   TraceIndex index_;
   std::vector<uint8_t>
       consumed_;  // per trace event (bytes: read at every atomic)

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Checks that every folder includes only the folders it may use (docs/
 # architecture.md): isa <- {oracle, targets} <- fuzz (core <- generate <-
-# mutate; core <- triage <- reduce; campaign and engines over them) <- cli.
+# mutate; core <- triage <- reduce; core <- export; campaign and engines over
+# them) <- cli.
 # Prints each include that breaks a rule; exit 1 if any does.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -20,12 +21,13 @@ check 'isa/*.cc isa/*.h' 'isa/'
 check 'oracle/*.cc oracle/*.h oracle/internal/*.cc oracle/internal/*.h' 'isa/|oracle/'
 # (targets/external implements the C interface in include/atomfuzz/.)
 check 'targets/*.cc targets/*.h targets/*/*.cc targets/*/*.h' 'isa/|targets/|atomfuzz/|spirv-tools/'
-core='isa/|oracle/|targets/|fuzz/(atomic_file|differential|oracle_target|runner|trace_addresses)\.h'
+core='isa/|oracle/|targets/|fuzz/(allowed_expectations|atomic_file|differential|oracle_target|result_json|runner|trace_addresses)\.h'
 check 'fuzz/*.cc fuzz/*.h' "$core"
 check 'fuzz/generate/*' 'isa/|fuzz/generate/'
 check 'fuzz/mutate/*' 'isa/|fuzz/generate/|fuzz/mutate/'
 check 'fuzz/triage/*' "$core|fuzz/triage/"
 check 'fuzz/reduce/*' "$core|fuzz/triage/|fuzz/reduce/"
 check 'fuzz/engines/*.cc fuzz/engines/*.h' "$core|fuzz/generate/|fuzz/mutate/|fuzz/engines/"
+check 'fuzz/export/*.cc fuzz/export/*.h' "$core|fuzz/export/"
 check 'fuzz/campaign/*' "$core|fuzz/"
 exit $status

@@ -6,9 +6,12 @@
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
 #include "absl/time/time.h"
+#include "isa/json.h"
 
 namespace atomfuzz::fuzz {
 namespace {
+
+using isa::JsonString;
 
 std::string Utc(int64_t unix_seconds) {
   if (unix_seconds <= 0) return "?";
@@ -19,20 +22,6 @@ std::string Utc(int64_t unix_seconds) {
 
 std::string Elapsed(double s) {
   return s < 0 ? "?" : absl::StrFormat("%.1fs", s);
-}
-
-std::string JsonString(absl::string_view s) {
-  std::string out = "\"";
-  for (unsigned char ch : s) {
-    if (ch == '"' || ch == '\\') {
-      absl::StrAppend(&out, "\\", std::string(1, static_cast<char>(ch)));
-    } else if (ch < 0x20) {
-      absl::StrAppendFormat(&out, "\\u%04x", ch);
-    } else {
-      out.push_back(static_cast<char>(ch));
-    }
-  }
-  return out + "\"";
 }
 
 }  // namespace

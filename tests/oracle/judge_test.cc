@@ -223,6 +223,33 @@ TEST(Judge, WithoutATraceJudgesOrderIndependentWords) {
   EXPECT_EQ(JudgeOf(c, o).kind, Verdict::Kind::kDivergence);
 }
 
+// Without a trace, racing exchanges leave one of their values: any of
+// them is allowed, anything else is a divergence (not "undefined").
+TEST(Judge, WithoutATraceRacingExchangesEndAsOneOfTheirValues) {
+  const isa::Case c = Parse(
+      "[dispatch]\ngroups 1, 1, 1\n[uav u0]\nkind raw\nwords 1\n"
+      "data 100\n[shader]\ncs_5_0\ndcl_uav_raw u0\n"
+      "dcl_input vThreadIDInGroup.x\ndcl_temps 1\n"
+      "dcl_thread_group 4, 1, 1\n"
+      "imm_atomic_exch r0.x, u0, l(0), vThreadIDInGroup.x\nret\n");
+  isa::Outcome o = RunWith(c, Schedule::Random(5));
+  o.has_trace = false;
+  o.trace.clear();
+  for (uint32_t v : {0u, 1u, 2u, 3u}) {
+    o.uavs[0].words[0] = v;
+    EXPECT_EQ(JudgeOf(c, o).kind, Verdict::Kind::kAllowed) << v;
+  }
+  for (uint32_t v : {4u, 100u}) {
+    o.uavs[0].words[0] = v;
+    const Verdict verdict = JudgeOf(c, o);
+    EXPECT_EQ(verdict.kind, Verdict::Kind::kDivergence) << v;
+    EXPECT_NE(verdict.Summary().find("one of {0x00000000, 0x00000001, "
+                                     "0x00000002, 0x00000003}"),
+              std::string::npos)
+        << verdict.Summary();
+  }
+}
+
 // A GPU trace sees what imm_atomic_* return but not what atomic_* saw: the
 // words they touch are still judged from the other returns and final value.
 TEST(Judge, JudgesWordsWhoseNonReturningAtomicsHaveNoValue) {
