@@ -21,6 +21,7 @@ int RunMerge(const std::vector<std::string>& args);
 int RunDecode(const std::vector<std::string>& args);
 int RunDxbc(const std::vector<std::string>& args);
 int RunDisasm(const std::vector<std::string>& args);
+int RunExport(const std::vector<std::string>& args);
 
 namespace {
 
@@ -85,6 +86,12 @@ const Command kCommands[] = {
      "malformed "
      "container is reported as FILE:+OFFSET (instr N): expected ... (exit 2)",
      RunDisasm},
+    {"export", "atomfuzz export --format=F FILE.case [-o OUT] [FLAGS]",
+     "write a reproducer that runs the case without atomfuzz and prints "
+     "PASS or FAIL with each word the spec does not allow: vulkan-c, "
+     "d3d12-c, d3d11-c, amber or json (exit 1 if the case cannot be "
+     "exported in that format)",
+     RunExport},
     {"coverage", "atomfuzz coverage FILE...",
      "print the atomic x memory-kind matrix a set of cases covers",
      RunCoverage},

@@ -7,43 +7,15 @@
 #include <vector>
 
 #include "absl/strings/str_cat.h"
-#include "isa/dxbc.h"
 #include "isa/validator.h"
 #include "targets/case_batch.h"
 #include "targets/trace_instrumentation.h"
-#include "targets/vulkan/spirv_validation.h"
+#include "targets/vulkan/case_shader.h"
 #include "targets/vulkan/vk_context.h"
 #include "targets/vulkan/vk_dispatch.h"
-#include "targets/vulkan/vkd3d_workarounds.h"
 
 namespace atomfuzz::targets::vulkan {
 namespace {
-
-// Every UAV the shader declares, with its counter where the case gives one
-// or the shader uses alloc/consume on it.
-std::vector<UavBinding> Bindings(const isa::Case& c) {
-  std::vector<UavBinding> out;
-  const auto& code = c.shader.instructions;
-  for (const isa::Instruction& in : code) {
-    if (in.op != isa::Op::kDclUavRaw && in.op != isa::Op::kDclUavStructured &&
-        in.op != isa::Op::kDclUavTyped) {
-      continue;
-    }
-    UavBinding b;
-    b.slot = in.operands[0].index;
-    b.buffer = in.op != isa::Op::kDclUavTyped || in.dim == isa::Dim::kBuffer;
-    const isa::Resource* r = c.FindResource(b.slot);
-    b.counter = r != nullptr && r->counter.has_value();
-    for (const isa::Instruction& use : code) {
-      if (use.info().family == isa::Family::kCounter &&
-          use.operands[1].index == b.slot) {
-        b.counter = true;
-      }
-    }
-    out.push_back(b);
-  }
-  return out;
-}
 
 // A shader ready to dispatch, or the refusal of the DXBC encoder, vkd3d,
 // spirv-val or the device. Compiling is cheap (about 0.1 ms); lavapipe's
@@ -57,46 +29,18 @@ struct Compiled {
 
 Compiled Compile(const VkContext& vk, const isa::Case& run, BufferUavMode mode,
                  const Vkd3dLibrary& vkd3d) {
+  CaseShader shader = CompileCase(run, mode, vkd3d);
   Compiled out;
-  absl::StatusOr<std::vector<uint8_t>> dxbc = isa::EncodeDxbc(run.shader);
-  if (!dxbc.ok()) {
-    out.refused = isa::Outcome::Ended(
-        isa::RunStatus::kRejected,
-        absl::StrCat("DXBC encoder: ", dxbc.status().message()));
-    return out;
-  }
-  out.bindings = Bindings(run);
-  SpirvModule spirv = CompileDxbcToSpirv(*dxbc, out.bindings, mode, vkd3d);
-  if (!spirv.compiler.ok()) {
-    // --vkd3d=wine's helper died or hung on this program: like a crash of
-    // the linked vkd3d, which takes the fork child down, an outcome.
-    const absl::Status& s = spirv.compiler;
-    const std::string why = absl::StrCat("vkd3d-shader: ", s.message());
-    if (absl::IsUnavailable(s)) {
-      out.refused = isa::Outcome::Ended(isa::RunStatus::kCrashed, why);
-    } else if (absl::IsDeadlineExceeded(s)) {
-      out.refused = isa::Outcome::Ended(isa::RunStatus::kTimedOut, why);
-    } else {
-      out.error = absl::Status(s.code(), why);
+  out.error = shader.compiler;
+  out.refused = std::move(shader.refused);
+  out.bindings = std::move(shader.bindings);
+  out.spirv = std::move(shader.spirv);
+  if (!out.refused && out.error.ok()) {
+    if (std::string why = DeviceRefusal(vk, run, out.bindings, mode);
+        !why.empty()) {
+      out.refused = isa::Outcome::Ended(isa::RunStatus::kRejected, why);
     }
-    return out;
   }
-  // Written up in docs/findings.md; repaired so that SSBO mode still runs
-  // every case with two buffer UAVs.
-  if (spirv.ok && mode == BufferUavMode::kSsbo)
-    DropRepeatedArrayStride(spirv.words);
-  if (!spirv.ok) {
-    out.refused =
-        isa::Outcome::Ended(isa::RunStatus::kRejected,
-                            absl::StrCat("vkd3d-shader: ", spirv.messages));
-  } else if (std::optional<std::string> invalid = ValidateSpirv(spirv.words)) {
-    out.refused = isa::Outcome::Ended(isa::RunStatus::kInvalidCode,
-                                      absl::StrCat("spirv-val: ", *invalid));
-  } else if (std::string why = DeviceRefusal(vk, run, out.bindings, mode);
-             !why.empty()) {
-    out.refused = isa::Outcome::Ended(isa::RunStatus::kRejected, why);
-  }
-  out.spirv = std::move(spirv.words);
   return out;
 }
 

@@ -1,0 +1,160 @@
+#include "fuzz/export/exporter.h"
+
+#include <algorithm>
+
+#include "absl/strings/str_cat.h"
+#include "fuzz/export/amber_script.h"
+#include "fuzz/export/c_reproducer.h"
+#include "fuzz/export/export_json.h"
+#include "fuzz/export/reproducer_data.h"
+#include "isa/dxbc.h"
+#include "targets/vulkan/case_shader.h"
+
+namespace atomfuzz::fuzz {
+namespace {
+
+struct FormatRow {
+  ExportFormat format;
+  absl::string_view name;
+  absl::string_view extension;
+};
+constexpr FormatRow kFormats[] = {
+    {ExportFormat::kVulkanC, "vulkan-c", ".c"},
+    {ExportFormat::kD3d12C, "d3d12-c", ".c"},
+    {ExportFormat::kD3d11C, "d3d11-c", ".c"},
+    {ExportFormat::kAmber, "amber", ".amber"},
+    {ExportFormat::kJson, "json", ".json"},
+};
+
+const FormatRow& RowOf(ExportFormat f) {
+  for (const FormatRow& r : kFormats)
+    if (r.format == f) return r;
+  return kFormats[0];
+}
+
+bool WantsSsbo(const ExportOptions& o) {
+  return std::find(o.targets.begin(), o.targets.end(), "vulkan-ssbo") !=
+         o.targets.end();
+}
+
+std::vector<BoundSlot> BoundSlots(const isa::Case& c) {
+  std::vector<BoundSlot> out;
+  for (const targets::vulkan::UavBinding& b : targets::vulkan::BindingsOf(c))
+    out.push_back({b.slot, b.counter});
+  return out;
+}
+
+// The SPIR-V the vulkan target runs (without its trace instrumentation: a
+// reproducer checks final words), and what vkd3d and spirv-val said of it.
+absl::StatusOr<CShader> VulkanShader(const isa::Case& c, bool ssbo) {
+  const targets::vulkan::BufferUavMode mode =
+      ssbo ? targets::vulkan::BufferUavMode::kSsbo
+           : targets::vulkan::BufferUavMode::kTexel;
+  targets::vulkan::CaseShader compiled =
+      targets::vulkan::CompileCase(c, mode, targets::vulkan::LinkedVkd3d());
+  if (!compiled.compiler.ok()) return compiled.compiler;
+  CShader out;
+  out.ssbo = ssbo;
+  if (compiled.spirv.empty()) {
+    return absl::FailedPreconditionError(absl::StrCat(
+        "there is no SPIR-V to export: ",
+        compiled.refused ? compiled.refused->message
+                         : std::string("vkd3d-shader returned none"),
+        " (export --format=d3d12-c shows the refusal to vkd3d)"));
+  }
+  if (compiled.refused) {
+    absl::StrAppend(&out.notes,
+                    "Not valid SPIR-V (a driver may run it "
+                    "anyway; `spirv-val` on repro_spirv says "
+                    "why):\n  ",
+                    compiled.refused->message, "\n");
+  }
+  if (!compiled.vkd3d_messages.empty())
+    absl::StrAppend(&out.notes, "vkd3d-shader said:\n", compiled.vkd3d_messages,
+                    "\n");
+  if (compiled.array_strides_dropped > 0) {
+    absl::StrAppend(&out.notes,
+                    "Repaired as atomfuzz's vulkan-ssbo target "
+                    "does: ",
+                    compiled.array_strides_dropped,
+                    " repeated ArrayStride decorations dropped (vkd3d 1.2, "
+                    "docs/findings.md).\n");
+  }
+  out.spirv = std::move(compiled.spirv);
+  return out;
+}
+
+}  // namespace
+
+std::optional<ExportFormat> ExportFormatFromName(absl::string_view name) {
+  for (const FormatRow& r : kFormats)
+    if (r.name == name) return r.format;
+  return std::nullopt;
+}
+
+absl::string_view ExportFormatName(ExportFormat f) { return RowOf(f).name; }
+
+std::string ExportFormatList() {
+  std::string out;
+  for (const FormatRow& r : kFormats)
+    absl::StrAppend(&out, out.empty() ? "" : ", ", r.name);
+  return out;
+}
+
+std::string DefaultExportName(absl::string_view case_file, ExportFormat f) {
+  absl::string_view stem = case_file.substr(case_file.rfind('/') + 1);
+  if (const size_t dot = stem.rfind('.'); dot != absl::string_view::npos)
+    stem = stem.substr(0, dot);
+  if (stem.empty()) stem = "repro";
+  return absl::StrCat(stem, RowOf(f).extension);
+}
+
+absl::StatusOr<Exported> ExportCase(const isa::Case& c,
+                                    const ExportOptions& options) {
+  Exported out;
+  if (options.format == ExportFormat::kJson) {
+    absl::StatusOr<std::string> json =
+        ExportJson(c, options.targets, options.run);
+    if (!json.ok()) return json.status();
+    out.text = *std::move(json);
+    return out;
+  }
+  absl::StatusOr<ReproData> data = ReproDataOf(c, BoundSlots(c));
+  if (!data.ok()) return data.status();
+  switch (options.format) {
+    case ExportFormat::kVulkanC:
+    case ExportFormat::kAmber: {
+      absl::StatusOr<CShader> shader = VulkanShader(c, WantsSsbo(options));
+      if (!shader.ok()) return shader.status();
+      if (options.format == ExportFormat::kAmber) {
+        absl::StatusOr<std::string> script =
+            AmberScript(c, *data, shader->spirv, shader->ssbo);
+        if (!script.ok()) return script.status();
+        out.text = *std::move(script);
+        out.run = absl::StrCat("amber -d ", options.file);
+        return out;
+      }
+      out.text = CReproducer(CApi::kVulkan, c, *data, *shader, options.file);
+      out.build = CBuildCommand(CApi::kVulkan, options.file);
+      out.run = CRunCommand(CApi::kVulkan, options.file);
+      return out;
+    }
+    case ExportFormat::kD3d12C:
+    case ExportFormat::kD3d11C: {
+      absl::StatusOr<std::vector<uint8_t>> dxbc = isa::EncodeDxbc(c.shader);
+      if (!dxbc.ok()) return dxbc.status();
+      CShader shader;
+      shader.dxbc = *std::move(dxbc);
+      const CApi api =
+          options.format == ExportFormat::kD3d12C ? CApi::kD3d12 : CApi::kD3d11;
+      out.text = CReproducer(api, c, *data, shader, options.file);
+      out.build = CBuildCommand(api, options.file);
+      out.run = CRunCommand(api, options.file);
+      return out;
+    }
+    case ExportFormat::kJson: break;
+  }
+  return out;
+}
+
+}  // namespace atomfuzz::fuzz
