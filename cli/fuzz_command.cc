@@ -9,6 +9,7 @@
 #include "cli/flags.h"
 #include "cli/load_case.h"
 #include "fuzz/campaign/campaign.h"
+#include "targets/target_versions.h"
 
 namespace atomfuzz::cli {
 
@@ -28,6 +29,7 @@ int RunFuzz(const std::vector<std::string>& seeds) {
   o.timeout_seconds = absl::GetFlag(FLAGS_timeout);
   o.reduce_seconds = absl::GetFlag(FLAGS_reduce_seconds);
   o.tool_commit = ATOMFUZZ_COMMIT;
+  o.versions = targets::TargetVersions(o.target);
   o.quiet = absl::GetFlag(FLAGS_quiet);
   o.seeds = seeds;
   o.known = absl::GetFlag(FLAGS_known);

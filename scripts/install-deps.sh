@@ -8,6 +8,8 @@ packages=(
   libabsl-dev libgtest-dev libgmock-dev libbenchmark-dev
   afl++ libclang-rt-dev
   libvkd3d-dev libvulkan-dev mesa-vulkan-drivers spirv-tools
+  # Exported vulkan-c reproducers run spirv-val through the validation layer
+  vulkan-validationlayers
   # Tests validate the --json output against docs/schema (python3-jsonschema)
   python3-jsonschema
   # The Wine targets: Wine's D3D11 under Xvfb, and mingw-w64 to build the

@@ -8,6 +8,7 @@
 #include <functional>
 #include <memory>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "absl/status/statusor.h"
@@ -28,6 +29,9 @@ struct CampaignOptions {
   // The commit atomfuzz was built from, for every finding's [metadata]
   // ("" leaves it out).
   std::string tool_commit;
+  // The versions of what the target drives (targets/target_versions.h),
+  // recorded in every finding's [metadata]; the CLI looks them up.
+  std::vector<std::pair<std::string, std::string>> versions;
   uint64_t seed = 0;   // 0: pick one (and print it)
   double seconds = 0;  // 0: no time limit
   uint64_t runs = 0;   // 0: no case limit

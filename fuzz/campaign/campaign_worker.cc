@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "absl/strings/str_cat.h"
+#include "fuzz/allowed_expectations.h"
 #include "fuzz/campaign/campaign_corpus.h"
 #include "fuzz/campaign/case_source.h"
 #include "fuzz/differential.h"
@@ -14,6 +15,7 @@
 #include "fuzz/triage/finding_store.h"
 #include "fuzz/triage/generalise.h"
 #include "fuzz/triage/report.h"
+#include "fuzz/triage/report_evidence.h"
 #include "fuzz/triage/signature.h"
 #include "oracle/judge.h"
 
@@ -201,6 +203,7 @@ class Worker {
                {"executor", target_->Describe()}};
     if (!setup_.options.tool_commit.empty())
       f.extra.push_back({"atomfuzz", setup_.options.tool_commit});
+    for (const auto& row : setup_.options.versions) f.extra.push_back(row);
     f.elapsed_s = Elapsed();
     // Judged again (the same outcome) with the lines original.case has: a
     // generated case's verdict says "line 0" otherwise.
@@ -243,6 +246,12 @@ class Worker {
                        : again.status();
         if (reduced_sig.ok()) {
           f.reduced = std::move(r.reduced);
+          // The reproducer checks itself (`atomfuzz check`).
+          if (!ExpectWhatTheSpecAllows(*f.reduced).ok()) {
+            f.reduced->expect_words.clear();
+            f.reduced->expect_counters.clear();
+          }
+          f.reduced->expect_returns.clear();
           reduced_d = *std::move(again);
           // With the provenance reduced.case will carry, judged again so
           // the report's lines are the file's.
@@ -277,6 +286,10 @@ class Worker {
       }
     }
     f.report = RenderReport(*shown, *shown_d, f.signature, f.trigger);
+    absl::StrAppend(
+        &f.report,
+        ReportEvidence(*shown, *shown_d, setup_.options.target,
+                       f.reduced ? "reduced.case" : "original.case"));
     if (!f.generalised.empty())
       absl::StrAppend(&f.report, "\ngeneralised: ", f.generalised, "\n");
     WriteSucceeded(shared_, stderr, "a finding", store_.Save(f).status());

@@ -52,7 +52,9 @@ std::vector<uint32_t> Words(absl::Span<const uint8_t> bytes) {
 
 }  // namespace
 
-std::string CBuildCommand(CApi api, absl::string_view file) {
+// Commands run where the reproducer is: they name its base name.
+std::string CBuildCommand(CApi api, absl::string_view path) {
+  const absl::string_view file = path.substr(path.rfind('/') + 1);
   const std::string out = Stem(file);
   switch (api) {
     case CApi::kVulkan:
@@ -67,20 +69,27 @@ std::string CBuildCommand(CApi api, absl::string_view file) {
   return "";
 }
 
-std::string CRunCommand(CApi api, absl::string_view file) {
-  const std::string out = Stem(file);
+std::string CRunCommand(CApi api, absl::string_view path,
+                        absl::string_view target) {
+  const std::string out = Stem(path);
   switch (api) {
     case CApi::kVulkan:
     case CApi::kD3d12: return absl::StrCat("./", out);
     case CApi::kD3d11:
-      return absl::StrCat("/usr/lib/wine/wine64 ", out,
-                          ".exe   (with an X display: xvfb-run -a ...)");
+      // Wine's D3D needs an X display; a new prefix must not stop to
+      // offer Mono and Gecko.
+      return absl::StrCat(
+          target == "wine-d3d11-vk" ? "WINE_D3D_CONFIG=renderer=vulkan " : "",
+          "WINEDEBUG=-all WINEDLLOVERRIDES=\"mscoree,mshtml=\" xvfb-run -a "
+          "/usr/lib/wine/wine64 ",
+          out, ".exe");
   }
   return "";
 }
 
 std::string CReproducer(CApi api, const isa::Case& c, const ReproData& data,
-                        const CShader& shader, absl::string_view file) {
+                        const CShader& shader, absl::string_view file,
+                        absl::string_view target) {
   std::string out =
       absl::StrCat("/* atomfuzz reproducer (", FormatName(api), ") of ",
                    c.file.empty() ? "a case" : c.file, "\n");
@@ -93,13 +102,14 @@ std::string CReproducer(CApi api, const isa::Case& c, const ReproData& data,
     for (const auto& [key, value] : c.metadata)
       out += CommentLine(absl::StrCat("  ", key, " = ", value));
   }
-  absl::StrAppend(&out, " *\n", CommentLine("Build and run:"),
-                  CommentLine(absl::StrCat("  ", CBuildCommand(api, file))),
-                  CommentLine(absl::StrCat("  ", CRunCommand(api, file))),
-                  CommentLine("It prints PASS (exit 0), or FAIL (exit 1) with "
-                              "each word the spec does not"),
-                  CommentLine("allow and the values it allows; ERROR (exit 2) "
-                              "where it cannot run."));
+  absl::StrAppend(
+      &out, " *\n", CommentLine("Build and run:"),
+      CommentLine(absl::StrCat("  ", CBuildCommand(api, file))),
+      CommentLine(absl::StrCat("  ", CRunCommand(api, file, target))),
+      CommentLine("It prints PASS (exit 0), or FAIL (exit 1) with "
+                  "each word the spec does not"),
+      CommentLine("allow and the values it allows; ERROR (exit 2) "
+                  "where it cannot run."));
   if (!data.unchecked.empty())
     out += CommentLine(absl::StrCat("Nothing is checked: ", data.unchecked));
   absl::StrAppend(

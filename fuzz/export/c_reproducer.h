@@ -23,12 +23,15 @@ struct CShader {
   std::string notes;            // put in the header (what vkd3d said, ...)
 };
 
-// The commands that build and run a reproducer saved as `file`.
+// The commands that build and run a reproducer saved as `file`, for
+// `target` (wine-vk runs Wine's Vulkan renderer).
 std::string CBuildCommand(CApi api, absl::string_view file);
-std::string CRunCommand(CApi api, absl::string_view file);
+std::string CRunCommand(CApi api, absl::string_view file,
+                        absl::string_view target);
 
 std::string CReproducer(CApi api, const isa::Case& c, const ReproData& data,
-                        const CShader& shader, absl::string_view file);
+                        const CShader& shader, absl::string_view file,
+                        absl::string_view target);
 
 }  // namespace atomfuzz::fuzz
 

@@ -8,7 +8,6 @@
 
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
-#include "fuzz/allowed_expectations.h"
 #include "fuzz/differential.h"
 #include "fuzz/reduce/reduce_passes.h"
 #include "isa/validator.h"
@@ -172,14 +171,6 @@ ReduceResult Reduce(const isa::Case& c, const Interesting& interesting,
                   [](const auto& kv) { return kv.first == "reduced_from"; });
   if (!has_origin && !(loop.current == c)) {
     meta.emplace_back("reduced_from", SizeOf(c).ToString());
-  }
-  // What the spec allows of it, so that the reduced case checks itself
-  // (`atomfuzz check`); the expectations it came with named words and
-  // atomics that reduction may have moved.
-  if (!ExpectWhatTheSpecAllows(loop.current).ok()) {
-    loop.current.expect_words.clear();
-    loop.current.expect_counters.clear();
-    loop.current.expect_returns.clear();
   }
   // Line numbers as in the printed case, so reports and judge messages
   // about the reduced case point into the file that gets saved.

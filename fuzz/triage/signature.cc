@@ -199,8 +199,11 @@ std::string Signature::Key() const {
 namespace {
 
 // Decimal and hex numbers as N ("vkd3d" keeps its 3), separators replaced,
-// at most `limit` characters.
-std::string Masked(absl::string_view message, size_t limit) {
+// at most `limit` characters. With `keep_offsets`, a "+0x..." stays: a
+// crash frame's offset into a library without symbols (crash_frames.h)
+// tells one crash site from another.
+std::string Masked(absl::string_view message, size_t limit,
+                   bool keep_offsets = false) {
   std::string out;
   for (size_t i = 0; i < message.size() && out.size() < limit;) {
     const char ch = message[i];
@@ -209,12 +212,18 @@ std::string Masked(absl::string_view message, size_t limit) {
         (absl::ascii_isalpha(static_cast<unsigned char>(message[i - 1])) ||
          message[i - 1] == '_');
     if (absl::ascii_isdigit(static_cast<unsigned char>(ch)) && !in_word) {
+      const bool offset = keep_offsets && i > 0 && message[i - 1] == '+';
       if (ch == '0' && i + 1 < message.size() &&
           (message[i + 1] == 'x' || message[i + 1] == 'X')) {
+        const size_t start = i;
         i += 2;
         while (i < message.size() &&
                absl::ascii_isxdigit(static_cast<unsigned char>(message[i])))
           ++i;
+        if (offset) {
+          absl::StrAppend(&out, message.substr(start, i - start));
+          continue;
+        }
       } else {
         while (i < message.size() &&
                absl::ascii_isdigit(static_cast<unsigned char>(message[i])))
@@ -242,7 +251,8 @@ std::string CauseOf(absl::string_view message) {
   }
   message = message.substr(0, message.find('\n'));
   std::string out = Masked(message, 60);
-  if (!frames.empty()) absl::StrAppend(&out, "@", Masked(frames, 120));
+  if (!frames.empty())
+    absl::StrAppend(&out, "@", Masked(frames, 160, /*keep_offsets=*/true));
   std::string t = Token(absl::StripAsciiWhitespace(out));
   return t == kUnknown ? std::string() : t;
 }

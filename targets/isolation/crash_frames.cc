@@ -1,14 +1,19 @@
 #include "targets/isolation/crash_frames.h"
 
 #include <dlfcn.h>
+#include <elf.h>
 #include <execinfo.h>
 #include <fcntl.h>
+#include <link.h>
 #include <signal.h>
+#include <sys/prctl.h>
 #include <ucontext.h>
 #include <unistd.h>
 
 #include <cstring>
 
+#include "absl/strings/match.h"
+#include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
 #include "absl/strings/str_split.h"
 #include "absl/strings/strip.h"
@@ -38,6 +43,24 @@ const char* BaseName(const char* path) {
   return slash != nullptr ? slash + 1 : path;
 }
 
+// "+0x1a2b": where `pc` is in a library without a symbol for it, so that
+// two crash sites in one stripped library tell apart. No printf here.
+void PutOffset(const void* pc, const void* base) {
+  uintptr_t offset =
+      reinterpret_cast<uintptr_t>(pc) - reinterpret_cast<uintptr_t>(base);
+  char text[2 + 2 + 16 + 1] = "+0x";
+  char digits[16];
+  int n = 0;
+  do {
+    digits[n++] = "0123456789abcdef"[offset & 0xf];
+    offset >>= 4;
+  } while (offset != 0 && n < 16);
+  int at = 3;
+  while (n > 0) text[at++] = digits[--n];
+  text[at] = '\0';
+  Put(text);
+}
+
 // The faulting instruction's address, where the kernel says it.
 void* FaultPc(void* context) {
 #if defined(__x86_64__)
@@ -47,6 +70,50 @@ void* FaultPc(void* context) {
   (void)context;
   return nullptr;
 #endif
+}
+
+// The stack pointer at the fault, where the kernel says it.
+const uintptr_t* FaultSp(void* context) {
+#if defined(__x86_64__)
+  auto* uc = static_cast<ucontext_t*>(context);
+  return reinterpret_cast<const uintptr_t*>(uc->uc_mcontext.gregs[REG_RSP]);
+#else
+  (void)context;
+  return nullptr;
+#endif
+}
+
+// Writes "lib:symbol" for `pc` if a library holds it as code (not libc's
+// when `skip_libc`: its addresses litter any stack).
+bool PutCode(const void* pc, const char* prefix, bool skip_libc) {
+  Dl_info info;
+  void* extra = nullptr;
+  // Not async-signal-safe on paper; the child dies next either way, and
+  // glibc's dladdr takes no lock a crashing driver is likely to hold.
+  if (dladdr1(pc, &info, &extra, RTLD_DL_SYMENT) == 0) return false;
+  const auto* sym = static_cast<const ElfW(Sym)*>(extra);
+  if (skip_libc && std::strncmp(BaseName(info.dli_fname), "libc.so", 7) == 0)
+    return false;
+  if (sym != nullptr && ELF64_ST_TYPE(sym->st_info) != STT_FUNC) return false;
+  Put(prefix);
+  Put(BaseName(info.dli_fname));
+  Put(":");
+  Put(info.dli_sname != nullptr ? info.dli_sname : "?");
+  Put("\n");
+  return true;
+}
+
+// Code without unwind information (a driver's JIT) ends the backtrace at
+// its own frame. The stack above it still holds the return addresses of
+// whoever called it: the words that point into a library's code, marked
+// "~" as found by scanning (breakpad's fallback), not by unwinding.
+void PutScannedCallers(void* context, int want) {
+  const uintptr_t* sp = FaultSp(context);
+  if (sp == nullptr) return;
+  constexpr int kWords = 512;  // 4 KiB: a few frames, well inside a stack
+  for (int i = 0; i < kWords && want > 0; ++i) {
+    if (PutCode(reinterpret_cast<const void*>(sp[i]), "~", true)) --want;
+  }
 }
 
 void OnFatalSignal(int sig, siginfo_t*, void* context) {
@@ -63,19 +130,39 @@ void OnFatalSignal(int sig, siginfo_t*, void* context) {
       }
     }
   }
+  // An abort or an assertion starts in libc (raise, abort,
+  // __assert_fail): the frames that say who gave up come after them.
+  for (int i = first; i < n; ++i) {
+    Dl_info info;
+    if (dladdr(frames[i], &info) == 0 ||
+        std::strncmp(BaseName(info.dli_fname), "libc.so", 7) != 0) {
+      first = i;
+      break;
+    }
+  }
+  // The thread's name says whose code crashed where no library does (a
+  // driver's JIT code has no unwind information: one frame, "?:?").
+  char thread[17] = {};
+  prctl(PR_GET_NAME, thread, 0, 0, 0);
+  Put("thread ");
+  Put(thread);
+  Put("\n");
   int written = 0;
   for (int i = first; i < n && written < kCrashFrames; ++i, ++written) {
     Dl_info info;
-    // Not async-signal-safe on paper; the child dies next either way, and
-    // glibc's dladdr takes no lock a crashing driver is likely to hold.
     if (dladdr(frames[i], &info) != 0) {
       Put(BaseName(info.dli_fname));
       Put(":");
-      Put(info.dli_sname != nullptr ? info.dli_sname : "?");
-    } else {
-      Put("?:?");  // JIT code, or a corrupt stack
+      if (info.dli_sname != nullptr) {
+        Put(info.dli_sname);
+      } else {
+        PutOffset(frames[i], info.dli_fbase);
+      }
+      Put("\n");
+      continue;
     }
-    Put("\n");
+    Put("?:?\n");  // JIT code, or a corrupt stack
+    if (i + 1 >= n) PutScannedCallers(context, kCrashFrames - written - 1);
   }
   signal(sig, SIG_DFL);
   raise(sig);
@@ -117,8 +204,15 @@ std::string ReadCrashFrames(int fd) {
   }
   std::vector<std::string> lines =
       absl::StrSplit(text, '\n', absl::SkipWhitespace());
+  std::string thread;
+  if (!lines.empty() && absl::StartsWith(lines.front(), "thread ")) {
+    thread = lines.front().substr(7);
+    lines.erase(lines.begin());
+  }
   if (lines.size() > kCrashFrames) lines.resize(kCrashFrames);
-  return absl::StrJoin(lines, " < ");
+  std::string out = absl::StrJoin(lines, " < ");
+  if (!thread.empty()) absl::StrAppend(&out, " (thread ", thread, ")");
+  return out;
 }
 
 }  // namespace atomfuzz::targets

@@ -1,9 +1,11 @@
 #include "targets/vulkan/case_shader.h"
 
+#include <cstring>
 #include <utility>
 
 #include "absl/strings/str_cat.h"
 #include "isa/dxbc.h"
+#include "targets/isolation/run_in_child.h"
 #include "targets/vulkan/spirv_validation.h"
 #include "targets/vulkan/vkd3d_compiler.h"
 #include "targets/vulkan/vkd3d_workarounds.h"
@@ -62,6 +64,10 @@ CaseShader CompileCase(const isa::Case& c, BufferUavMode mode,
     return out;
   }
   out.vkd3d_messages = spirv.messages;
+  if (!spirv.said.empty() && spirv.said != spirv.messages) {
+    absl::StrAppend(&out.vkd3d_messages, out.vkd3d_messages.empty() ? "" : "\n",
+                    spirv.said);
+  }
   // Written up in docs/findings.md; repaired so that SSBO mode still runs
   // every case with two buffer UAVs.
   if (spirv.ok && mode == BufferUavMode::kSsbo)
@@ -75,6 +81,88 @@ CaseShader CompileCase(const isa::Case& c, BufferUavMode mode,
                                       absl::StrCat("spirv-val: ", *invalid));
   }
   out.spirv = std::move(spirv.words);
+  return out;
+}
+
+namespace {
+
+// The child's answer: a few length-prefixed fields, read back in order.
+void PutBytes(std::string& out, const void* data, size_t n) {
+  const uint32_t len = static_cast<uint32_t>(n);
+  out.append(reinterpret_cast<const char*>(&len), 4);
+  out.append(static_cast<const char*>(data), n);
+}
+
+bool GetBytes(absl::string_view& in, std::string& out) {
+  uint32_t len = 0;
+  if (in.size() < 4) return false;
+  std::memcpy(&len, in.data(), 4);
+  in.remove_prefix(4);
+  if (in.size() < len) return false;
+  out.assign(in.data(), len);
+  in.remove_prefix(len);
+  return true;
+}
+
+std::string Serialize(const CaseShader& s) {
+  std::string out;
+  const int32_t header[3] = {
+      static_cast<int32_t>(s.compiler.code()),
+      s.refused ? static_cast<int32_t>(s.refused->status) : -1,
+      s.array_strides_dropped};
+  out.append(reinterpret_cast<const char*>(header), sizeof(header));
+  const std::string message(s.compiler.message());
+  PutBytes(out, message.data(), message.size());
+  const std::string refusal = s.refused ? s.refused->message : "";
+  PutBytes(out, refusal.data(), refusal.size());
+  PutBytes(out, s.dxbc.data(), s.dxbc.size());
+  PutBytes(out, s.spirv.data(), s.spirv.size() * 4);
+  PutBytes(out, s.vkd3d_messages.data(), s.vkd3d_messages.size());
+  return out;
+}
+
+bool Deserialize(absl::string_view in, CaseShader& s) {
+  int32_t header[3];
+  if (in.size() < sizeof(header)) return false;
+  std::memcpy(header, in.data(), sizeof(header));
+  in.remove_prefix(sizeof(header));
+  std::string message, refusal, dxbc, spirv;
+  if (!GetBytes(in, message) || !GetBytes(in, refusal) || !GetBytes(in, dxbc) ||
+      !GetBytes(in, spirv) || !GetBytes(in, s.vkd3d_messages) ||
+      spirv.size() % 4 != 0 ||
+      header[1] > static_cast<int32_t>(isa::kLastRunStatus)) {
+    return false;
+  }
+  s.compiler = absl::Status(static_cast<absl::StatusCode>(header[0]), message);
+  if (header[1] >= 0) {
+    s.refused = isa::Outcome::Ended(static_cast<isa::RunStatus>(header[1]),
+                                    std::move(refusal));
+  }
+  s.array_strides_dropped = header[2];
+  s.dxbc.assign(dxbc.begin(), dxbc.end());
+  s.spirv.resize(spirv.size() / 4);
+  std::memcpy(s.spirv.data(), spirv.data(), spirv.size());
+  return true;
+}
+
+}  // namespace
+
+CaseShader CompileCaseInChild(const isa::Case& c, BufferUavMode mode) {
+  absl::StatusOr<std::string> answer = RunInChild(
+      [&] { return Serialize(CompileCase(c, mode, LinkedVkd3d())); });
+  CaseShader out;
+  if (absl::IsAborted(answer.status())) {
+    out.refused = isa::Outcome::Ended(
+        isa::RunStatus::kCrashed,
+        absl::StrCat("vkd3d-shader: ", answer.status().message(),
+                     " compiling it"));
+  } else if (!answer.ok()) {
+    out.compiler = answer.status();
+  } else if (!Deserialize(*answer, out)) {
+    out = CaseShader{};
+    out.compiler = absl::InternalError(
+        "the compiling child process gave a malformed answer");
+  }
   return out;
 }
 

@@ -41,6 +41,11 @@ struct CaseShader {
 CaseShader CompileCase(const isa::Case& c, BufferUavMode mode,
                        const Vkd3dLibrary& vkd3d);
 
+// CompileCase in a child process, for a caller that must outlive a
+// vkd3d-shader that crashes on the case (the exporter): the child's death
+// is a kCrashed refusal naming the signal. The linked vkd3d-shader only.
+CaseShader CompileCaseInChild(const isa::Case& c, BufferUavMode mode);
+
 }  // namespace atomfuzz::targets::vulkan
 
 #endif  // ATOMFUZZ_TARGETS_VULKAN_CASE_SHADER_H_

@@ -60,6 +60,8 @@ void AddDevices(std::vector<std::pair<std::string, std::string>>& rows) {
         absl::StrCat("Vulkan device ", props.properties.deviceName),
         absl::StrCat(driver.driverName, " ", driver.driverInfo, ", Vulkan ",
                      ApiVersion(props.properties.apiVersion),
+                     absl::StrFormat(", driverVersion 0x%08x",
+                                     props.properties.driverVersion),
                      ", robustBufferAccess2 ",
                      OffersRobustBufferAccess2(d) ? "yes" : "no"));
   }

@@ -29,6 +29,7 @@ struct SpirvModule {
   bool ok = false;
   std::vector<uint32_t> words;
   std::string messages;  // vkd3d's diagnostics (errors when !ok)
+  std::string said;      // what it printed meanwhile (FIXME lines), if known
   // Not OK when the compiler failed rather than refused the program: its
   // Wine helper died (Unavailable), hung (DeadlineExceeded) or would not
   // start (FailedPrecondition).

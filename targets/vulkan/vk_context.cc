@@ -155,9 +155,11 @@ absl::StatusOr<VkContext> CreateContext(const std::string& substring) {
 
 void SetQuietEnvironment() {
   // Unless the user chose: Mesa's disk cache would hide the JIT cost and
-  // grow without bound under fuzzing; vkd3d prints FIXME lines to stderr.
+  // grow without bound under fuzzing. vkd3d prints its FIXME lines (often
+  // its only word on why it refuses a shader) to stderr, where the
+  // compiler captures them (stderr_capture.h).
   setenv("MESA_SHADER_CACHE_DISABLE", "true", /*overwrite=*/0);
-  setenv("VKD3D_SHADER_DEBUG", "none", /*overwrite=*/0);
+  setenv("VKD3D_SHADER_DEBUG", "fixme", /*overwrite=*/0);
 }
 
 absl::Status VkCheck(VkResult r, const char* what) {

@@ -3,6 +3,7 @@
 #include <cstring>
 
 #include "absl/strings/str_cat.h"
+#include "targets/vulkan/stderr_capture.h"
 #include "targets/vulkan/vkd3d_api.h"
 
 namespace atomfuzz::targets::vulkan {
@@ -73,15 +74,21 @@ SpirvModule InProcessVkd3d::Compile(absl::Span<const uint8_t> dxbc,
 
   vkd3d_shader_code out{};
   char* messages = nullptr;
+  StderrCapture said;  // vkd3d's FIXME lines (SetQuietEnvironment)
   const int rc = api_.compile(&info, &out, &messages);
   SpirvModule m;
+  m.said = said.Take();
   if (messages != nullptr) {
     m.messages = messages;
     api_.free_messages(messages);
   }
   if (rc < 0) {
+    // 1.2 often returns no message, its reason only printed.
+    if (m.messages.empty()) m.messages = m.said;
     if (m.messages.empty())
       m.messages = absl::StrCat("vkd3d_shader_compile failed (", rc, ")");
+    else
+      absl::StrAppend(&m.messages, " (vkd3d_shader_compile returned ", rc, ")");
     return m;
   }
   m.words.resize(out.size / 4);

@@ -113,8 +113,11 @@ SpirvModule DecodeReply(absl::string_view frame) {
 wine::SessionConfig HelperConfig() {
   wine::SessionConfig config;
   config.name = kHelper;
-  // vkd3d's own FIXME lines follow VKD3D_SHADER_DEBUG, which the helper
-  // inherits (vk_context.h's SetQuietEnvironment).
+  // vkd3d's own FIXME lines follow VKD3D_SHADER_DEBUG; nothing captures
+  // the helper's stderr, so they stay off unless the user asks.
+  config.set_env.push_back(
+      absl::StrCat("VKD3D_SHADER_DEBUG=",
+                   wine::EnvOr("ATOMFUZZ_VKD3D_SHADER_DEBUG", "none")));
   config.set_env.push_back(
       absl::StrCat("WINEDEBUG=", wine::EnvOr("ATOMFUZZ_WINEDEBUG", "-all")));
   config.check_hello = [](absl::string_view frame) {

@@ -36,6 +36,7 @@ run judge_bad_input 2 "$atomfuzz" judge --json "$odd" "$work/broken.case"
 run check_oracle 0 "$atomfuzz" check --json "$odd" "$work/expect.case"
 run check_mismatch 1 "$atomfuzz" check --json --target=fast --deterministic \
   --inject=imax-unsigned "$work/expect.case"
+run export_json 0 "$atomfuzz" export --format=json --on=oracle,fast -o - "$odd"
 
 /usr/bin/python3 - "$schema" "$work" <<'PY'
 import glob, json, os, sys
@@ -58,5 +59,9 @@ assert any(c["run"] == "bad-input" for c in seen["judge_bad_input.json"]["cases"
 assert "\ufffd" in seen["judge_oracle.json"]["cases"][0]["file"]
 assert all(c["met"] for c in seen["check_oracle.json"]["cases"])
 assert seen["check_mismatch.json"]["cases"][0]["mismatches"], "no mismatch listed"
+exported = seen["export_json.json"]
+assert [t["target"] for t in exported["targets"]] == ["oracle", "fast"]
+assert all(t["verdict"]["kind"] == "allowed" for t in exported["targets"])
+assert "\ufffd" in exported["file"]
 print(f"json_schema: {len(seen)} documents valid")
 PY

@@ -161,6 +161,15 @@ TEST(Signature, CauseMasksNumbersAndKeepsTheWords) {
                     "libvulkan_lvp.so:lvp_pipeline_compile"),
             "killed-by-signal-N-(SIGSEGV)@libvulkan_lvp.so:lp_build_tgsi-<-"
             "libLLVM-N.so.N:?-<-libvulkan_lvp.so:lvp_pipeline_compile");
+  // Where a library has no symbol, the offset into it tells two sites
+  // apart; scanned callers ("~", under JIT code) and the thread are kept.
+  EXPECT_EQ(CauseOf("killed by signal 6 (SIGABRT)\nframes: "
+                    "libvkd3d-shader.so.1:+0x2bdc5 < ~libvulkan_lvp.so:? "
+                    "(thread lavapipe-3)"),
+            "killed-by-signal-N-(SIGABRT)@libvkd3d-shader.so.N:+0x2bdc5-<-"
+            "~libvulkan_lvp.so:?-(thread-lavapipe-N)");
+  EXPECT_NE(CauseOf("killed by signal 6\nframes: lib.so:+0x10"),
+            CauseOf("killed by signal 6\nframes: lib.so:+0x24"));
   EXPECT_EQ(CauseOf("a|b"), "a/b");
   EXPECT_EQ(CauseOf(""), "");
   EXPECT_LE(CauseOf(std::string(200, 'x')).size(), 60u);

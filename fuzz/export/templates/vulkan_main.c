@@ -103,18 +103,72 @@ static void print_device(const struct vk* vk) {
   fflush(stdout); /* a child leaves with _exit, which flushes nothing */
 }
 
+/* The validation layer, where installed (vulkan-validationlayers), runs
+ * spirv-val on the shader as the driver receives it: invalid SPIR-V is a
+ * translator's bug even where this driver runs it. Its first error is
+ * kept; the rest of this file is validation-clean, so any error is the
+ * shader's. REPRO_NO_VALIDATION=1 leaves it off. */
+static const char validation_layer[] = "VK_LAYER_KHRONOS_validation";
+static char validation_error[200];
+
+static VKAPI_ATTR VkBool32 VKAPI_CALL
+on_validation(VkDebugUtilsMessageSeverityFlagBitsEXT severity,
+              VkDebugUtilsMessageTypeFlagsEXT type,
+              const VkDebugUtilsMessengerCallbackDataEXT* data, void* user) {
+  (void)type;
+  (void)user;
+  if ((severity & VK_DEBUG_UTILS_MESSAGE_SEVERITY_ERROR_BIT_EXT) &&
+      validation_error[0] == 0 && data->pMessage != NULL) {
+    snprintf(validation_error, sizeof validation_error, "%s", data->pMessage);
+  }
+  return VK_FALSE;
+}
+
+static int has_validation_layer(void) {
+  static VkLayerProperties all[64];
+  uint32_t count = 64, i;
+  if (getenv("REPRO_NO_VALIDATION") != NULL) return 0;
+  if (vkEnumerateInstanceLayerProperties(&count, all) < 0) return 0;
+  for (i = 0; i < count; ++i)
+    if (strcmp(all[i].layerName, validation_layer) == 0) return 1;
+  return 0;
+}
+
+static void watch_validation(VkInstance instance) {
+  VkDebugUtilsMessengerCreateInfoEXT mci = {
+      .sType = VK_STRUCTURE_TYPE_DEBUG_UTILS_MESSENGER_CREATE_INFO_EXT,
+      .messageSeverity = VK_DEBUG_UTILS_MESSAGE_SEVERITY_ERROR_BIT_EXT,
+      .messageType = VK_DEBUG_UTILS_MESSAGE_TYPE_VALIDATION_BIT_EXT,
+      .pfnUserCallback = on_validation};
+  VkDebugUtilsMessengerEXT messenger;
+  PFN_vkCreateDebugUtilsMessengerEXT create =
+      (PFN_vkCreateDebugUtilsMessengerEXT)vkGetInstanceProcAddr(
+          instance, "vkCreateDebugUtilsMessengerEXT");
+  if (create != NULL) create(instance, &mci, NULL, &messenger);
+}
+
 static int pick_device(struct vk* vk) {
   VkApplicationInfo app = {.sType = VK_STRUCTURE_TYPE_APPLICATION_INFO,
                            .pApplicationName = "atomfuzz-repro",
                            .apiVersion = VK_API_VERSION_1_1};
+  const char* layers[] = {validation_layer};
+  const char* extensions[] = {VK_EXT_DEBUG_UTILS_EXTENSION_NAME};
+  const int validate = has_validation_layer();
   VkInstanceCreateInfo ici = {.sType = VK_STRUCTURE_TYPE_INSTANCE_CREATE_INFO,
-                              .pApplicationInfo = &app};
+                              .pApplicationInfo = &app,
+                              .enabledLayerCount = validate ? 1 : 0,
+                              .ppEnabledLayerNames = layers,
+                              .enabledExtensionCount = validate ? 1 : 0,
+                              .ppEnabledExtensionNames = extensions};
   VkPhysicalDevice devices[16];
   uint32_t count = 16, i;
   const char* want = getenv("REPRO_DEVICE");
   VkResult r = vkCreateInstance(&ici, NULL, &vk->instance);
   if (r != VK_SUCCESS)
     return stop(2, "no Vulkan: vkCreateInstance returned %d", (int)r);
+  if (validate) watch_validation(vk->instance);
+  printf("validation: %s\n",
+         validate ? validation_layer : "off (no VK_LAYER_KHRONOS_validation)");
   r = vkEnumeratePhysicalDevices(vk->instance, &count, devices);
   if (r != VK_SUCCESS && r != VK_INCOMPLETE) /* more than 16: look at 16 */
     return vk_ok(r, "vkEnumeratePhysicalDevices");
@@ -454,6 +508,9 @@ static int create_pipeline(const struct vk* vk,
                                pipeline);
   if (r != VK_SUCCESS)
     return stop(1, "vkCreateComputePipelines returned %d", (int)r);
+  if (validation_error[0] != 0)
+    return stop(1, "the validation layer refuses the shader: %s",
+                validation_error);
   return 1;
 }
 
