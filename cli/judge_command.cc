@@ -35,7 +35,9 @@ int RunJudge(const std::vector<std::string>& files) {
       if (json) json_cases.push_back(BadInputJson(path));
       continue;
     }
-    const fuzz::RunResult r = fuzz::RunOne(c, *target);
+    fuzz::RunOneOptions run;
+    run.blind = absl::GetFlag(FLAGS_blind);
+    const fuzz::RunResult r = fuzz::RunOne(c, *target, run);
     if (json) {
       json_cases.push_back(absl::StrCat("{\"file\": ", isa::JsonString(path),
                                         ", ", fuzz::RunResultJsonFields(r),

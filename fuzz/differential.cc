@@ -63,6 +63,10 @@ RunResult RunOne(const isa::Case& c, targets::Target& target,
     r.kind = RunKind::kRan;
     return r;
   }
+  if (o.blind) {
+    r.outcome->has_trace = false;
+    r.outcome->trace.clear();
+  }
   // (An unfinished run's trace is not searched: the limit is for the order
   // search alone.)
   if (o.max_atomics_per_word != 0 && r.outcome->status == isa::RunStatus::kOk) {

@@ -38,6 +38,10 @@ struct RunOneOptions {
   // Past this many atomics on one word the case is not judged (the order
   // search's cost); 0: no limit.
   uint64_t max_atomics_per_word = 0;
+  // Judge the outcome as if the target gave no trace of returned values:
+  // only final words and counters, against what the spec allows of any
+  // order (what exported reproducers check; `judge --blind`).
+  bool blind = false;
   // Called before each run of the target and before judging (a campaign's
   // watchdog heartbeat); may be empty.
   std::function<void(bool judging)> on_phase;

@@ -5,6 +5,7 @@
 #include "absl/strings/str_cat.h"
 #include "fuzz/export/amber_script.h"
 #include "fuzz/export/c_reproducer.h"
+#include "fuzz/export/canary.h"
 #include "fuzz/export/export_json.h"
 #include "fuzz/export/reproducer_data.h"
 #include "isa/dxbc.h"
@@ -110,8 +111,22 @@ std::string DefaultExportName(absl::string_view case_file, ExportFormat f) {
   return absl::StrCat(stem, RowOf(f).extension);
 }
 
+namespace {
+absl::StatusOr<Exported> ExportCaseOnce(const isa::Case& c,
+                                        const ExportOptions& options,
+                                        bool canary_allowed);
+}  // namespace
+
 absl::StatusOr<Exported> ExportCase(const isa::Case& c,
                                     const ExportOptions& options) {
+  return ExportCaseOnce(c, options, /*canary_allowed=*/true);
+}
+
+namespace {
+
+absl::StatusOr<Exported> ExportCaseOnce(const isa::Case& c,
+                                        const ExportOptions& options,
+                                        bool canary_allowed) {
   Exported out;
   if (options.format == ExportFormat::kJson) {
     absl::StatusOr<std::string> json =
@@ -124,6 +139,17 @@ absl::StatusOr<Exported> ExportCase(const isa::Case& c,
       options.targets.empty() ? std::string() : options.targets.front();
   absl::StatusOr<ReproData> data = ReproDataOf(c, BoundSlots(c));
   if (!data.ok()) return data.status();
+  if (data->checks.empty() && canary_allowed &&
+      options.format != ExportFormat::kAmber) {
+    // Nothing to check: a skipped dispatch would PASS. A canary says
+    // whether the shader ran (canary.h).
+    absl::StatusOr<WithCanary> canaried = AddCanary(c);
+    if (canaried.ok()) {
+      absl::StatusOr<Exported> e =
+          ExportCaseOnce(canaried->c, options, /*canary_allowed=*/false);
+      if (e.ok() || !absl::IsFailedPrecondition(e.status())) return e;
+    }
+  }
   switch (options.format) {
     case ExportFormat::kVulkanC:
     case ExportFormat::kAmber: {
@@ -161,5 +187,7 @@ absl::StatusOr<Exported> ExportCase(const isa::Case& c,
   }
   return out;
 }
+
+}  // namespace
 
 }  // namespace atomfuzz::fuzz
