@@ -48,17 +48,17 @@ VersionRows Collect(const std::string& target) {
       if (const size_t at = version.find("Mesa "); at != std::string::npos)
         mesa.push_back(version.substr(at, version.find(',', at) - at));
     } else if (vulkan && component == "vkd3d-shader") {
-      rows.emplace_back("version.vkd3d-shader", version);
+      rows.emplace_back("version_vkd3d_shader", version);
     } else if (vulkan && component == "SPIRV-Tools") {
-      rows.emplace_back("version.spirv-tools", version);
+      rows.emplace_back("version_spirv_tools", version);
     } else if (component == "Vulkan loader") {
-      rows.emplace_back("version.vulkan-loader", version);
+      rows.emplace_back("version_vulkan_loader", version);
     }
   }
   if (!devices.empty())
-    rows.emplace_back("version.vulkan-device", absl::StrJoin(devices, "; "));
-  if (!mesa.empty()) rows.emplace_back("version.mesa", mesa.front());
-  if (wine) rows.emplace_back("version.wine", WineVersion());
+    rows.emplace_back("version_vulkan_device", absl::StrJoin(devices, "; "));
+  if (!mesa.empty()) rows.emplace_back("version_mesa", mesa.front());
+  if (wine) rows.emplace_back("version_wine", WineVersion());
   return rows;
 }
 
@@ -69,7 +69,7 @@ VersionRows TargetVersions(const std::string& target) {
       RunInChild([&] { return Lines(Collect(target)); });
   VersionRows rows;
   if (!lines.ok()) {
-    rows.emplace_back("version.error", std::string(lines.status().message()));
+    rows.emplace_back("version_error", std::string(lines.status().message()));
     return rows;
   }
   for (absl::string_view line :

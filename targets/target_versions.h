@@ -1,7 +1,7 @@
 // The versions of the components a target drives, as a finding records
-// them in its [metadata] (keys "version.vkd3d-shader", "version.vulkan-
-// device", "version.mesa", "version.wine", ...): a bug is filed against
-// versions.
+// them in its [metadata] (keys "version_vkd3d_shader",
+// "version_vulkan_device", "version_mesa", "version_wine", ...: metadata
+// keys are letters, digits and '_'): a bug is filed against versions.
 #ifndef ATOMFUZZ_TARGETS_TARGET_VERSIONS_H_
 #define ATOMFUZZ_TARGETS_TARGET_VERSIONS_H_
 

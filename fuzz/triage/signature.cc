@@ -251,8 +251,19 @@ std::string CauseOf(absl::string_view message) {
   }
   message = message.substr(0, message.find('\n'));
   std::string out = Masked(message, 60);
-  if (!frames.empty())
-    absl::StrAppend(&out, "@", Masked(frames, 160, /*keep_offsets=*/true));
+  // Frames found by scanning the stack under JIT code ("~lib:sym") help a
+  // reader but vary from run to run: the key keeps the unwound ones.
+  absl::string_view thread;
+  if (const size_t t = frames.find(" (thread "); t != absl::string_view::npos) {
+    thread = frames.substr(t);
+    frames = frames.substr(0, t);
+  }
+  std::vector<absl::string_view> unwound;
+  for (absl::string_view f : absl::StrSplit(frames, " < ", absl::SkipEmpty()))
+    if (!absl::StartsWith(f, "~")) unwound.push_back(f);
+  const std::string kept = absl::StrCat(absl::StrJoin(unwound, " < "), thread);
+  if (!kept.empty())
+    absl::StrAppend(&out, "@", Masked(kept, 160, /*keep_offsets=*/true));
   std::string t = Token(absl::StripAsciiWhitespace(out));
   return t == kUnknown ? std::string() : t;
 }

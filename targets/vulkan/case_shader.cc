@@ -64,7 +64,8 @@ CaseShader CompileCase(const isa::Case& c, BufferUavMode mode,
     return out;
   }
   out.vkd3d_messages = spirv.messages;
-  if (!spirv.said.empty() && spirv.said != spirv.messages) {
+  // A refusal's message already holds what vkd3d printed.
+  if (spirv.ok && !spirv.said.empty() && spirv.said != spirv.messages) {
     absl::StrAppend(&out.vkd3d_messages, out.vkd3d_messages.empty() ? "" : "\n",
                     spirv.said);
   }

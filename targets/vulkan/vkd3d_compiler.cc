@@ -3,6 +3,8 @@
 #include <cstring>
 
 #include "absl/strings/str_cat.h"
+#include "absl/strings/str_split.h"
+#include "absl/strings/strip.h"
 #include "targets/vulkan/stderr_capture.h"
 #include "targets/vulkan/vkd3d_api.h"
 
@@ -13,6 +15,28 @@ SpirvModule CompileDxbcToSpirv(absl::Span<const uint8_t> dxbc,
                                BufferUavMode mode, const Vkd3dLibrary& lib) {
   return lib.compiler->Compile(dxbc, uavs, mode);
 }
+
+namespace {
+
+// "fixme:shader_sm4_read_instruction: Unrecognized opcode 0x52." ->
+// "Unrecognized opcode 0x52.": vkd3d's words without its debug channel
+// and function, which would crowd out the words in a bucket's key.
+std::string WithoutDebugPrefixes(absl::string_view said) {
+  std::string out;
+  for (absl::string_view line : absl::StrSplit(said, '\n', absl::SkipEmpty())) {
+    for (absl::string_view channel : {"fixme:", "err:", "warn:", "trace:"}) {
+      if (absl::ConsumePrefix(&line, channel)) {
+        if (const size_t colon = line.find(": "); colon != line.npos)
+          line.remove_prefix(colon + 2);
+        break;
+      }
+    }
+    absl::StrAppend(&out, out.empty() ? "" : "; ", line);
+  }
+  return out;
+}
+
+}  // namespace
 
 // runner/vkd3d_compile_server.c fills the same chain under Wine.
 SpirvModule InProcessVkd3d::Compile(absl::Span<const uint8_t> dxbc,
@@ -84,7 +108,7 @@ SpirvModule InProcessVkd3d::Compile(absl::Span<const uint8_t> dxbc,
   }
   if (rc < 0) {
     // 1.2 often returns no message, its reason only printed.
-    if (m.messages.empty()) m.messages = m.said;
+    if (m.messages.empty()) m.messages = WithoutDebugPrefixes(m.said);
     if (m.messages.empty())
       m.messages = absl::StrCat("vkd3d_shader_compile failed (", rc, ")");
     else

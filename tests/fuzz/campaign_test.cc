@@ -22,6 +22,7 @@
 #include "fuzz/triage/generalise.h"
 #include "fuzz/triage/signature.h"
 #include "gtest/gtest.h"
+#include "targets/target_versions.h"
 #include "tests/fuzz/corpus_files.h"
 
 namespace atomfuzz::fuzz {
@@ -235,6 +236,10 @@ TEST(Campaign, ReducedCasesKeepTheirProvenanceAndTheirLines) {
   CampaignOptions o = Options(out);
   o.target_flags["inject"] = "return-new";
   o.tool_commit = "0123abcd";
+  // As the CLI looks them up for a vulkan target (whatever this machine
+  // has): the saved cases must still parse.
+  o.versions = targets::TargetVersions("vulkan");
+  ASSERT_FALSE(o.versions.empty());
   o.runs = 300;
   absl::StatusOr<CampaignResult> r = RunCampaign(o, Log());
   ASSERT_TRUE(r.ok()) << r.status();
@@ -244,6 +249,18 @@ TEST(Campaign, ReducedCasesKeepTheirProvenanceAndTheirLines) {
     absl::StatusOr<std::string> reduced = ReadWholeFile(dir + "/reduced.case");
     absl::StatusOr<std::string> report = ReadWholeFile(dir + "/report.txt");
     ASSERT_TRUE(reduced.ok() && report.ok());
+    for (const char* name : {"/reduced.case", "/original.case"}) {
+      absl::StatusOr<std::string> text = ReadWholeFile(dir + name);
+      ASSERT_TRUE(text.ok());
+      EXPECT_TRUE(isa::ParseCase(*text, name).ok())
+          << isa::ParseCase(*text, name).status();
+    }
+    EXPECT_TRUE(absl::StrContains(*reduced, "\n" + o.versions[0].first + " = "))
+        << *reduced;
+    // The reproducer checks itself: what the spec allows of its words.
+    EXPECT_TRUE(absl::StrContains(*reduced, "\n[expect u")) << *reduced;
+    EXPECT_TRUE(absl::StrContains(*report, "atomfuzz export --format=json"))
+        << *report;
     EXPECT_TRUE(absl::StrContains(*reduced, "\ntarget = fast\n")) << *reduced;
     EXPECT_TRUE(absl::StrContains(*reduced, "\ninject = return-new\n"));
     EXPECT_TRUE(absl::StrContains(*reduced, "\natomfuzz = 0123abcd\n"));

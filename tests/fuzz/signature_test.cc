@@ -163,11 +163,15 @@ TEST(Signature, CauseMasksNumbersAndKeepsTheWords) {
             "libLLVM-N.so.N:?-<-libvulkan_lvp.so:lvp_pipeline_compile");
   // Where a library has no symbol, the offset into it tells two sites
   // apart; scanned callers ("~", under JIT code) and the thread are kept.
+  // (Frames found by scanning the stack, "~", vary from run to run: the
+  // key leaves them out.)
   EXPECT_EQ(CauseOf("killed by signal 6 (SIGABRT)\nframes: "
                     "libvkd3d-shader.so.1:+0x2bdc5 < ~libvulkan_lvp.so:? "
                     "(thread lavapipe-3)"),
-            "killed-by-signal-N-(SIGABRT)@libvkd3d-shader.so.N:+0x2bdc5-<-"
-            "~libvulkan_lvp.so:?-(thread-lavapipe-N)");
+            "killed-by-signal-N-(SIGABRT)@libvkd3d-shader.so.N:+0x2bdc5-"
+            "(thread-lavapipe-N)");
+  EXPECT_EQ(CauseOf("killed by signal 11\nframes: ?:? < ~lib.so:? (thread a)"),
+            CauseOf("killed by signal 11\nframes: ?:? (thread a)"));
   EXPECT_NE(CauseOf("killed by signal 6\nframes: lib.so:+0x10"),
             CauseOf("killed by signal 6\nframes: lib.so:+0x24"));
   EXPECT_EQ(CauseOf("a|b"), "a/b");
