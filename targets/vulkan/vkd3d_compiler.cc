@@ -112,7 +112,8 @@ SpirvModule InProcessVkd3d::Compile(absl::Span<const uint8_t> dxbc,
     if (m.messages.empty())
       m.messages = absl::StrCat("vkd3d_shader_compile failed (", rc, ")");
     else
-      absl::StrAppend(&m.messages, " (vkd3d_shader_compile returned ", rc, ")");
+      m.messages = absl::StrCat(absl::StripTrailingAsciiWhitespace(m.messages),
+                                " (vkd3d_shader_compile returned ", rc, ")");
     return m;
   }
   m.words.resize(out.size / 4);
