@@ -51,6 +51,7 @@ int RunExport(const std::vector<std::string>& args) {
                      ? fuzz::DefaultExportName(args[0], *format)
                      : out;
   options.targets = TargetsFor(c);
+  options.returns = absl::GetFlag(FLAGS_returns);
   if (TargetFlagsInto(options.run)) return kExitOk;
   absl::StatusOr<fuzz::Exported> exported = fuzz::ExportCase(c, options);
   if (!exported.ok()) {

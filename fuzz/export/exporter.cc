@@ -9,6 +9,7 @@
 #include "fuzz/export/export_json.h"
 #include "fuzz/export/reproducer_data.h"
 #include "isa/dxbc.h"
+#include "targets/trace_instrumentation.h"
 #include "targets/vulkan/case_shader.h"
 
 namespace atomfuzz::fuzz {
@@ -134,6 +135,25 @@ absl::StatusOr<Exported> ExportCaseOnce(const isa::Case& c,
     if (!json.ok()) return json.status();
     out.text = *std::move(json);
     return out;
+  }
+  if (options.returns) {
+    // The instrumented case is itself a case: its log's words are checked
+    // like any other (a return that races with no other thread is one
+    // value; racing ones are any).
+    absl::StatusOr<targets::InstrumentedCase> ic =
+        targets::InstrumentForTrace(c);
+    if (!ic.ok()) return ic.status();
+    isa::Case logged = std::move(ic->instrumented);
+    logged.description.push_back(absl::StrCat(
+        "Instrumented by atomfuzz export --returns: u", ic->layout.log_slot,
+        " logs each thread's atomics and their returned values "
+        "(layout: targets/trace_instrumentation.h): record of thread t at "
+        "words [t * ",
+        ic->layout.record_words, ", +", ic->layout.record_words,
+        "), loop entries from word ", ic->layout.entries_base, "."));
+    ExportOptions plain = options;
+    plain.returns = false;
+    return ExportCaseOnce(logged, plain, canary_allowed);
   }
   const std::string target =
       options.targets.empty() ? std::string() : options.targets.front();

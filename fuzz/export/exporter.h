@@ -44,6 +44,11 @@ struct ExportOptions {
   // (anything else: texel buffers). json: the targets to run it on.
   std::vector<std::string> targets;
   RunOptions run;  // json: the targets' settings
+  // C and Amber: log each atomic's returned value as the vulkan target
+  // does (targets/trace_instrumentation.h) and check the log's words the
+  // spec defines, for a finding whose wrong values are returns that reach
+  // no final word.
+  bool returns = false;
 };
 
 struct Exported {

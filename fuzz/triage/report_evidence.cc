@@ -115,9 +115,15 @@ std::string ReportEvidence(const isa::Case& c, const Differential& d,
   absl::StrAppend(&out,
                   "\nreproduce without atomfuzz (export prints how to build "
                   "and run each):\n");
+  // Wrong returns reach no final word by themselves: the reproducer logs
+  // them as the vulkan target's trace does.
+  const bool returns =
+      !d.verdict.findings.empty() &&
+      d.verdict.findings.front().kind == oracle::FindingKind::kWrongReturn;
   for (const std::string& format : formats) {
-    absl::StrAppend(&out, "  atomfuzz export --format=", format,
-                    " --on=", target, " ", file, "\n");
+    absl::StrAppend(
+        &out, "  atomfuzz export --format=", format, " --on=", target,
+        returns && format != "json" ? " --returns" : "", " ", file, "\n");
   }
   return out;
 }

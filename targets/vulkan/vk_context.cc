@@ -87,6 +87,14 @@ absl::StatusOr<VkContext> CreateContext(const std::string& substring) {
   // robustBufferAccess2 (VK_EXT_robustness2) discards them, as vkd3d-proton
   // requires. Both where the device has them.
   features.robustBufferAccess = supported.robustBufferAccess;
+  // vkd3d declares typed UAVs it cannot give a SPIR-V format (the trace
+  // log among them) as written and read without one: using those
+  // capabilities without the features is invalid (the validation layer
+  // says so), however lavapipe runs it.
+  features.shaderStorageImageWriteWithoutFormat =
+      supported.shaderStorageImageWriteWithoutFormat;
+  features.shaderStorageImageReadWithoutFormat =
+      supported.shaderStorageImageReadWithoutFormat;
   const char* robust2_name = VK_EXT_ROBUSTNESS_2_EXTENSION_NAME;
   std::optional<VkPhysicalDeviceRobustness2FeaturesEXT> robust2 =
       Robustness2Features(c.physical);

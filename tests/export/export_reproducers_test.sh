@@ -35,14 +35,15 @@ kind_of() {
   esac
 }
 
-# repro FORMAT CASE ON WANT: export, build, run; WANT is PASS or FAIL.
+# repro FORMAT CASE ON WANT [EXPORT_FLAG]: export, build, run; WANT is PASS
+# or FAIL.
 repro() {
-  local format=$1 case=$2 on=$3 want=$4
+  local format=$1 case=$2 on=$3 want=$4 flag=${5:-}
   local name dir build run rc verdict
-  name="$(basename "$case" .case) $format on $on"
-  dir=$work/$(basename "$case" .case)-$format-$on
+  name="$(basename "$case" .case) $format on $on $flag"
+  dir=$work/$(basename "$case" .case)-$format-$on$flag
   mkdir -p "$dir"
-  if ! "$atomfuzz" export --format="$format" --on="$on" "$case" \
+  if ! "$atomfuzz" export --format="$format" --on="$on" $flag "$case" \
       -o "$dir/repro.c" 2>"$dir/export.err"; then
     fail "$name: export: $(head -c 300 "$dir/export.err")"
     return
@@ -143,6 +144,8 @@ for case in "$repo"/corpus/seed/*.case; do
   fi
   repro vulkan-c "$case" vulkan PASS
   repro d3d12-c "$case" vulkan PASS
+  # With each returned value logged and checked where the spec defines it.
+  repro vulkan-c "$case" vulkan PASS --returns
 done
 
 echo "export reproducers: $passed as expected, $failures not"

@@ -109,7 +109,7 @@ static void print_device(const struct vk* vk) {
  * kept; the rest of this file is validation-clean, so any error is the
  * shader's. REPRO_NO_VALIDATION=1 leaves it off. */
 static const char validation_layer[] = "VK_LAYER_KHRONOS_validation";
-static char validation_error[200];
+static char validation_error[400];
 
 static VKAPI_ATTR VkBool32 VKAPI_CALL
 on_validation(VkDebugUtilsMessageSeverityFlagBitsEXT severity,
@@ -228,6 +228,12 @@ static int create_device(struct vk* vk) {
   qci.queueFamilyIndex = vk->family;
   vkGetPhysicalDeviceFeatures(vk->physical, &supported);
   enabled.robustBufferAccess = supported.robustBufferAccess;
+  /* vkd3d declares some typed UAVs as written and read without a format:
+   * those capabilities need these features (as atomfuzz's target). */
+  enabled.shaderStorageImageWriteWithoutFormat =
+      supported.shaderStorageImageWriteWithoutFormat;
+  enabled.shaderStorageImageReadWithoutFormat =
+      supported.shaderStorageImageReadWithoutFormat;
   if (supported.robustBufferAccess &&
       has_extension(vk->physical, robust2_name)) {
     VkPhysicalDeviceFeatures2 query = {
