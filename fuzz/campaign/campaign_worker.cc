@@ -203,6 +203,11 @@ class Worker {
                {"executor", target_->Describe()}};
     if (!setup_.options.tool_commit.empty())
       f.extra.push_back({"atomfuzz", setup_.options.tool_commit});
+    // The target's other options (--vk-device, --vkd3d): what replays it.
+    for (const auto& [flag, value] : setup_.options.target_flags) {
+      if (flag != targets::fast::kInjectFlag && !value.empty())
+        f.extra.push_back({absl::StrCat("target_", flag), value});
+    }
     for (const auto& row : setup_.options.versions) f.extra.push_back(row);
     f.elapsed_s = Elapsed();
     // Judged again (the same outcome) with the lines original.case has: a
