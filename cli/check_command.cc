@@ -86,16 +86,9 @@ int RunCheck(const std::vector<std::string>& files) {
     }
   }
   if (json) {
-    const std::string doc = absl::StrCat(
-        "{\"schema\": \"atomfuzz.check\", \"version\": ",
-        fuzz::kJsonSchemaVersion,
-        ", \"target\": ", isa::JsonString(target->name()),
-        ", \"executor\": ", isa::JsonString(target->Describe()),
-        ", \"schedule\": ", isa::JsonString(absl::GetFlag(FLAGS_schedule)),
-        ", \"cases\": [\n  ", absl::StrJoin(json_cases, ",\n  "),
-        "\n], \"passed\": ", passed, ", \"expectations\": ", expectations,
-        "}\n");
-    std::fwrite(doc.data(), 1, doc.size(), stdout);
+    PrintJsonDocument("atomfuzz.check", *target, json_cases,
+                      absl::StrCat("\"passed\": ", passed,
+                                   ", \"expectations\": ", expectations));
   } else if (!absl::GetFlag(FLAGS_quiet)) {
     std::printf(
         "%d of %zu cases meet their expectations (%d expectation lines, target "

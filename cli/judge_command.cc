@@ -65,16 +65,10 @@ int RunJudge(const std::vector<std::string>& files) {
     status = WorseExit(status, ReportRun(stdout, path, path, r));
   }
   if (json) {
-    const std::string doc = absl::StrCat(
-        "{\"schema\": \"atomfuzz.judge\", \"version\": ",
-        fuzz::kJsonSchemaVersion,
-        ", \"target\": ", isa::JsonString(target->name()),
-        ", \"executor\": ", isa::JsonString(target->Describe()),
-        ", \"schedule\": ", isa::JsonString(absl::GetFlag(FLAGS_schedule)),
-        ", \"cases\": [\n  ", absl::StrJoin(json_cases, ",\n  "),
-        "\n], \"allowed\": ", counts[0], ", \"divergent\": ", counts[1],
-        ", \"unknown\": ", counts[2], "}\n");
-    std::fwrite(doc.data(), 1, doc.size(), stdout);
+    PrintJsonDocument(
+        "atomfuzz.judge", *target, json_cases,
+        absl::StrCat("\"allowed\": ", counts[0], ", \"divergent\": ", counts[1],
+                     ", \"unknown\": ", counts[2]));
   } else if (!absl::GetFlag(FLAGS_quiet)) {
     std::printf(
         "%d allowed, %d divergent, %d unknown (target %s, schedule %s)\n",

@@ -2,8 +2,12 @@
 
 #include <string>
 
+#include "absl/flags/flag.h"
 #include "absl/strings/str_cat.h"
+#include "absl/strings/str_join.h"
 #include "cli/command.h"
+#include "cli/flags.h"
+#include "fuzz/result_json.h"
 #include "isa/json.h"
 
 namespace atomfuzz::cli {
@@ -69,6 +73,20 @@ std::string BadInputJson(absl::string_view file) {
                       ", \"run\": \"bad-input\", \"message\": "
                       "\"the file did not load (see stderr)\", \"status\": "
                       "null, \"verdict\": null}");
+}
+
+void PrintJsonDocument(absl::string_view schema, const targets::Target& target,
+                       const std::vector<std::string>& cases,
+                       absl::string_view totals) {
+  const std::string doc = absl::StrCat(
+      "{\"schema\": ", isa::JsonString(schema),
+      ", \"version\": ", fuzz::kJsonSchemaVersion,
+      ", \"target\": ", isa::JsonString(target.name()),
+      ", \"executor\": ", isa::JsonString(target.Describe()),
+      ", \"schedule\": ", isa::JsonString(absl::GetFlag(FLAGS_schedule)),
+      ", \"cases\": [\n  ", absl::StrJoin(cases, ",\n  "), "\n], ", totals,
+      "}\n");
+  std::fwrite(doc.data(), 1, doc.size(), stdout);
 }
 
 }  // namespace atomfuzz::cli

@@ -5,10 +5,12 @@
 
 #include <cstdio>
 #include <string>
+#include <vector>
 
 #include "absl/strings/string_view.h"
 #include "fuzz/differential.h"
 #include "oracle/judge.h"
+#include "targets/target.h"
 
 namespace atomfuzz::cli {
 
@@ -30,6 +32,13 @@ int WorseExit(int a, int b);
 // A case file that did not load, as one entry of a --json document (the
 // diagnostic itself went to stderr).
 std::string BadInputJson(absl::string_view file);
+
+// Prints a `--json` document of docs/schema/atomfuzz.schema.json: the
+// schema's name ("atomfuzz.judge"), its version, the target, the schedule
+// flag, the cases' entries, then `totals` (`"passed": 3, ...`).
+void PrintJsonDocument(absl::string_view schema, const targets::Target& target,
+                       const std::vector<std::string>& cases,
+                       absl::string_view totals);
 
 }  // namespace atomfuzz::cli
 
