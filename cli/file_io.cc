@@ -1,8 +1,10 @@
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
 #include <cerrno>
 #include <cstdio>
 #include <cstring>
-#include <fstream>
-#include <sstream>
 
 #include "absl/flags/flag.h"
 #include "cli/command.h"
@@ -12,19 +14,71 @@
 namespace atomfuzz::cli {
 
 bool ReadFile(const std::string& path, std::string& out) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) {
-    std::fprintf(stderr, "%s: cannot open: %s\n", path.c_str(),
-                 std::strerror(errno));
+  // One reader for every input (fuzz/atomic_file.h): regular files only,
+  // bounded, never blocking on a FIFO.
+  absl::StatusOr<std::string> bytes = fuzz::ReadWholeFile(path);
+  if (!bytes.ok()) {
+    std::fprintf(stderr, "%s\n", std::string(bytes.status().message()).c_str());
     return false;
   }
-  std::ostringstream ss;
-  ss << in.rdbuf();
-  out = ss.str();
+  out = *std::move(bytes);
   return true;
 }
 
+namespace {
+
+bool WriteAllTo(int fd, absl::string_view text) {
+  while (!text.empty()) {
+    const ssize_t n = ::write(fd, text.data(), text.size());
+    if (n < 0 && errno == EINTR) continue;
+    if (n <= 0) return false;
+    text.remove_prefix(static_cast<size_t>(n));
+  }
+  return true;
+}
+
+// Into a character device or FIFO (`-o /dev/null`, a pipe): written
+// through, never replaced (a rename would put a file where the device
+// node was). A FIFO with no reader is an error, not a wait.
+bool WriteThrough(const std::string& path, absl::string_view text) {
+  const int fd =
+      ::open(path.c_str(), O_WRONLY | O_NONBLOCK | O_CLOEXEC | O_NOCTTY);
+  if (fd < 0) {
+    std::fprintf(
+        stderr, "%s: cannot open for writing: %s\n", path.c_str(),
+        errno == ENXIO ? "a FIFO with no reader" : std::strerror(errno));
+    return false;
+  }
+  ::fcntl(fd, F_SETFL, ::fcntl(fd, F_GETFL) & ~O_NONBLOCK);
+  const bool ok = WriteAllTo(fd, text);
+  if (!ok)
+    std::fprintf(stderr, "%s: cannot write: %s\n", path.c_str(),
+                 std::strerror(errno));
+  return ::close(fd) == 0 && ok;
+}
+
+}  // namespace
+
 bool WriteFileAtomically(const std::string& path, absl::string_view text) {
+  struct stat link, target;
+  const bool exists = ::lstat(path.c_str(), &link) == 0;
+  const bool resolves = ::stat(path.c_str(), &target) == 0;
+  if (resolves && (S_ISCHR(target.st_mode) || S_ISFIFO(target.st_mode)))
+    return WriteThrough(path, text);  // also /dev/stdout, a symlink
+  if (exists && S_ISLNK(link.st_mode)) {
+    // Renaming over it would replace the link, not what it points to.
+    std::fprintf(stderr,
+                 "%s: refusing to replace a symbolic link; give the path it "
+                 "points to\n",
+                 path.c_str());
+    return false;
+  }
+  if (resolves && !S_ISREG(target.st_mode)) {
+    std::fprintf(stderr, "%s: expected a regular file to write, found %s\n",
+                 path.c_str(),
+                 S_ISDIR(target.st_mode) ? "a directory" : "a special file");
+    return false;
+  }
   // One implementation for the CLI and the finding store (fuzz/atomic_file).
   const absl::Status s = fuzz::WriteFileAtomically(path, text);
   if (!s.ok()) std::fprintf(stderr, "%s\n", std::string(s.message()).c_str());

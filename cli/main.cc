@@ -14,6 +14,7 @@
 #include "absl/strings/str_replace.h"
 #include "absl/strings/str_split.h"
 #include "cli/command.h"
+#include "cli/flag_values.h"
 #include "fuzz/runner.h"
 
 namespace atomfuzz::cli {
@@ -163,6 +164,12 @@ bool ParseArgs(const Command& c, int argc, char** argv,
     if (!const_cast<absl::CommandLineFlag*>(flag)->ParseFrom(value, &error)) {
       std::fprintf(stderr, "atomfuzz %s: --%s: %s\n",
                    std::string(c.name).c_str(), name.c_str(), error.c_str());
+      return false;
+    }
+    if (const std::string problem = FlagValueProblem(name); !problem.empty()) {
+      std::fprintf(stderr, "atomfuzz %s: --%s=%s: %s\n",
+                   std::string(c.name).c_str(), Spelled(name).c_str(),
+                   value.c_str(), problem.c_str());
       return false;
     }
   }

@@ -1,6 +1,7 @@
 #include "fuzz/atomic_file.h"
 
 #include <fcntl.h>
+#include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -48,6 +49,11 @@ absl::Status WriteFileAtomically(const std::string& path,
   const int fd =
       ::open(tmp.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
   if (fd < 0) return Errno("write", path);
+  // A file replaced keeps its mode (fmt --in-place on a script, a 0600
+  // file): the rename would otherwise give it the temp file's.
+  struct stat old;
+  if (::stat(path.c_str(), &old) == 0 && S_ISREG(old.st_mode))
+    ::fchmod(fd, old.st_mode & 07777);
   bool ok = WriteAll(fd, bytes);
   if (ok && sync) ok = ::fsync(fd) == 0;
   const int saved = errno;
@@ -60,20 +66,53 @@ absl::Status WriteFileAtomically(const std::string& path,
   return s;
 }
 
-absl::StatusOr<std::string> ReadWholeFile(const std::string& path) {
-  std::FILE* f = std::fopen(path.c_str(), "rb");
-  if (f == nullptr) {
+absl::StatusOr<std::string> ReadWholeFile(const std::string& path,
+                                          size_t max_bytes) {
+  // Non-blocking: opening a FIFO with no writer must not wait for one.
+  const int fd =
+      ::open(path.c_str(), O_RDONLY | O_NONBLOCK | O_CLOEXEC | O_NOCTTY);
+  if (fd < 0) {
     if (errno == ENOENT)
       return absl::NotFoundError(absl::StrCat(path, ": no such file"));
     return Errno("open", path);
   }
+  struct stat st;
+  if (::fstat(fd, &st) != 0) {
+    absl::Status s = Errno("stat", path);
+    ::close(fd);
+    return s;
+  }
+  if (!S_ISREG(st.st_mode)) {
+    ::close(fd);
+    const char* what = S_ISDIR(st.st_mode)    ? "a directory"
+                       : S_ISFIFO(st.st_mode) ? "a FIFO"
+                       : S_ISCHR(st.st_mode)  ? "a character device"
+                       : S_ISBLK(st.st_mode)  ? "a block device"
+                       : S_ISSOCK(st.st_mode) ? "a socket"
+                                              : "not a regular file";
+    return absl::FailedPreconditionError(
+        absl::StrCat(path, ": expected a regular file, found ", what));
+  }
   std::string out;
-  char buf[1 << 14];
-  size_t n;
-  while ((n = std::fread(buf, 1, sizeof buf, f)) > 0) out.append(buf, n);
-  const bool failed = std::ferror(f) != 0;
-  std::fclose(f);
-  if (failed) return Errno("read", path);
+  char buf[1 << 16];
+  for (;;) {
+    const ssize_t n = ::read(fd, buf, sizeof buf);
+    if (n < 0 && errno == EINTR) continue;
+    if (n < 0) {
+      absl::Status s = Errno("read", path);
+      ::close(fd);
+      return s;
+    }
+    if (n == 0) break;
+    // A file that grows while it is read (or lies in its size) stops here.
+    if (out.size() + static_cast<size_t>(n) > max_bytes) {
+      ::close(fd);
+      return absl::ResourceExhaustedError(absl::StrCat(
+          path, ": larger than ", max_bytes, " bytes, more than any input"));
+    }
+    out.append(buf, static_cast<size_t>(n));
+  }
+  ::close(fd);
   return out;
 }
 

@@ -4,6 +4,7 @@
 #ifndef ATOMFUZZ_FUZZ_ATOMIC_FILE_H_
 #define ATOMFUZZ_FUZZ_ATOMIC_FILE_H_
 
+#include <cstddef>
 #include <string>
 
 #include "absl/status/status.h"
@@ -18,8 +19,17 @@ namespace atomfuzz::fuzz {
 absl::Status WriteFileAtomically(const std::string& path,
                                  absl::string_view bytes, bool sync = true);
 
-// The whole file. NotFound if it does not exist, Internal on other errors.
-absl::StatusOr<std::string> ReadWholeFile(const std::string& path);
+// Past this a file is no input atomfuzz reads (a case is kilobytes; its
+// largest legal UAVs as text are tens of megabytes).
+inline constexpr size_t kMaxInputBytes = size_t{256} << 20;
+
+// The whole file, which must be a regular file: a FIFO, a device such as
+// /dev/zero or a directory is FailedPrecondition, so that no input hangs a
+// command or fills its memory (opened non-blocking; a symlink loop fails
+// to open). Past `max_bytes`: ResourceExhausted. NotFound if it does not
+// exist, Internal on other errors; each message names the path.
+absl::StatusOr<std::string> ReadWholeFile(const std::string& path,
+                                          size_t max_bytes = kMaxInputBytes);
 
 // A name unique among all processes and calls: "<pid>-<ns>-<counter>", for
 // temp files and per-process files.

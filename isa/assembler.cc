@@ -11,9 +11,6 @@
 namespace atomfuzz::isa {
 namespace {
 
-// Limits that keep hostile input cheap; no real shader comes close.
-constexpr size_t kMaxInstructions = 1 << 16;
-
 // What to ask for when `word` is no mnemonic: the suffix grammar of the row it
 // starts with (dcl_uav_typed_texture4d, sync_g_g), else any instruction.
 std::string ExpectedMnemonic(absl::string_view word) {

@@ -59,6 +59,10 @@ bool CheckBalance(const Program& p, DiagnosticSink& sink, bool& thread_sync) {
     const OpcodeInfo& row = i.info();
     switch (row.block) {
       case BlockShape::kOpen:
+        if (stack.size() >= static_cast<size_t>(kMaxNesting)) {
+          error(i, absl::StrCat("at most ", kMaxNesting,
+                                " blocks nested (atomfuzz's cap)"));
+        }
         stack.push_back({BlockOf(row.block_kind), i.line});
         if (row.block_kind == BlockKind::kSwitch) labels.emplace_back();
         break;

@@ -43,6 +43,11 @@ absl::StatusOr<Program> DecodeShex(const DxbcChunk& chunk) {
   while (at < tokens.size()) {
     const TokenPosition where{
         base + 4 * at, static_cast<int>(program.instructions.size()) + 1};
+    if (program.instructions.size() >= kMaxInstructions) {
+      return DxbcError(
+          where.byte_offset, where.instr,
+          absl::StrCat("at most ", kMaxInstructions, " instructions"), "more");
+    }
     absl::StatusOr<DecodedInstruction> d =
         DecodeInstruction(absl::MakeConstSpan(tokens).subspan(at), where);
     if (!d.ok()) return d.status();

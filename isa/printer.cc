@@ -164,7 +164,8 @@ std::string Print(const Program& program) {
     int before, after;
     Indentation(inst.op, before, after);
     depth = std::max(0, depth + before);
-    out.append(static_cast<size_t>(depth) * 2, ' ');
+    // Capped, so that a hostile nest prints in linear size.
+    out.append(static_cast<size_t>(std::min(depth, kMaxNesting)) * 2, ' ');
     AppendInstruction(out, inst);
     out += '\n';
     depth += after;

@@ -15,6 +15,13 @@
 
 namespace atomfuzz::isa {
 
+// Limits that keep hostile input cheap; no real shader comes close. Every
+// reader of programs (the assembler, the DXBC decoder) stops past
+// kMaxInstructions; the validator refuses blocks nested deeper than
+// kMaxNesting, atomfuzz's cap (fxc's shaders nest a few levels).
+inline constexpr size_t kMaxInstructions = size_t{1} << 16;
+inline constexpr int kMaxNesting = 64;
+
 // Resource dimensions; values are D3D10_SB_RESOURCE_DIMENSION (spec 4.6).
 enum class Dim : uint8_t {
   kUnknown = 0,
