@@ -77,6 +77,9 @@ class Supervisor {
         p_.setup.options.seconds > 0
             ? p_.setup.started + absl::Seconds(p_.setup.options.seconds)
             : absl::InfiniteFuture();
+    // The state first: a campaign killed before its first periodic save
+    // still resumes, with the findings and corpus it wrote.
+    SaveStats();
     for (int w = 0; w < jobs_; ++w) {
       if (quota_[w] == 0 && p_.setup.options.runs != 0) continue;
       if (absl::Status s = Spawn(w, deadline); !s.ok()) return s;
@@ -369,8 +372,9 @@ absl::StatusOr<CampaignResult> RunCampaign(const CampaignOptions& options,
   std::fprintf(
       log, "atomfuzz: target %s, policy %s, seed %llu, %d job%s, out %s%s\n",
       TargetLabel(options.target, options.inject()).c_str(),
-      options.policy.c_str(), static_cast<unsigned long long>(p->setup.seed),
-      options.jobs, options.jobs == 1 ? "" : "s", options.out.c_str(),
+      p->setup.options.policy.c_str(),
+      static_cast<unsigned long long>(p->setup.seed), options.jobs,
+      options.jobs == 1 ? "" : "s", options.out.c_str(),
       options.resume ? " (resumed)" : "");
   const size_t bytes = Shared::Bytes(options.jobs);
   void* mem = mmap(nullptr, bytes, PROT_READ | PROT_WRITE,

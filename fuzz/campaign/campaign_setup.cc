@@ -1,5 +1,11 @@
 #include "fuzz/campaign/campaign_setup.h"
 
+#include <fcntl.h>
+#include <sys/file.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <cstring>
 #include <filesystem>
 #include <system_error>
 
@@ -70,7 +76,52 @@ absl::Status LoadState(const CampaignOptions& o, const std::string& path,
   return absl::OkStatus();
 }
 
+// Temp files of writes a kill interrupted (atomic_file.h names them
+// "<file>.tmp.<suffix>"): nobody will finish them. Only under the lock.
+void RemoveLeftoverTempFiles(const std::string& out) {
+  std::error_code ec;
+  for (fs::recursive_directory_iterator
+           it(out, fs::directory_options::none, ec),
+       end;
+       !ec && it != end; it.increment(ec)) {
+    if (it->is_symlink(ec)) continue;
+    const std::string name = it->path().filename().string();
+    if (it->is_regular_file(ec) && name.find(".tmp.") != std::string::npos)
+      fs::remove(it->path(), ec);
+  }
+}
+
 }  // namespace
+
+absl::StatusOr<DirectoryLock> DirectoryLock::Take(const std::string& dir) {
+  const std::string path = dir + "/campaign.lock";
+  DirectoryLock lock;
+  lock.fd_ =
+      ::open(path.c_str(), O_RDWR | O_CREAT | O_CLOEXEC | O_NOFOLLOW, 0644);
+  if (lock.fd_ < 0) {
+    return absl::InvalidArgumentError(absl::StrCat(
+        path, ": cannot open the campaign's lock: ", std::strerror(errno)));
+  }
+  if (::flock(lock.fd_, LOCK_EX | LOCK_NB) != 0) {
+    return absl::InvalidArgumentError(absl::StrCat(
+        dir, ": another campaign is running on this directory (it holds ", path,
+        "); wait for it, or give another --out"));
+  }
+  return lock;
+}
+
+DirectoryLock& DirectoryLock::operator=(DirectoryLock&& o) noexcept {
+  if (this != &o) {
+    if (fd_ >= 0) ::close(fd_);
+    fd_ = o.fd_;
+    o.fd_ = -1;
+  }
+  return *this;
+}
+
+DirectoryLock::~DirectoryLock() {
+  if (fd_ >= 0) ::close(fd_);
+}
 
 absl::StatusOr<PreparedCampaign> PrepareCampaign(
     const CampaignOptions& options) {
@@ -106,6 +157,10 @@ absl::StatusOr<PreparedCampaign> PrepareCampaign(
     p.setup.known = *std::move(known);
   }
   if (absl::Status s = MakeDirs(options.out); !s.ok()) return s;
+  absl::StatusOr<DirectoryLock> lock = DirectoryLock::Take(options.out);
+  if (!lock.ok()) return lock.status();
+  p.lock = *std::move(lock);
+  RemoveLeftoverTempFiles(options.out);
   absl::StatusOr<FindingStore> store = FindingStore::Open(options.out);
   if (!store.ok()) return store.status();
   p.state_path = options.out + "/campaign.state";
@@ -113,6 +168,27 @@ absl::StatusOr<PreparedCampaign> PrepareCampaign(
   if (absl::Status s = LoadState(options, p.state_path, p.state); !s.ok())
     return s;
   p.features_path = options.out + "/features";
+  if (options.resume && !p.state.policy.empty() &&
+      p.state.policy != options.policy) {
+    // The recorded policy is the campaign's: a different one given again
+    // would make its seed and case numbers mean other cases. "default" is
+    // what the flag says when nobody gave it.
+    if (options.policy != "default") {
+      return absl::InvalidArgumentError(
+          absl::StrCat(p.state_path, ": the campaign runs policy '",
+                       p.state.policy, "', found --policy=", options.policy,
+                       " on the command line (leave it out to resume)"));
+    }
+    absl::StatusOr<Policy> recorded = PolicyByName(p.state.policy);
+    if (!recorded.ok()) return recorded.status();
+    p.setup.policy = *std::move(recorded);
+    p.setup.options.policy = p.state.policy;
+    if (const std::optional<targets::TargetInfo> row =
+            targets::FindTarget(options.target)) {
+      for (isa::Op op : row->unsupported)
+        p.setup.policy.op_weights[static_cast<size_t>(op)] = 0;
+    }
+  }
   if (options.resume) {
     // A campaign from before the file existed has none: it starts blind.
     if (absl::StatusOr<std::string> seen = ReadWholeFile(p.features_path);

@@ -13,7 +13,23 @@
 
 namespace atomfuzz::fuzz {
 
+// The campaign's hold on its --out: an flock on DIR/campaign.lock, held
+// while this object (and any forked worker, which shares it) lives, so
+// that a second campaign on the same directory is refused, not mixed in.
+class DirectoryLock {
+ public:
+  static absl::StatusOr<DirectoryLock> Take(const std::string& dir);
+  DirectoryLock() = default;
+  DirectoryLock(DirectoryLock&& o) noexcept : fd_(o.fd_) { o.fd_ = -1; }
+  DirectoryLock& operator=(DirectoryLock&& o) noexcept;
+  ~DirectoryLock();
+
+ private:
+  int fd_ = -1;
+};
+
 struct PreparedCampaign {
+  DirectoryLock lock;
   CampaignSetup setup;
   CampaignState state;  // what earlier sessions did (zeros for a new one)
   std::string state_path;

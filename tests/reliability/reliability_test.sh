@@ -1,0 +1,183 @@
+#!/usr/bin/env bash
+# Scenarios of issue 21, one per ctest test (label `reliability`): hostile
+# inputs and flags, output files that are not plain files, nesting that
+# would make output quadratic, and campaigns that must not lose work
+# silently. Usage: reliability_test.sh ATOMFUZZ REPO SCENARIO
+set -uo pipefail
+atomfuzz=$1
+repo=$2
+scenario=$3
+work=$(mktemp -d)
+mounted=""
+cleanup() {
+  [[ -n $mounted ]] && umount "$mounted" 2>/dev/null
+  rm -rf "$work"
+}
+trap cleanup EXIT
+seed_case=$repo/corpus/seed/e01-iadd-wrap-uav-raw.case
+
+fail() {
+  echo "FAIL $scenario: $*"
+  exit 1
+}
+skip() {  # ctest counts exit 0; the reason is printed
+  echo "SKIP $scenario: $*"
+  exit 0
+}
+# expect_exit WANT SECONDS COMMAND...: the command ends within SECONDS
+# with exit WANT; its stderr is in $work/err.
+expect_exit() {
+  local want=$1 seconds=$2 got=0
+  shift 2
+  timeout "$seconds" "$@" >"$work/out" 2>"$work/err" || got=$?
+  [[ $got == 124 ]] && fail "'$*' still running after ${seconds}s"
+  [[ $got == "$want" ]] ||
+    fail "'$*' exited $got, expected $want: $(head -c 300 "$work/err")"
+}
+
+# A small tmpfs, where the machine lets us mount one.
+mount_tmpfs() {  # SIZE
+  mkdir -p "$work/mnt"
+  mount -t tmpfs -o "size=$1" tmpfs "$work/mnt" 2>/dev/null ||
+    skip "cannot mount a tmpfs here (needs root or a user namespace)"
+  mounted=$work/mnt
+}
+
+case $scenario in
+  special_inputs)
+    # Each reads as what it is, at once: no hang, no 4 GB read.
+    mkfifo "$work/fifo"
+    ln -s "$work/loop2" "$work/loop1"
+    ln -s "$work/loop1" "$work/loop2"
+    for input in /dev/zero "$work/fifo" "$work/loop1" "$work"; do
+      for cmd in validate fmt judge disasm decode; do
+        expect_exit 2 5 "$atomfuzz" "$cmd" "$input"
+        grep -q "expected a regular file\|Too many levels" "$work/err" ||
+          fail "$cmd $input: $(cat "$work/err")"
+      done
+    done
+    ;;
+  bad_flags)
+    while read -r cmd flag; do
+      expect_exit 2 10 "$atomfuzz" $cmd "$flag" "$seed_case"
+      grep -q -- "expected" "$work/err" || fail "$cmd $flag: $(cat "$work/err")"
+    done <<'LIST'
+judge --timeout=nan
+judge --timeout=inf
+judge --timeout=-1
+judge --timeout=1e308
+judge --threads=-3
+reduce --max-attempts=0
+reduce --seconds=nan
+fuzz --seconds=1e308
+fuzz --jobs=0
+fuzz --out=
+fuzz --reduce-seconds=-1
+LIST
+    ;;
+  output_files)
+    cd "$work" || exit 1
+    # Through to a device, never replacing it.
+    expect_exit 0 10 "$atomfuzz" gen --seed=1 -o /dev/null
+    [[ -c /dev/null ]] || fail "/dev/null is no longer a device"
+    # Through to a FIFO with a reader; an error without one.
+    mkfifo pipe
+    expect_exit 2 5 "$atomfuzz" gen --seed=1 -o pipe
+    grep -q "no reader" err || fail "$(cat err)"
+    cat pipe >got &
+    sleep 0.3
+    expect_exit 0 10 "$atomfuzz" gen --seed=1 -o pipe
+    wait
+    grep -q "^\[shader\]" got || fail "the FIFO's reader got: $(head -c 100 got)"
+    # A symlink is not replaced.
+    "$atomfuzz" fmt "$seed_case" >target.case
+    ln -s target.case link.case
+    expect_exit 2 10 "$atomfuzz" gen --seed=1 -o link.case
+    [[ -L link.case ]] || fail "the symlink was replaced"
+    # fmt --in-place keeps the file's mode.
+    chmod 600 target.case
+    echo "# not canonical" >>target.case
+    expect_exit 0 10 "$atomfuzz" fmt --in-place target.case
+    [[ $(stat -c %a target.case) == 600 ]] || fail "mode $(stat -c %a target.case)"
+    ;;
+  nesting)
+    # 32,000 nested blocks: refused by the validator, and printed (with
+    # --novalidate) in linear size.
+    python3 - "$work" <<'PY'
+import sys
+n = 32000
+body = "if_nz l(1)\n" * n + "endif\n" * n
+open(sys.argv[1] + "/deep.case", "w").write(
+    "[dispatch]\ngroups 1, 1, 1\n\n[uav u0]\nkind raw\nwords 1\n\n[shader]\n"
+    "cs_5_0\ndcl_uav_raw u0\ndcl_thread_group 1, 1, 1\n" + body + "ret\n")
+PY
+    expect_exit 1 20 "$atomfuzz" validate "$work/deep.case"
+    grep -q "at most 64 blocks nested" "$work/out" "$work/err" ||
+      fail "$(head -c 300 "$work/out")"
+    expect_exit 0 20 "$atomfuzz" fmt --novalidate "$work/deep.case"
+    size=$(stat -c %s "$work/out")
+    ((size < 20000000)) || fail "fmt printed $size bytes for a 400 KB case"
+    ;;
+  lock)
+    "$atomfuzz" fuzz --target=fast --seconds=8 --seed=3 --quiet \
+      --out="$work/c" >/dev/null 2>&1 &
+    first=$!
+    for _ in $(seq 50); do [[ -f $work/c/campaign.state ]] && break; sleep 0.1; done
+    expect_exit 2 10 "$atomfuzz" fuzz --target=fast --seconds=2 --resume \
+      --out="$work/c"
+    grep -q "another campaign is running" "$work/err" || fail "$(cat "$work/err")"
+    kill "$first"
+    wait "$first"
+    ;;
+  early_kill)
+    # Killed before its first periodic save (5 s), it still resumes.
+    "$atomfuzz" fuzz --target=fast --inject=rmw-not-atomic --seconds=30 \
+      --seed=3 --quiet --out="$work/c" >/dev/null 2>&1 &
+    pid=$!
+    for _ in $(seq 40); do [[ -f $work/c/campaign.state ]] && break; sleep 0.05; done
+    kill -9 "$pid"
+    wait "$pid" 2>/dev/null
+    [[ -f $work/c/campaign.state ]] || fail "no campaign.state after an early kill"
+    expect_exit 1 60 "$atomfuzz" fuzz --target=fast --inject=rmw-not-atomic \
+      --seconds=2 --resume --quiet --out="$work/c"
+    ;;
+  policy_resume)
+    "$atomfuzz" fuzz --target=fast --policy=tgsm --runs=20 --seed=3 --quiet \
+      --out="$work/c" >/dev/null 2>&1
+    expect_exit 2 10 "$atomfuzz" fuzz --target=fast --policy=bounds --runs=10 \
+      --resume --out="$work/c"
+    grep -q "runs policy 'tgsm'" "$work/err" || fail "$(cat "$work/err")"
+    expect_exit 0 30 "$atomfuzz" fuzz --target=fast --runs=10 --resume \
+      --out="$work/c"
+    grep -q "policy tgsm" "$work/err" "$work/out" || fail "resumed as another policy"
+    ;;
+  leftover_temp_files)
+    "$atomfuzz" fuzz --target=fast --runs=10 --seed=3 --quiet \
+      --out="$work/c" >/dev/null 2>&1
+    touch "$work/c/campaign.state.tmp.123-4-5" "$work/c/corpus/x.case.tmp.1-2-3"
+    expect_exit 0 30 "$atomfuzz" fuzz --target=fast --runs=5 --resume --quiet \
+      --out="$work/c"
+    [[ -z $(find "$work/c" -name '*.tmp.*') ]] || fail "$(find "$work/c" -name '*.tmp.*')"
+    ;;
+  disk_full)
+    mount_tmpfs 2m
+    expect_exit 3 120 "$atomfuzz" fuzz --target=fast --inject=rmw-not-atomic \
+      --seconds=60 --seed=7 --jobs=2 --out="$work/mnt/c"
+    grep -q "No space left on device; stopping the campaign" "$work/err" ||
+      fail "no word of the failed write: $(tail -3 "$work/err")"
+    [[ -f $work/mnt/c/campaign.state ]] || fail "no campaign.state"
+    ;;
+  read_only)
+    mount_tmpfs 20m
+    "$atomfuzz" fuzz --target=fast --runs=30 --seed=3 --quiet \
+      --out="$work/mnt/c" >/dev/null 2>&1
+    mount -o remount,ro "$work/mnt" 2>/dev/null || skip "cannot remount read-only"
+    expect_exit 2 20 "$atomfuzz" fuzz --target=fast --seconds=2 --resume \
+      --out="$work/mnt/c"
+    grep -q "Read-only file system" "$work/err" || fail "$(cat "$work/err")"
+    ;;
+  *)
+    fail "no such scenario"
+    ;;
+esac
+echo "ok $scenario"
