@@ -6,6 +6,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <cstdio>
 #include <cstring>
 #include <optional>
 #include <thread>
@@ -15,6 +16,7 @@
 #include "absl/strings/str_format.h"
 #include "isa/case_file.h"
 #include "targets/isolation/batch_wire.h"
+#include "targets/isolation/child_watch.h"
 #include "targets/isolation/crash_frames.h"
 #include "targets/isolation/fork_child.h"
 #include "targets/isolation/frame_io.h"
@@ -84,6 +86,12 @@ class IsolatedTarget : public Target {
     int crash[2] = {-1, -1};
     if (pipe2(crash, O_CLOEXEC) != 0) crash[0] = crash[1] = -1;
     const pid_t parent = getpid();
+    // What the child leaves behind becomes ours to kill (child_watch.h).
+    BecomeSubreaper();
+    children_before_ = ChildrenNow();
+    // A library that calls exit() in the child would otherwise write the
+    // parent's buffered output again.
+    std::fflush(nullptr);
     const pid_t pid = fork();
     if (pid < 0) {
       close(fds[0]);
@@ -101,6 +109,7 @@ class IsolatedTarget : public Target {
     if (crash_fd_ >= 0) close(crash_fd_);
     crash_fd_ = crash[0];
     setpgid(pid, pid);  // as the child does; whichever runs first wins
+    NoteOwnChild(pid);
     pid_ = pid;
     fd_ = fds[0];
     served_ = 0;
@@ -158,8 +167,16 @@ class IsolatedTarget : public Target {
   FrameResult Exchange(const std::string& request, std::string& reply) {
     const Deadline deadline = DeadlineFromNow();
     FrameResult r = WriteFrame(fd_, request, deadline);
-    if (r == FrameResult::kOk)
+    // A child that died while something it spawned holds the socket gives
+    // no EOF: its death is seen at once all the same (child_watch.h).
+    if (r == FrameResult::kOk) {
+      switch (WaitForReplyOrDeath(fd_, pid_, deadline)) {
+        case ChildWait::kReadable: break;
+        case ChildWait::kDied: return FrameResult::kClosed;
+        case ChildWait::kTimedOut: return FrameResult::kTimedOut;
+      }
       r = ReadFrame(fd_, options_.max_reply_bytes, deadline, reply);
+    }
     if (r == FrameResult::kOk) ++served_;
     return r;
   }
@@ -258,6 +275,8 @@ class IsolatedTarget : public Target {
       got = waitpid(pid_, &status, 0);
     }
     kill(-pid_, SIGKILL);  // whatever it spawned goes with it
+    ForgetOwnChild(pid_);
+    KillNewChildren(children_before_);  // and what left its group
     pid_ = -1;
     if (got < 0) return "the child vanished";
     if (WIFSIGNALED(status)) {
@@ -287,9 +306,14 @@ class IsolatedTarget : public Target {
     kill(pid_, SIGKILL);
     while (waitpid(pid_, nullptr, 0) < 0 && errno == EINTR) {
     }
+    ForgetOwnChild(pid_);
+    KillNewChildren(children_before_);
     pid_ = -1;
   }
 
+  // This process's children before the child was forked: the others,
+  // after its death, are what it left behind.
+  std::vector<pid_t> children_before_;
   const std::string name_;
   const TargetFactory factory_;
   const IsolationOptions options_;

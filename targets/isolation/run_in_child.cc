@@ -4,9 +4,11 @@
 #include <unistd.h>
 
 #include <cerrno>
+#include <cstdio>
 #include <cstring>
 
 #include "absl/strings/str_cat.h"
+#include "targets/isolation/child_watch.h"
 
 namespace atomfuzz::targets {
 namespace {
@@ -28,6 +30,7 @@ absl::StatusOr<std::string> RunInChild(
   int fds[2];
   if (pipe(fds) != 0)
     return absl::InternalError(absl::StrCat("pipe: ", std::strerror(errno)));
+  std::fflush(nullptr);  // the child must not repeat buffered output
   const pid_t pid = fork();
   if (pid < 0) {
     close(fds[0]);
@@ -39,6 +42,7 @@ absl::StatusOr<std::string> RunInChild(
     // _exit: no atexit handlers or static destructors of the parent's.
     _exit(WriteAll(fds[1], work()) ? 0 : 1);
   }
+  NoteOwnChild(pid);
   close(fds[1]);
   std::string answer;
   char buffer[1 << 16];
@@ -52,6 +56,7 @@ absl::StatusOr<std::string> RunInChild(
   int status = 0;
   while (waitpid(pid, &status, 0) < 0 && errno == EINTR) {
   }
+  ForgetOwnChild(pid);
   if (WIFSIGNALED(status)) {
     return absl::AbortedError(absl::StrCat("killed by signal ",
                                            WTERMSIG(status), " (",

@@ -7,9 +7,11 @@
 #include <unistd.h>
 
 #include <chrono>
+#include <cstdio>
 #include <cstdlib>
 
 #include "absl/strings/str_cat.h"
+#include "targets/isolation/child_watch.h"
 
 extern char** environ;
 
@@ -61,8 +63,12 @@ pid_t Spawn(const std::vector<std::string>& argv,
   args.push_back(nullptr);
   for (const std::string& e : env) envp.push_back(const_cast<char*>(e.c_str()));
   envp.push_back(nullptr);
+  std::fflush(nullptr);  // the child must not repeat buffered output
   const pid_t pid = fork();
-  if (pid != 0) return pid;
+  if (pid != 0) {
+    if (pid > 0) NoteOwnChild(pid);  // no orphan cleanup takes it
+    return pid;
+  }
   // The child: async-signal-safe calls only. It dies with its parent: a
   // campaign worker killed for a hang leaves no Xvfb or Wine behind.
   setpgid(0, 0);
@@ -87,7 +93,10 @@ int WaitFor(pid_t pid, double seconds) {
   while (true) {
     int status = 0;
     const pid_t r = waitpid(pid, &status, WNOHANG);
-    if (r == pid) return WIFEXITED(status) ? WEXITSTATUS(status) : 128;
+    if (r == pid) {
+      ForgetOwnChild(pid);
+      return WIFEXITED(status) ? WEXITSTATUS(status) : 128;
+    }
     if (r < 0) return 128;
     if (std::chrono::steady_clock::now() > end) return -1;
     usleep(20000);
@@ -99,6 +108,7 @@ void Kill(pid_t& pid) {
   kill(-pid, SIGKILL);
   kill(pid, SIGKILL);
   waitpid(pid, nullptr, 0);
+  ForgetOwnChild(pid);
   pid = -1;
 }
 

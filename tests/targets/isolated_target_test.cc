@@ -1,6 +1,9 @@
 #include "targets/isolation/isolated_target.h"
 
+#include <chrono>
 #include <csignal>
+#include <cstdio>
+#include <cstdlib>
 #include <memory>
 #include <thread>
 #include <vector>
@@ -36,6 +39,24 @@ class Misbehaving : public Target {
       case 8: {
         volatile int* volatile nowhere = nullptr;
         *nowhere = 1;
+        break;
+      }
+      case 9: {
+        // Leaves a grandchild in a session of its own, holding the socket
+        // (its fds are the child's), then dies. Its pid goes to the file
+        // the test names in ATOMFUZZ_TEST_GRANDCHILD.
+        const pid_t g = fork();
+        if (g == 0) {
+          setsid();
+          for (;;) std::this_thread::sleep_for(std::chrono::seconds(1));
+        }
+        if (const char* path = std::getenv("ATOMFUZZ_TEST_GRANDCHILD")) {
+          if (FILE* f = std::fopen(path, "w")) {
+            std::fprintf(f, "%d\n", static_cast<int>(g));
+            std::fclose(f);
+          }
+        }
+        std::raise(SIGSEGV);
         break;
       }
       case 6: poisoned_ = true; break;
@@ -109,6 +130,36 @@ TEST(IsolatedTarget, ACrashSaysWhereItHappened) {
         << o->message;
   }
   EXPECT_NE(raised->message, wrote->message);
+}
+
+// A child that dies while a setsid() grandchild holds its socket is seen
+// dead at once (a crash, not a timeout at the deadline), and the
+// grandchild does not outlive it (issue 21).
+TEST(IsolatedTarget, ASetsidGrandchildNeitherHidesTheCrashNorSurvives) {
+  const std::string path = ::testing::TempDir() + "/grandchild.pid";
+  std::remove(path.c_str());
+  setenv("ATOMFUZZ_TEST_GRANDCHILD", path.c_str(), 1);
+  IsolationOptions options;
+  options.timeout_seconds = 5;
+  auto t = Isolate(
+      "misbehaving", [] { return std::make_unique<Misbehaving>(); }, options);
+  ASSERT_TRUE(t.ok()) << t.status();
+  const auto start = std::chrono::steady_clock::now();
+  absl::StatusOr<isa::Outcome> o = (*t)->Run(WithGroups(9));
+  const double seconds =
+      std::chrono::duration<double>(std::chrono::steady_clock::now() - start)
+          .count();
+  ASSERT_TRUE(o.ok()) << o.status();
+  EXPECT_EQ(o->status, isa::RunStatus::kCrashed) << o->message;
+  EXPECT_LT(seconds, 4.0) << "the death was seen only at the deadline";
+  FILE* f = std::fopen(path.c_str(), "r");
+  ASSERT_NE(f, nullptr);
+  int grandchild = 0;
+  ASSERT_EQ(std::fscanf(f, "%d", &grandchild), 1);
+  std::fclose(f);
+  ASSERT_GT(grandchild, 0);
+  EXPECT_NE(kill(grandchild, 0), 0) << "the grandchild lives on";
+  unsetenv("ATOMFUZZ_TEST_GRANDCHILD");
 }
 
 TEST(IsolatedTarget, CrashIsAnOutcomeAndTheNextRunWorks) {
