@@ -38,6 +38,21 @@ pid_t ParentOf(pid_t pid) {
   return ppid;
 }
 
+// The resident set of `pid` from /proc/PID/statm (its second field, in
+// pages), or 0 where it cannot be read.
+uint64_t ResidentBytes(pid_t pid) {
+  char path[64];
+  std::snprintf(path, sizeof path, "/proc/%d/statm", static_cast<int>(pid));
+  FILE* f = std::fopen(path, "re");
+  if (f == nullptr) return 0;
+  unsigned long long size = 0, resident = 0;
+  const int got = std::fscanf(f, "%llu %llu", &size, &resident);
+  std::fclose(f);
+  if (got != 2) return 0;
+  return static_cast<uint64_t>(resident) *
+         static_cast<uint64_t>(sysconf(_SC_PAGESIZE));
+}
+
 int PidfdOpen(pid_t pid) {
 #ifdef SYS_pidfd_open
   return static_cast<int>(syscall(SYS_pidfd_open, pid, 0));
@@ -108,16 +123,26 @@ void KillNewChildren(const std::vector<pid_t>& before) {
 }
 
 ChildWait WaitForReplyOrDeath(int fd, pid_t pid,
-                              std::chrono::steady_clock::time_point deadline) {
+                              std::chrono::steady_clock::time_point deadline,
+                              uint64_t rss_limit_bytes) {
   const int pidfd = PidfdOpen(pid);
   pollfd fds[2] = {{fd, POLLIN, 0}, {pidfd, POLLIN, 0}};
   ChildWait result = ChildWait::kTimedOut;
+  // How often the resident set is looked at: a child allocating at full
+  // speed gains a few hundred MiB between looks.
+  const int64_t slice_ms = rss_limit_bytes > 0 ? 50 : 1000;
   for (;;) {
+    if (rss_limit_bytes > 0 && ResidentBytes(pid) > rss_limit_bytes) {
+      kill(pid, SIGKILL);
+      result = ChildWait::kOverMemory;
+      break;
+    }
     const auto left = std::chrono::duration_cast<std::chrono::milliseconds>(
         deadline - std::chrono::steady_clock::now());
     if (left.count() <= 0) break;
-    const int n = poll(fds, pidfd >= 0 ? 2 : 1,
-                       static_cast<int>(std::min<int64_t>(left.count(), 1000)));
+    const int n =
+        poll(fds, pidfd >= 0 ? 2 : 1,
+             static_cast<int>(std::min<int64_t>(left.count(), slice_ms)));
     if (n < 0 && errno == EINTR) continue;
     if (n < 0) break;
     if (fds[0].revents != 0) {  // a reply, or EOF: the reader says which

@@ -12,6 +12,7 @@
 #include <sys/types.h>
 
 #include <chrono>
+#include <cstdint>
 #include <vector>
 
 namespace atomfuzz::targets {
@@ -33,12 +34,31 @@ void ForgetOwnChild(pid_t pid);
 // behind (orphans come to this process, the subreaper).
 void KillNewChildren(const std::vector<pid_t>& before);
 
-enum class ChildWait { kReadable, kDied, kTimedOut };
+// Sanitizers reserve terabytes of address space for their shadow memory:
+// an address-space cap (RLIMIT_AS) kills a sanitized child at start, a
+// false crash. There the cap is a watch on the child's resident set.
+#if defined(__SANITIZE_ADDRESS__) || defined(__SANITIZE_THREAD__)
+inline constexpr bool kAddressSpaceCapWorks = false;
+#elif defined(__has_feature)
+#if __has_feature(address_sanitizer) || __has_feature(thread_sanitizer) || \
+    __has_feature(memory_sanitizer)
+inline constexpr bool kAddressSpaceCapWorks = false;
+#else
+inline constexpr bool kAddressSpaceCapWorks = true;
+#endif
+#else
+inline constexpr bool kAddressSpaceCapWorks = true;
+#endif
+
+enum class ChildWait { kReadable, kDied, kTimedOut, kOverMemory };
 
 // Until `fd` is readable, `pid` (a child of this process) has died, or
-// the deadline. Without pidfds, only the fd is watched.
+// the deadline; with `rss_limit_bytes` (0: none), until its resident set
+// passes that too (then it is killed). Without pidfds, only the fd and the
+// resident set are watched.
 ChildWait WaitForReplyOrDeath(int fd, pid_t pid,
-                              std::chrono::steady_clock::time_point deadline);
+                              std::chrono::steady_clock::time_point deadline,
+                              uint64_t rss_limit_bytes = 0);
 
 }  // namespace atomfuzz::targets
 

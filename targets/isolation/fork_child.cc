@@ -11,6 +11,7 @@
 #include "absl/strings/str_cat.h"
 #include "isa/case_file.h"
 #include "targets/isolation/batch_wire.h"
+#include "targets/isolation/child_watch.h"
 #include "targets/isolation/crash_frames.h"
 #include "targets/isolation/frame_io.h"
 #include "targets/isolation/outcome_wire.h"
@@ -40,7 +41,9 @@ void Detach(pid_t parent, const IsolationOptions& options) {
   for (int sig : {SIGINT, SIGTERM, SIGHUP, SIGCHLD, SIGPIPE})
     signal(sig, SIG_DFL);
   dup2(STDERR_FILENO, STDOUT_FILENO);  // a chatty library must not mix in
-  if (options.memory_limit_bytes > 0) {
+  // (A sanitized build's parent watches the resident set instead:
+  // child_watch.h.)
+  if (options.memory_limit_bytes > 0 && kAddressSpaceCapWorks) {
     const rlimit limit{options.memory_limit_bytes, options.memory_limit_bytes};
     setrlimit(RLIMIT_AS, &limit);
   }

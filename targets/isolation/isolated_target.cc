@@ -10,6 +10,7 @@
 #include <cstring>
 #include <optional>
 #include <thread>
+#include <utility>
 #include <vector>
 
 #include "absl/strings/str_cat.h"
@@ -170,10 +171,15 @@ class IsolatedTarget : public Target {
     // A child that died while something it spawned holds the socket gives
     // no EOF: its death is seen at once all the same (child_watch.h).
     if (r == FrameResult::kOk) {
-      switch (WaitForReplyOrDeath(fd_, pid_, deadline)) {
+      const uint64_t rss_limit =
+          kAddressSpaceCapWorks ? 0 : options_.memory_limit_bytes;
+      switch (WaitForReplyOrDeath(fd_, pid_, deadline, rss_limit)) {
         case ChildWait::kReadable: break;
         case ChildWait::kDied: return FrameResult::kClosed;
         case ChildWait::kTimedOut: return FrameResult::kTimedOut;
+        case ChildWait::kOverMemory:
+          over_memory_ = true;  // killed: Reap says so
+          return FrameResult::kClosed;
       }
       r = ReadFrame(fd_, options_.max_reply_bytes, deadline, reply);
     }
@@ -279,6 +285,11 @@ class IsolatedTarget : public Target {
     KillNewChildren(children_before_);  // and what left its group
     pid_ = -1;
     if (got < 0) return "the child vanished";
+    if (std::exchange(over_memory_, false)) {
+      return absl::StrFormat(
+          "out of memory (the child's resident set passed %d MiB)",
+          options_.memory_limit_bytes >> 20);
+    }
     if (WIFSIGNALED(status)) {
       std::string death =
           absl::StrFormat("killed by signal %d (%s)", WTERMSIG(status),
@@ -314,6 +325,7 @@ class IsolatedTarget : public Target {
   // This process's children before the child was forked: the others,
   // after its death, are what it left behind.
   std::vector<pid_t> children_before_;
+  bool over_memory_ = false;  // the resident-set watch killed the child
   const std::string name_;
   const TargetFactory factory_;
   const IsolationOptions options_;
