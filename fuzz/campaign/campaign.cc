@@ -22,6 +22,7 @@
 #include "fuzz/triage/finding_store.h"
 #include "fuzz/triage/report.h"
 #include "fuzz/triage/signature.h"
+#include "targets/isolation/run_in_child.h"
 
 namespace atomfuzz::fuzz {
 namespace {
@@ -232,8 +233,14 @@ class Supervisor {
               ? absl::StrFormat("killed by signal %d (%s)", WTERMSIG(status),
                                 strsignal(WTERMSIG(status)))
               : absl::StrFormat("exited with status %d", WEXITSTATUS(status));
-      ++crashes_;
-      Lost(w, WorkerFailure::kCrash, what);
+      // A worker killed from outside (the OOM killer, an operator) is no
+      // crash of its case: only one a fresh process repeats is filed.
+      if (!CrashRepeats(w)) {
+        Unreproducible(w, what);
+      } else {
+        ++crashes_;
+        Lost(w, WorkerFailure::kCrash, what);
+      }
       if (shared_.state.stop.load() == 0) {
         if (absl::Status s = Spawn(w, deadline); !s.ok()) return s;
       }
@@ -281,6 +288,50 @@ class Supervisor {
     }
   }
 
+  // The case worker `w` was running, rebuilt from the seed and its index.
+  isa::Case CaseOf(int w, CaseOrigin& origin) {
+    CampaignCorpus corpus = p_.setup.corpus;
+    corpus.Reload();
+    const std::string parent(shared_.workers[w].current_parent);
+    return RebuildCase(p_.setup.seed, shared_.workers[w].current_index.load(),
+                       corpus, parent, p_.setup.policy, origin);
+  }
+
+  // Whether the case worker `w` died on kills a fresh process too (the
+  // target made anew, the case run once, within twice the timeout).
+  bool CrashRepeats(int w) {
+    CaseOrigin origin;
+    const isa::Case c = CaseOf(w, origin);
+    const RunOptions run = p_.setup.Run();
+    absl::StatusOr<std::string> again = targets::RunInChild(
+        [&]() -> std::string {
+          absl::StatusOr<std::unique_ptr<targets::Target>> t = MakeTarget(run);
+          if (!t.ok()) return "no target";
+          (void)(*t)->Run(c);
+          return "ran";
+        },
+        2 * p_.setup.options.timeout_seconds);
+    // Died again, or hung: the case's own doing. (A target that cannot be
+    // made in the child says nothing of the case: filed as before.)
+    return !again.ok() || *again == "no target";
+  }
+
+  // Worker `w` died, but its case runs cleanly in a fresh process: said,
+  // counted, not filed; the numbering moves past the case.
+  void Unreproducible(int w, const std::string& what) {
+    WorkerCounters& c = shared_.workers[w];
+    c.cases.fetch_add(1);
+    const uint64_t index = c.current_index.load();
+    first_index_[w] = index + jobs_ - w;
+    ++unreproducible_;
+    std::fprintf(log_,
+                 "worker %d died on case %llu (%s), which runs cleanly in a "
+                 "fresh process: an unreproducible crash, not filed (killed "
+                 "from outside?)\n",
+                 w, static_cast<unsigned long long>(index), what.c_str());
+    std::fflush(log_);
+  }
+
   // Saves what worker `w` was running when it was lost, and moves its
   // numbering past that case.
   // `in_judge`: the oracle, not the target, stalled; bucketed apart.
@@ -290,12 +341,8 @@ class Supervisor {
     c.cases.fetch_add(1);  // the lost case was run too
     const uint64_t index = c.current_index.load();
     first_index_[w] = index + jobs_ - w;  // next: index + jobs
-    CampaignCorpus corpus = p_.setup.corpus;
-    corpus.Reload();
-    const std::string parent(c.current_parent);
     CaseOrigin origin;
-    isa::Case lost = RebuildCase(p_.setup.seed, index, corpus, parent,
-                                 p_.setup.policy, origin);
+    isa::Case lost = CaseOf(w, origin);
     NewFinding f;
     f.signature =
         WorkerFailureSignature(lost, failure, in_judge ? "judge" : label_);
@@ -358,6 +405,7 @@ class Supervisor {
   FindingStore store_;
   const std::string label_;
   uint64_t crashes_ = 0, timeouts_ = 0;
+  uint64_t unreproducible_ = 0;  // worker deaths a fresh process did not repeat
   size_t buckets_before_ = 0;
   absl::flat_hash_set<std::string> ids_before_;
   absl::flat_hash_set<std::string> announced_;  // buckets an event line named

@@ -1,9 +1,12 @@
 #include "targets/isolation/run_in_child.h"
 
+#include <poll.h>
+#include <signal.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
 #include <cerrno>
+#include <chrono>
 #include <cstdio>
 #include <cstring>
 
@@ -25,8 +28,8 @@ bool WriteAll(int fd, const std::string& bytes) {
 
 }  // namespace
 
-absl::StatusOr<std::string> RunInChild(
-    const std::function<std::string()>& work) {
+absl::StatusOr<std::string> RunInChild(const std::function<std::string()>& work,
+                                       double timeout_seconds) {
   int fds[2];
   if (pipe(fds) != 0)
     return absl::InternalError(absl::StrCat("pipe: ", std::strerror(errno)));
@@ -46,7 +49,25 @@ absl::StatusOr<std::string> RunInChild(
   close(fds[1]);
   std::string answer;
   char buffer[1 << 16];
+  const auto deadline =
+      std::chrono::steady_clock::now() +
+      std::chrono::duration_cast<std::chrono::steady_clock::duration>(
+          std::chrono::duration<double>(timeout_seconds));
+  bool timed_out = false;
   for (;;) {
+    if (timeout_seconds > 0) {
+      const auto left = std::chrono::duration_cast<std::chrono::milliseconds>(
+          deadline - std::chrono::steady_clock::now());
+      pollfd p{fds[0], POLLIN, 0};
+      const int ready =
+          left.count() > 0 ? poll(&p, 1, static_cast<int>(left.count())) : 0;
+      if (ready < 0 && errno == EINTR) continue;
+      if (ready == 0) {
+        timed_out = true;
+        kill(pid, SIGKILL);
+        break;
+      }
+    }
     const ssize_t n = read(fds[0], buffer, sizeof(buffer));
     if (n < 0 && errno == EINTR) continue;
     if (n <= 0) break;
@@ -57,6 +78,10 @@ absl::StatusOr<std::string> RunInChild(
   while (waitpid(pid, &status, 0) < 0 && errno == EINTR) {
   }
   ForgetOwnChild(pid);
+  if (timed_out) {
+    return absl::DeadlineExceededError(
+        absl::StrCat("no answer within ", timeout_seconds, " s"));
+  }
   if (WIFSIGNALED(status)) {
     return absl::AbortedError(absl::StrCat("killed by signal ",
                                            WTERMSIG(status), " (",

@@ -13,10 +13,11 @@
 namespace atomfuzz::targets {
 
 // What `work` returned in the child. Aborted with "killed by signal N
-// (NAME)" when the child dies of a signal; Internal when it cannot start or
-// gives no answer.
-absl::StatusOr<std::string> RunInChild(
-    const std::function<std::string()>& work);
+// (NAME)" when the child dies of a signal; DeadlineExceeded (the child
+// killed) past `timeout_seconds` when it is positive; Internal when it
+// cannot start or gives no answer.
+absl::StatusOr<std::string> RunInChild(const std::function<std::string()>& work,
+                                       double timeout_seconds = 0);
 
 }  // namespace atomfuzz::targets
 

@@ -176,6 +176,26 @@ PY
       --out="$work/mnt/c"
     grep -q "Read-only file system" "$work/err" || fail "$(cat "$work/err")"
     ;;
+  external_worker_kill)
+    # A worker killed from outside is no crash of the target: its case runs
+    # again in a fresh process, cleanly, and nothing is filed.
+    "$atomfuzz" fuzz --target=fast --seconds=6 --jobs=2 --seed=3 \
+      --out="$work/c" >"$work/log" 2>&1 &
+    campaign=$!
+    for _ in $(seq 100); do
+      worker=$(pgrep -P "$campaign" | head -1)
+      [[ -n $worker ]] && break
+      sleep 0.05
+    done
+    [[ -n $worker ]] || fail "no worker started"
+    sleep 1
+    kill -9 "$worker"
+    wait "$campaign"
+    grep -q "an unreproducible crash, not filed" "$work/log" ||
+      fail "$(grep -i worker "$work/log" | head -3)"
+    "$atomfuzz" triage "$work/c" >"$work/triage"
+    grep -q "^0 buckets" "$work/triage" || fail "$(cat "$work/triage")"
+    ;;
   *)
     fail "no such scenario"
     ;;
