@@ -9,6 +9,7 @@
 #include <cerrno>
 #include <cstdio>
 #include <cstring>
+#include <filesystem>
 
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
@@ -114,6 +115,22 @@ absl::StatusOr<std::string> ReadWholeFile(const std::string& path,
   }
   ::close(fd);
   return out;
+}
+
+absl::Status RefuseSymlinksUnder(const std::string& dir) {
+  namespace fs = std::filesystem;
+  std::error_code ec;
+  // Symlinks are not followed by the iterator (the default options).
+  for (fs::recursive_directory_iterator it(dir, ec), end; !ec && it != end;
+       it.increment(ec)) {
+    if (it->is_symlink(ec)) {
+      return absl::InvalidArgumentError(absl::StrCat(
+          it->path().string(),
+          ": a symbolic link inside the campaign directory; atomfuzz "
+          "follows none there (remove it, or copy what it points to)"));
+    }
+  }
+  return absl::OkStatus();
 }
 
 }  // namespace atomfuzz::fuzz

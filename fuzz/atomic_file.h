@@ -31,6 +31,13 @@ inline constexpr size_t kMaxInputBytes = size_t{256} << 20;
 absl::StatusOr<std::string> ReadWholeFile(const std::string& path,
                                           size_t max_bytes = kMaxInputBytes);
 
+// OK if no symbolic link lies anywhere under `dir` (not followed while
+// looking): a campaign directory whose reduced.case or findings/<id>
+// points elsewhere would make atomfuzz read a secret into an error message
+// or write hundreds of files outside it. InvalidArgument naming the first
+// link found. `dir` itself may be a link (the user gave it).
+absl::Status RefuseSymlinksUnder(const std::string& dir);
+
 // A name unique among all processes and calls: "<pid>-<ns>-<counter>", for
 // temp files and per-process files.
 std::string UniqueSuffix();

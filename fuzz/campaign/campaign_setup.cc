@@ -160,6 +160,7 @@ absl::StatusOr<PreparedCampaign> PrepareCampaign(
   absl::StatusOr<DirectoryLock> lock = DirectoryLock::Take(options.out);
   if (!lock.ok()) return lock.status();
   p.lock = *std::move(lock);
+  if (absl::Status s = RefuseSymlinksUnder(options.out); !s.ok()) return s;
   RemoveLeftoverTempFiles(options.out);
   absl::StatusOr<FindingStore> store = FindingStore::Open(options.out);
   if (!store.ok()) return store.status();

@@ -165,6 +165,7 @@ absl::StatusOr<FindingStore> FindingStore::Open(const std::string& dir) {
 
 absl::StatusOr<FindingStore> FindingStore::OpenReadOnly(
     const std::string& dir) {
+  if (absl::Status s = RefuseSymlinksUnder(dir); !s.ok()) return s;
   FindingStore store(absl::StrCat(dir, "/findings"));
   struct stat st;
   if (::stat(store.findings_dir_.c_str(), &st) != 0 || !S_ISDIR(st.st_mode)) {

@@ -196,6 +196,27 @@ PY
     "$atomfuzz" triage "$work/c" >"$work/triage"
     grep -q "^0 buckets" "$work/triage" || fail "$(cat "$work/triage")"
     ;;
+  symlinked_campaign_dir)
+    # Links inside a campaign directory are followed by nobody: no secret
+    # reaches an error message, no file is written outside --out.
+    "$atomfuzz" fuzz --target=fast --inject=rmw-not-atomic --runs=300 \
+      --seed=3 --quiet --out="$work/c" >/dev/null 2>&1
+    id=$(ls "$work/c/findings" | head -1)
+    [[ -n $id ]] || fail "the campaign found nothing to link"
+    echo "secret-token-4711" >"$work/secret"
+    rm "$work/c/findings/$id/reduced.case"
+    ln -s "$work/secret" "$work/c/findings/$id/reduced.case"
+    mkdir "$work/elsewhere"
+    mv "$work/c/corpus" "$work/c/corpus.old"
+    ln -s "$work/elsewhere" "$work/c/corpus"
+    expect_exit 2 20 "$atomfuzz" triage "$work/c"
+    grep -q "a symbolic link inside the campaign directory" "$work/err" ||
+      fail "$(cat "$work/err")"
+    expect_exit 2 20 "$atomfuzz" fuzz --target=fast --inject=rmw-not-atomic \
+      --runs=100 --resume --out="$work/c"
+    ! grep -q "secret-token" "$work/err" "$work/out" || fail "the secret leaked"
+    [[ -z $(ls "$work/elsewhere") ]] || fail "files written outside --out"
+    ;;
   *)
     fail "no such scenario"
     ;;
