@@ -303,9 +303,11 @@ class Supervisor {
     CaseOrigin origin;
     const isa::Case c = CaseOf(w, origin);
     const RunOptions run = p_.setup.Run();
+    const auto& make = p_.setup.options.make_target;
     absl::StatusOr<std::string> again = targets::RunInChild(
         [&]() -> std::string {
-          absl::StatusOr<std::unique_ptr<targets::Target>> t = MakeTarget(run);
+          absl::StatusOr<std::unique_ptr<targets::Target>> t =
+              make ? make() : MakeTarget(run);
           if (!t.ok()) return "no target";
           (void)(*t)->Run(c);
           return "ran";
@@ -344,6 +346,7 @@ class Supervisor {
     CaseOrigin origin;
     isa::Case lost = CaseOf(w, origin);
     NewFinding f;
+    f.case_index = index;
     f.signature =
         WorkerFailureSignature(lost, failure, in_judge ? "judge" : label_);
     f.original = lost;

@@ -180,17 +180,18 @@ class Worker {
     if (!sig.ok()) return;
     if (store_.Contains(*sig)) {
       WriteSucceeded(shared_, stderr, "a finding's hit",
-                     store_.RecordHit(*sig));
+                     store_.RecordHit(*sig, origin.index));
       return;
     }
     if (std::optional<Signature> bucket = store_.AliasOf(*sig)) {
       WriteSucceeded(shared_, stderr, "a finding's hit",
-                     store_.RecordHit(*bucket));
+                     store_.RecordHit(*bucket, origin.index));
       return;
     }
     Enter(WorkerPhase::kReduce);
     NewFinding f;
     f.signature = *sig;
+    f.case_index = origin.index;
     f.original = c;
     f.original.metadata = origin.Metadata(setup_.options.policy);
     f.target = setup_.options.target;

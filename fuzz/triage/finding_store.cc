@@ -1,6 +1,8 @@
 #include "fuzz/triage/finding_store.h"
 
+#include <fcntl.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include <algorithm>
 #include <cerrno>
@@ -9,6 +11,7 @@
 #include <filesystem>
 #include <system_error>
 
+#include "absl/container/flat_hash_set.h"
 #include "absl/strings/ascii.h"
 #include "absl/strings/match.h"
 #include "absl/strings/numbers.h"
@@ -21,6 +24,11 @@
 
 namespace atomfuzz::fuzz {
 namespace {
+
+// One line of a hits file (finding_store.h).
+std::string HitLine(std::optional<uint64_t> case_index) {
+  return case_index ? absl::StrCat("@", *case_index, "\n") : "+\n";
+}
 
 namespace fs = std::filesystem;
 
@@ -217,7 +225,7 @@ absl::StatusOr<bool> FindingStore::Claim(const NewFinding& f,
       {"original.case", OriginalText(f, id)},
       {"reduced.case", ReducedText(f, id)},
       {"report.txt", f.report},
-      {absl::StrCat("hits/", writer_), "1\n"},
+      {absl::StrCat("hits/", writer_), HitLine(f.case_index)},
       {kBucketFile, BucketText(f, id)},
   };
   absl::Status status;
@@ -260,12 +268,30 @@ absl::StatusOr<bool> FindingStore::OfferSmaller(const NewFinding& f,
   return true;
 }
 
-absl::Status FindingStore::CountHit(const std::string& id) {
-  const int64_t n = ++hits_[id];
-  // A hit count is cheap to lose on power failure and written often: no
-  // fsync. The rename still keeps it whole if the process is killed.
-  return WriteFileAtomically(absl::StrCat(BucketDir(id), "/hits/", writer_),
-                             absl::StrCat(n, "\n"), /*sync=*/false);
+absl::Status FindingStore::CountHit(const std::string& id,
+                                    std::optional<uint64_t> case_index) {
+  ++hits_[id];
+  // Appended, one short line in one write: a kill leaves at most a last
+  // line without its newline, which readers ignore. Cheap to lose on power
+  // failure and written often: no fsync.
+  const std::string path = absl::StrCat(BucketDir(id), "/hits/", writer_);
+  const int fd =
+      ::open(path.c_str(),
+             O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC | O_NOFOLLOW, 0644);
+  if (fd < 0) {
+    return absl::InternalError(
+        absl::StrCat(path, ": cannot write: ", std::strerror(errno)));
+  }
+  const std::string line = HitLine(case_index);
+  const ssize_t n = ::write(fd, line.data(), line.size());
+  const int saved = errno;
+  ::close(fd);
+  if (n != static_cast<ssize_t>(line.size())) {
+    return absl::InternalError(absl::StrCat(
+        path,
+        ": cannot write: ", n < 0 ? std::strerror(saved) : "short write"));
+  }
+  return absl::OkStatus();
 }
 
 absl::StatusOr<SaveResult> FindingStore::Save(const NewFinding& f) {
@@ -284,15 +310,16 @@ absl::StatusOr<SaveResult> FindingStore::Save(const NewFinding& f) {
   absl::StatusOr<bool> replaced = OfferSmaller(f, id);
   if (!replaced.ok()) return replaced.status();
   result.replaced_reduced = *replaced;
-  if (absl::Status s = CountHit(id); !s.ok()) return s;
+  if (absl::Status s = CountHit(id, f.case_index); !s.ok()) return s;
   return result;
 }
 
-absl::Status FindingStore::RecordHit(const Signature& s) {
+absl::Status FindingStore::RecordHit(const Signature& s,
+                                     std::optional<uint64_t> case_index) {
   if (!Contains(s))
     return absl::NotFoundError(
         absl::StrCat("no bucket ", s.Id(), " ", s.Key()));
-  return CountHit(s.Id());
+  return CountHit(s.Id(), case_index);
 }
 
 absl::Status FindingStore::SaveAlias(const Signature& found,
@@ -350,15 +377,34 @@ absl::StatusOr<BucketInfo> FindingStore::ReadBucket(
       b.generalised = std::string(kv.second);
     }
   }
+  // Hits of one case index count once, across writers and resumed runs;
+  // "+" lines once each; a bare number is a count of an older store.
+  absl::flat_hash_set<uint64_t> indices;
   std::error_code ec;
   for (const fs::directory_entry& e :
        fs::directory_iterator(absl::StrCat(dir, "/hits"), ec)) {
     if (absl::StrContains(e.path().filename().string(), ".tmp.")) continue;
-    absl::StatusOr<std::string> count = ReadWholeFile(e.path().string());
-    int64_t n = 0;
-    if (count.ok() && absl::SimpleAtoi(absl::StripAsciiWhitespace(*count), &n))
-      b.hits += n;
+    absl::StatusOr<std::string> text = ReadWholeFile(e.path().string());
+    if (!text.ok()) continue;
+    absl::string_view rest = *text;
+    while (!rest.empty()) {
+      const size_t end = rest.find('\n');
+      if (end == absl::string_view::npos) break;  // cut short by a kill
+      absl::string_view line = rest.substr(0, end);
+      rest.remove_prefix(end + 1);
+      uint64_t index = 0;
+      int64_t n = 0;
+      if (line == "+") {
+        ++b.hits;
+      } else if (absl::ConsumePrefix(&line, "@") &&
+                 absl::SimpleAtoi(line, &index)) {
+        indices.insert(index);
+      } else if (absl::SimpleAtoi(line, &n)) {
+        b.hits += n;
+      }
+    }
   }
+  b.hits += static_cast<int64_t>(indices.size());
   b.reduced_path = absl::StrCat(dir, "/reduced.case");
   if (!Exists(b.reduced_path))
     b.reduced_path = absl::StrCat(dir, "/original.case");

@@ -6,7 +6,10 @@
 //   DIR/findings/<id>/reduced.case   the smallest reproducer known, printed
 //                                    as given (the report's lines match it)
 //   DIR/findings/<id>/report.txt     the report for reduced.case
-//   DIR/findings/<id>/hits/<writer>  this writer's hit count (triage sums)
+//   DIR/findings/<id>/hits/<writer>  this writer's hits, one line each:
+//                                    "@<case index>" (a case counts once,
+//                                    however often a resumed campaign runs
+//                                    it again), or "+" without an index
 //   DIR/findings/.staging/           buckets being assembled
 //   DIR/findings/.aliases/<id>       the key of the bucket where the reduced
 //                                    case of signature <id> landed
@@ -37,6 +40,8 @@ namespace atomfuzz::fuzz {
 
 struct NewFinding {
   Signature signature;
+  // The campaign's number for the case (its hit counts once per index).
+  std::optional<uint64_t> case_index;
   isa::Case original;                // as found; its metadata is kept
   std::optional<isa::Case> reduced;  // nullopt: the original is the smallest
   std::string report;                // RenderReport() of the reduced case
@@ -109,7 +114,8 @@ class FindingStore {
   // reduced.case and report.txt if it is smaller (CaseSize order).
   absl::StatusOr<SaveResult> Save(const NewFinding& f);
   // Counts one more hit of an existing bucket (NotFound if there is none).
-  absl::Status RecordHit(const Signature& s);
+  absl::Status RecordHit(const Signature& s,
+                         std::optional<uint64_t> case_index = std::nullopt);
 
   // A campaign signs a divergence as found, then its reduced case, which
   // names the bucket; the alias lets the next case signed as `found` count
@@ -127,14 +133,16 @@ class FindingStore {
  private:
   explicit FindingStore(std::string findings_dir);
   std::string BucketDir(const std::string& id) const;
-  absl::Status CountHit(const std::string& id);
+  // Appends one hit line to this writer's hits file of bucket `id`.
+  absl::Status CountHit(const std::string& id,
+                        std::optional<uint64_t> case_index);
   absl::StatusOr<bool> Claim(const NewFinding& f, const std::string& id);
   absl::StatusOr<bool> OfferSmaller(const NewFinding& f, const std::string& id);
 
   std::string findings_dir_;
   std::string writer_;  // names this object's hit files
   absl::flat_hash_set<std::string> known_;
-  absl::flat_hash_map<std::string, int64_t> hits_;       // this writer's
+  absl::flat_hash_map<std::string, int64_t> hits_;  // this writer's, per id
   absl::flat_hash_map<std::string, Signature> aliases_;  // found id -> bucket
 };
 

@@ -367,9 +367,13 @@ TEST(Campaign, EachBucketIsTheEssentialSignatureOfItsReducedCase) {
   EXPECT_LE(buckets->size(), 4u);
 }
 
-// The fast target, except that its n-th case (counted per worker process)
-// goes wrong: every 50th aborts the process, the 30th never returns.
-template <bool kCrash>
+// The fast target, except that some cases go wrong. kCrash: one case in
+// about 50, picked by its text, aborts the process, in any process (a
+// crash the campaign confirms in a fresh one). kHistory: every 50th case of
+// a process aborts it, which no fresh process repeats (a worker killed
+// from outside looks so). kHang: the 30th case never returns.
+enum class Fault { kCrash, kHistory, kHang };
+template <Fault kFault>
 class FaultyTarget : public targets::Target {
  public:
   explicit FaultyTarget(std::unique_ptr<targets::Target> inner)
@@ -377,8 +381,12 @@ class FaultyTarget : public targets::Target {
   absl::string_view name() const override { return "faulty"; }
   absl::StatusOr<isa::Outcome> Run(const isa::Case& c) override {
     ++runs_;
-    if (kCrash && runs_ % 50 == 0) std::abort();
-    if (!kCrash && runs_ == 30) {
+    // std::hash of a string is not seeded: the same in every process.
+    if (kFault == Fault::kCrash &&
+        std::hash<std::string>{}(isa::PrintCase(c)) % 50 == 0)
+      std::abort();
+    if (kFault == Fault::kHistory && runs_ % 50 == 0) std::abort();
+    if (kFault == Fault::kHang && runs_ == 30) {
       for (;;) pause();
     }
     return inner_->Run(c);
@@ -388,8 +396,9 @@ class FaultyTarget : public targets::Target {
   std::unique_ptr<targets::Target> inner_;
   int runs_ = 0;
 };
-using CrashingTarget = FaultyTarget<true>;
-using HangingTarget = FaultyTarget<false>;
+using CrashingTarget = FaultyTarget<Fault::kCrash>;
+using HistoryCrashingTarget = FaultyTarget<Fault::kHistory>;
+using HangingTarget = FaultyTarget<Fault::kHang>;
 
 // The fast target, except that the runs numbered `kFirst` to `kLast`
 // (per worker process) report a timeout, as an isolated target does when
@@ -454,6 +463,22 @@ TEST(Campaign, ACrashingTargetIsAFindingAndTheCampaignGoesOn) {
   // The cases it died on count as run; the replacements did the rest.
   EXPECT_EQ(r->totals.cases, 300u);
   EXPECT_GE(HitsOfKind(out, "crash"), 1);
+}
+
+// A worker that dies where a fresh process does not (the OOM killer, an
+// operator, a crash that needs the process's history) files nothing: the
+// campaign says so and goes on (issue 21).
+TEST(Campaign, AWorkerDeathNoFreshProcessRepeatsIsNotFiled) {
+  const std::string out = FreshDir("history-crash");
+  CampaignOptions o = Options(out);
+  o.runs = 300;
+  o.jobs = 2;
+  o.make_target = Wrapped<HistoryCrashingTarget>;
+  absl::StatusOr<CampaignResult> r = RunCampaign(o, Log());
+  ASSERT_TRUE(r.ok()) << r.status();
+  EXPECT_EQ(r->totals.crashes, 0u);
+  EXPECT_EQ(r->totals.cases, 300u);
+  EXPECT_EQ(HitsOfKind(out, "crash"), 0);
 }
 
 TEST(Campaign, AHangingTargetIsATimeoutFinding) {

@@ -7,6 +7,7 @@
 #include <unistd.h>
 
 #include <filesystem>
+#include <fstream>
 #include <string>
 #include <vector>
 
@@ -136,6 +137,37 @@ TEST(FindingStore, ReopensAndCountsHitsOfEveryWriter) {
   Signature other = kSig;
   other.divergence = "wrong-memory";
   EXPECT_TRUE(absl::IsNotFound(resumed->RecordHit(other)));
+}
+
+// A case counts once however often it hit: a campaign resumed after a
+// kill runs again the cases after its last saved state, in a new writer
+// (issue 21). Lines cut short by a kill are not counted; a count left by
+// an older store is.
+TEST(FindingStore, ACaseIndexHitsOnceAcrossWritersAndResumes) {
+  const std::string dir = FreshDir();
+  {
+    absl::StatusOr<FindingStore> first = FindingStore::Open(dir);
+    ASSERT_TRUE(first.ok());
+    NewFinding f = MakeFinding(kSig);
+    f.case_index = 7;
+    ASSERT_TRUE(first->Save(f).ok());
+    ASSERT_TRUE(first->RecordHit(kSig, 8).ok());
+    ASSERT_TRUE(first->RecordHit(kSig, 9).ok());
+  }
+  absl::StatusOr<FindingStore> resumed = FindingStore::Open(dir);
+  ASSERT_TRUE(resumed.ok());
+  ASSERT_TRUE(resumed->RecordHit(kSig, 8).ok());       // run again: no new hit
+  ASSERT_TRUE(resumed->RecordHit(kSig, 10).ok());      // a new case
+  ASSERT_TRUE(resumed->RecordHit(kSig).ok());          // no index: counts
+  EXPECT_EQ(resumed->ReadBucket(kSig.Id())->hits, 5);  // 7, 8, 9, 10, +
+  const std::string hits = dir + "/findings/" + kSig.Id() + "/hits/";
+  {
+    std::ofstream cut(hits + "killed-writer");
+    cut << "@11\n@1";  // the kill came in the middle of "@12\n"
+    std::ofstream old(hits + "older-store");
+    old << "4\n";
+  }
+  EXPECT_EQ(resumed->ReadBucket(kSig.Id())->hits, 10);  // + 11, + 4
 }
 
 // Another writer (a worker process, a resumed campaign) finds where a
