@@ -74,7 +74,8 @@ absl::StatusOr<std::string> ReadWholeFile(const std::string& path,
       ::open(path.c_str(), O_RDONLY | O_NONBLOCK | O_CLOEXEC | O_NOCTTY);
   if (fd < 0) {
     if (errno == ENOENT)
-      return absl::NotFoundError(absl::StrCat(path, ": no such file"));
+      return absl::NotFoundError(
+          absl::StrCat(path, ": cannot open: no such file"));
     return Errno("open", path);
   }
   struct stat st;

@@ -14,7 +14,9 @@ namespace atomfuzz::isa {
 namespace {
 
 using ::testing::Contains;
+using ::testing::Each;
 using ::testing::ElementsAre;
+using ::testing::HasSubstr;
 using ::testing::IsEmpty;
 
 // Lines 1-8; a body given to Flow() starts on line 9.
@@ -399,18 +401,23 @@ TEST(ControlFlowSync, ElsePartStartsBeforeTheThenPartsBreak) {
               ElementsAre(Barrier(16)));
 }
 
-TEST(ControlFlowSync, DeepNestingFallsBackToDivergent) {
-  // Past the analysis' depth limit everything counts as divergent: an
-  // over-approximation, never a crash.
+TEST(ControlFlowSync, DeepNestingIsRefusedAtTheCap) {
+  // Past kMaxNesting (atomfuzz's cap, the sync analysis' depth too) each
+  // block too deep is a violation, and nothing is analysed further: no
+  // crash, no quadratic work (issue 21).
   std::string body;
   for (int i = 0; i < 100; ++i) body += "if_nz vThreadGroupID.x\n";
   body += "sync_g_t\n";
   for (int i = 0; i < 100; ++i) body += "endif\n";
-  EXPECT_THAT(Flow(body), ElementsAre(Barrier(109)));
+  const std::vector<std::string> flow = Flow(body);
+  EXPECT_EQ(flow.size(), static_cast<size_t>(100 - kMaxNesting));
+  EXPECT_THAT(flow, Each(HasSubstr("blocks nested (atomfuzz's cap)")));
   std::string loops;
   for (int i = 0; i < 20000; ++i) loops += "loop\nbreak\n";
   for (int i = 0; i < 20000; ++i) loops += "endloop\n";
-  EXPECT_THAT(Flow(loops), IsEmpty());
+  const std::vector<std::string> deep = Flow(loops);  // (the sink stops at 100)
+  EXPECT_FALSE(deep.empty());
+  EXPECT_THAT(deep, Each(HasSubstr("blocks nested (atomfuzz's cap)")));
 }
 
 TEST(ControlFlowSync, HugeRegisterNumbersAreVarying) {
