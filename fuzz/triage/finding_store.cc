@@ -384,9 +384,9 @@ absl::StatusOr<BucketInfo> FindingStore::ReadBucket(
   for (const fs::directory_entry& e :
        fs::directory_iterator(absl::StrCat(dir, "/hits"), ec)) {
     if (absl::StrContains(e.path().filename().string(), ".tmp.")) continue;
-    absl::StatusOr<std::string> text = ReadWholeFile(e.path().string());
-    if (!text.ok()) continue;
-    absl::string_view rest = *text;
+    absl::StatusOr<std::string> lines = ReadWholeFile(e.path().string());
+    if (!lines.ok()) continue;
+    absl::string_view rest = *lines;
     while (!rest.empty()) {
       const size_t end = rest.find('\n');
       if (end == absl::string_view::npos) break;  // cut short by a kill
