@@ -122,7 +122,7 @@ PY
     "$atomfuzz" fuzz --target=fast --seconds=8 --seed=3 --quiet \
       --out="$work/c" >/dev/null 2>&1 &
     first=$!
-    for _ in $(seq 50); do [[ -f $work/c/campaign.state ]] && break; sleep 0.1; done
+    for _ in $(seq 200); do [[ -f $work/c/campaign.state ]] && break; sleep 0.1; done
     expect_exit 2 10 "$atomfuzz" fuzz --target=fast --seconds=2 --resume \
       --out="$work/c"
     grep -q "another campaign is running" "$work/err" || fail "$(cat "$work/err")"
@@ -134,7 +134,7 @@ PY
     "$atomfuzz" fuzz --target=fast --inject=rmw-not-atomic --seconds=30 \
       --seed=3 --quiet --out="$work/c" >/dev/null 2>&1 &
     pid=$!
-    for _ in $(seq 40); do [[ -f $work/c/campaign.state ]] && break; sleep 0.05; done
+    for _ in $(seq 400); do [[ -f $work/c/campaign.state ]] && break; sleep 0.05; done
     kill -9 "$pid"
     wait "$pid" 2>/dev/null
     [[ -f $work/c/campaign.state ]] || fail "no campaign.state after an early kill"
@@ -182,7 +182,7 @@ PY
     "$atomfuzz" fuzz --target=fast --seconds=6 --jobs=2 --seed=3 \
       --out="$work/c" >"$work/log" 2>&1 &
     campaign=$!
-    for _ in $(seq 100); do
+    for _ in $(seq 400); do
       worker=$(pgrep -P "$campaign" | head -1)
       [[ -n $worker ]] && break
       sleep 0.05
