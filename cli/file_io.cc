@@ -27,16 +27,6 @@ bool ReadFile(const std::string& path, std::string& out) {
 
 namespace {
 
-bool WriteAllTo(int fd, absl::string_view text) {
-  while (!text.empty()) {
-    const ssize_t n = ::write(fd, text.data(), text.size());
-    if (n < 0 && errno == EINTR) continue;
-    if (n <= 0) return false;
-    text.remove_prefix(static_cast<size_t>(n));
-  }
-  return true;
-}
-
 // Into a character device or FIFO (`-o /dev/null`, a pipe): written
 // through, never replaced (a rename would put a file where the device
 // node was). A FIFO with no reader is an error, not a wait.
@@ -50,7 +40,7 @@ bool WriteThrough(const std::string& path, absl::string_view text) {
     return false;
   }
   ::fcntl(fd, F_SETFL, ::fcntl(fd, F_GETFL) & ~O_NONBLOCK);
-  const bool ok = WriteAllTo(fd, text);
+  const bool ok = fuzz::WriteAll(fd, text);
   if (!ok)
     std::fprintf(stderr, "%s: cannot write: %s\n", path.c_str(),
                  std::strerror(errno));

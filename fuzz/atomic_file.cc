@@ -22,6 +22,8 @@ absl::Status Errno(absl::string_view what, const std::string& path) {
       absl::StrCat(path, ": cannot ", what, ": ", std::strerror(errno)));
 }
 
+}  // namespace
+
 bool WriteAll(int fd, absl::string_view bytes) {
   while (!bytes.empty()) {
     const ssize_t n = ::write(fd, bytes.data(), bytes.size());
@@ -31,8 +33,6 @@ bool WriteAll(int fd, absl::string_view bytes) {
   }
   return true;
 }
-
-}  // namespace
 
 std::string UniqueSuffix() {
   static std::atomic<uint64_t> counter{0};

@@ -38,6 +38,10 @@ absl::StatusOr<std::string> ReadWholeFile(const std::string& path,
 // link found. `dir` itself may be a link (the user gave it).
 absl::Status RefuseSymlinksUnder(const std::string& dir);
 
+// All of `bytes` to `fd`, retrying short writes and EINTR; false (errno
+// set) on failure.
+bool WriteAll(int fd, absl::string_view bytes);
+
 // A name unique among all processes and calls: "<pid>-<ns>-<counter>", for
 // temp files and per-process files.
 std::string UniqueSuffix();

@@ -76,6 +76,21 @@ absl::Status LoadState(const CampaignOptions& o, const std::string& path,
   return absl::OkStatus();
 }
 
+// The policy named `name`, less what `target` is known to refuse: a
+// campaign on vulkan spent a third of its cases on `umad` rejected by
+// vkd3d 1.2.
+absl::StatusOr<Policy> PolicyFor(const std::string& name,
+                                 const std::string& target) {
+  absl::StatusOr<Policy> policy = PolicyByName(name);
+  if (!policy.ok()) return policy.status();
+  if (const std::optional<targets::TargetInfo> row =
+          targets::FindTarget(target)) {
+    for (isa::Op op : row->unsupported)
+      policy->op_weights[static_cast<size_t>(op)] = 0;
+  }
+  return policy;
+}
+
 // Temp files of writes a kill interrupted (atomic_file.h names them
 // "<file>.tmp.<suffix>"): nobody will finish them. Only under the lock.
 void RemoveLeftoverTempFiles(const std::string& out) {
@@ -128,16 +143,9 @@ absl::StatusOr<PreparedCampaign> PrepareCampaign(
   if (absl::Status s = CheckOptions(options); !s.ok()) return s;
   PreparedCampaign p;
   p.setup.options = options;
-  absl::StatusOr<Policy> policy = PolicyByName(options.policy);
+  absl::StatusOr<Policy> policy = PolicyFor(options.policy, options.target);
   if (!policy.ok()) return policy.status();
   p.setup.policy = *std::move(policy);
-  // What the target is known to refuse is not generated for it: a campaign
-  // on vulkan spent a third of its cases on `umad` rejected by vkd3d 1.2.
-  if (const std::optional<targets::TargetInfo> row =
-          targets::FindTarget(options.target)) {
-    for (isa::Op op : row->unsupported)
-      p.setup.policy.op_weights[static_cast<size_t>(op)] = 0;
-  }
   if (!options.make_target) {
     // Bad target or injection names fail here, before any process starts.
     absl::StatusOr<std::unique_ptr<targets::Target>> t =
@@ -180,15 +188,10 @@ absl::StatusOr<PreparedCampaign> PrepareCampaign(
                        p.state.policy, "', found --policy=", options.policy,
                        " on the command line (leave it out to resume)"));
     }
-    absl::StatusOr<Policy> recorded = PolicyByName(p.state.policy);
+    absl::StatusOr<Policy> recorded = PolicyFor(p.state.policy, options.target);
     if (!recorded.ok()) return recorded.status();
     p.setup.policy = *std::move(recorded);
     p.setup.options.policy = p.state.policy;
-    if (const std::optional<targets::TargetInfo> row =
-            targets::FindTarget(options.target)) {
-      for (isa::Op op : row->unsupported)
-        p.setup.policy.op_weights[static_cast<size_t>(op)] = 0;
-    }
   }
   if (options.resume) {
     // A campaign from before the file existed has none: it starts blind.

@@ -4,12 +4,11 @@
 #include "absl/strings/str_join.h"
 #include "absl/strings/str_split.h"
 #include "isa/printer.h"
+#include "targets/vulkan/spirv_compiler.h"
 #include "targets/vulkan/spirv_disassembly.h"
 
 namespace atomfuzz::fuzz {
 namespace {
-
-constexpr uint32_t kCounterBindingBase = 64;  // docs/vulkan-target.md
 
 void Comment(std::string& out, absl::string_view text) {
   for (absl::string_view line : absl::StrSplit(text, '\n')) {
@@ -118,7 +117,7 @@ absl::StatusOr<std::string> AmberScript(const isa::Case& c,
                       "\nEND\n");
       absl::StrAppend(&binds, "  BIND BUFFER ", BufferName(r.slot, true),
                       " AS ", type, " DESCRIPTOR_SET 0 BINDING ",
-                      kCounterBindingBase + r.slot, "\n");
+                      targets::vulkan::kCounterBindingBase + r.slot, "\n");
     }
   }
   absl::StrAppend(&out, "\nPIPELINE compute atomfuzz_pipeline\n",

@@ -11,13 +11,6 @@
 namespace atomfuzz::fuzz {
 namespace {
 
-std::string Stem(absl::string_view file) {
-  absl::string_view base = file.substr(file.rfind('/') + 1);
-  if (const size_t dot = base.rfind('.'); dot != absl::string_view::npos)
-    base = base.substr(0, dot);
-  return base.empty() ? std::string("repro") : std::string(base);
-}
-
 // One line of the header comment: nothing in it may end the comment.
 std::string CommentLine(absl::string_view text) {
   std::string line = absl::StrReplaceAll(text, {{"*/", "* /"}, {"/*", "/ *"}});
@@ -52,10 +45,17 @@ std::vector<uint32_t> Words(absl::Span<const uint8_t> bytes) {
 
 }  // namespace
 
+std::string FileStem(absl::string_view path) {
+  absl::string_view base = path.substr(path.rfind('/') + 1);
+  if (const size_t dot = base.rfind('.'); dot != absl::string_view::npos)
+    base = base.substr(0, dot);
+  return base.empty() ? std::string("repro") : std::string(base);
+}
+
 // Commands run where the reproducer is: they name its base name.
 std::string CBuildCommand(CApi api, absl::string_view path) {
   const absl::string_view file = path.substr(path.rfind('/') + 1);
-  const std::string out = Stem(file);
+  const std::string out = FileStem(file);
   switch (api) {
     case CApi::kVulkan:
       return absl::StrCat("cc -std=c99 -O1 -o ", out, " ", file, " -lvulkan");
@@ -71,7 +71,7 @@ std::string CBuildCommand(CApi api, absl::string_view path) {
 
 std::string CRunCommand(CApi api, absl::string_view path,
                         absl::string_view target) {
-  const std::string out = Stem(path);
+  const std::string out = FileStem(path);
   switch (api) {
     case CApi::kVulkan:
     case CApi::kD3d12: return absl::StrCat("./", out);

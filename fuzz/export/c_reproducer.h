@@ -23,6 +23,10 @@ struct CShader {
   std::string notes;            // put in the header (what vkd3d said, ...)
 };
 
+// "dir/x.c" -> "x" ("repro" for an empty name): what a reproducer saved
+// as `path` builds into, and the default name of a case's export.
+std::string FileStem(absl::string_view path);
+
 // The commands that build and run a reproducer saved as `file`, for
 // `target` (wine-vk runs Wine's Vulkan renderer).
 std::string CBuildCommand(CApi api, absl::string_view file);

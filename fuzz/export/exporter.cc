@@ -105,11 +105,7 @@ std::string ExportFormatList() {
 }
 
 std::string DefaultExportName(absl::string_view case_file, ExportFormat f) {
-  absl::string_view stem = case_file.substr(case_file.rfind('/') + 1);
-  if (const size_t dot = stem.rfind('.'); dot != absl::string_view::npos)
-    stem = stem.substr(0, dot);
-  if (stem.empty()) stem = "repro";
-  return absl::StrCat(stem, RowOf(f).extension);
+  return absl::StrCat(FileStem(case_file), RowOf(f).extension);
 }
 
 namespace {
