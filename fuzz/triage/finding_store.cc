@@ -332,17 +332,26 @@ absl::Status FindingStore::SaveAlias(const Signature& found,
 
 std::optional<Signature> FindingStore::AliasOf(const Signature& found) {
   const std::string id = found.Id();
-  if (auto it = aliases_.find(id); it != aliases_.end()) return it->second;
-  // Another worker may have made it; one that does not read is ignored (the
-  // case is then reduced again, which costs time, not findings).
-  absl::StatusOr<std::string> text =
-      ReadWholeFile(absl::StrCat(findings_dir_, "/", kAliases, "/", id));
-  if (!text.ok()) return std::nullopt;
-  absl::StatusOr<Signature> bucket =
-      ParseSignatureKey(absl::StripAsciiWhitespace(*text));
-  if (!bucket.ok()) return std::nullopt;
-  aliases_[id] = *bucket;
-  return *bucket;
+  std::optional<Signature> bucket;
+  if (auto it = aliases_.find(id); it != aliases_.end()) {
+    bucket = it->second;
+  } else {
+    // Another worker may have made it; one that does not read is ignored
+    // (the case is then reduced again, which costs time, not findings).
+    absl::StatusOr<std::string> text =
+        ReadWholeFile(absl::StrCat(findings_dir_, "/", kAliases, "/", id));
+    if (!text.ok()) return std::nullopt;
+    absl::StatusOr<Signature> parsed =
+        ParseSignatureKey(absl::StripAsciiWhitespace(*text));
+    if (!parsed.ok()) return std::nullopt;
+    bucket = *parsed;
+    aliases_[id] = *bucket;
+  }
+  // The alias is written before its bucket: a campaign killed between the
+  // two leaves an alias to nothing, which a resumed one must not count
+  // hits in (it reduces and saves the finding again instead).
+  if (!Contains(*bucket)) return std::nullopt;
+  return bucket;
 }
 
 absl::StatusOr<BucketInfo> FindingStore::ReadBucket(

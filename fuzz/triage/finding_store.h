@@ -122,6 +122,8 @@ class FindingStore {
   // in that bucket without being reduced again.
   absl::Status SaveAlias(const Signature& found, const Signature& bucket);
   // The bucket an alias of `found` names (made by anyone), or nullopt.
+  // An alias whose bucket does not exist (yet, or ever: a kill between the
+  // two writes) names nothing.
   std::optional<Signature> AliasOf(const Signature& found);
 
   // Ids of the buckets on disk now, sorted.

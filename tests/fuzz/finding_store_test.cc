@@ -139,6 +139,24 @@ TEST(FindingStore, ReopensAndCountsHitsOfEveryWriter) {
   EXPECT_TRUE(absl::IsNotFound(resumed->RecordHit(other)));
 }
 
+// A kill between an alias and its bucket leaves an alias to nothing: it
+// names no bucket, so a resumed campaign saves the finding again instead
+// of failing to count a hit (found by reliability.early_kill).
+TEST(FindingStore, AnAliasToAMissingBucketNamesNothing) {
+  const std::string dir = FreshDir();
+  absl::StatusOr<FindingStore> store = FindingStore::Open(dir);
+  ASSERT_TRUE(store.ok());
+  Signature found = kSig;
+  found.divergence = "wrong-memory";
+  ASSERT_TRUE(store->SaveAlias(found, kSig).ok());
+  EXPECT_EQ(store->AliasOf(found), std::nullopt);
+  absl::StatusOr<FindingStore> resumed = FindingStore::Open(dir);
+  ASSERT_TRUE(resumed.ok());
+  EXPECT_EQ(resumed->AliasOf(found), std::nullopt);
+  ASSERT_TRUE(resumed->Save(MakeFinding(kSig)).ok());
+  EXPECT_EQ(resumed->AliasOf(found), kSig);
+}
+
 // A case counts once however often it hit: a campaign resumed after a
 // kill runs again the cases after its last saved state, in a new writer
 // (issue 21). Lines cut short by a kill are not counted; a count left by
