@@ -15,6 +15,7 @@
 #include <cstdio>
 #include <cstring>
 #include <filesystem>
+#include <memory>
 #include <string>
 #include <thread>
 #include <vector>
@@ -126,7 +127,8 @@ void Throughput(const Args& a, uint32_t mutate_per_mille, const char* what) {
   const std::string out = TempDir("throughput");
   CampaignSetup setup = Setup("", out, a.seed);
   setup.options.mutate_per_mille = mutate_per_mille;
-  SharedState shared;
+  auto shared_owner = std::make_unique<SharedState>();  // about 1 MiB
+  SharedState& shared = *shared_owner;
   WorkerCounters counters;
   WorkerPlan plan;
   plan.quota = a.cases;
@@ -167,7 +169,7 @@ void Throughput(const Args& a, uint32_t mutate_per_mille, const char* what) {
               static_cast<unsigned long long>(counters.divergences.load()),
               static_cast<unsigned long long>(counters.unknown.load()),
               100.0 * counters.unknown.load() / a.cases,
-              static_cast<unsigned long long>(counters.corpus_added.load()));
+              static_cast<unsigned long long>(shared.corpus_kept.load()));
   std::filesystem::remove_all(out);
 }
 
@@ -188,7 +190,8 @@ struct HuntRow {
 HuntRow Hunt(const std::string& inject, const Args& a) {
   const std::string out = TempDir(inject);
   CampaignSetup setup = Setup(inject, out, a.seed);
-  SharedState shared;
+  auto shared_owner = std::make_unique<SharedState>();  // about 1 MiB
+  SharedState& shared = *shared_owner;
   WorkerCounters counters;
   WorkerPlan plan;
   plan.deadline = absl::Now() + absl::Seconds(a.limit);

@@ -8,6 +8,7 @@
 
 #include <cstring>
 #include <new>
+#include <optional>
 #include <tuple>
 #include <utility>
 #include <vector>
@@ -19,6 +20,8 @@
 #include "fuzz/campaign/campaign_corpus.h"
 #include "fuzz/campaign/campaign_setup.h"
 #include "fuzz/campaign/case_source.h"
+#include "fuzz/campaign/corpus_epochs.h"
+#include "fuzz/campaign/epoch_keeper.h"
 #include "fuzz/triage/finding_store.h"
 #include "fuzz/triage/report.h"
 #include "fuzz/triage/signature.h"
@@ -58,16 +61,22 @@ class Supervisor {
         pids_(jobs_, -1),
         last_beat_(jobs_, 0),
         last_beat_at_(jobs_, absl::Now()),
-        first_index_(jobs_, p.state.next_index),
-        quota_(jobs_, 0),
         store_(std::move(store)),
+        queue_(p.setup.options.out),
+        keeper_(p.setup.options.out, shared.state, queue_),
         label_(TargetLabel(p.setup.options.target, p.setup.options.inject())) {
-    const uint64_t runs = p.setup.options.runs;
-    for (int w = 0; w < jobs_; ++w) {
-      quota_[w] =
-          runs == 0 ? 0
-                    : runs / jobs_ + (static_cast<uint64_t>(w) < runs % jobs_);
-    }
+    // The numbering continues where the state stands; the epochs it
+    // mutates were kept already (corpus.epochs), the candidates of cases
+    // it runs again are dropped.
+    CaseProgress& progress = shared_.state.progress;
+    const uint64_t start = p.state.next_index;
+    progress.next.store(start);
+    progress.end.store(
+        p.setup.options.runs == 0 ? 0 : start + p.setup.options.runs);
+    progress.folded.store(start);
+    progress.finalized_epochs.store(
+        std::max(p.finalized_epochs, EpochOf(start)));
+    queue_.DropFrom(start);
     const std::vector<std::string> ids = store_.BucketIds();
     buckets_before_ = ids.size();
     ids_before_.insert(ids.begin(), ids.end());
@@ -82,7 +91,6 @@ class Supervisor {
     // still resumes, with the findings and corpus it wrote.
     SaveStats();
     for (int w = 0; w < jobs_; ++w) {
-      if (quota_[w] == 0 && p_.setup.options.runs != 0) continue;
       if (absl::Status s = Spawn(w, deadline); !s.ok()) return s;
     }
     absl::Time next_status =
@@ -94,6 +102,7 @@ class Supervisor {
       if (g_interrupted || absl::Now() >= deadline) shared_.state.stop.store(1);
       if (absl::Status s = Reap(deadline); !s.ok()) return s;
       CheckHangs(deadline);
+      Keep(false);
       const absl::Time now = absl::Now();
       if (!p_.setup.options.quiet && now >= next_status) {
         AnnounceNewBuckets();
@@ -108,6 +117,7 @@ class Supervisor {
       }
     }
     if (!p_.setup.options.quiet) AnnounceNewBuckets();
+    Keep(true);
     SaveStats();
     return absl::OkStatus();
   }
@@ -127,7 +137,6 @@ class Supervisor {
       t.generalised += c.generalised.load();
       t.generalise_runs += c.generalise_runs.load();
       t.generalise_seconds += static_cast<double>(c.generalise_us.load()) / 1e6;
-      t.corpus += c.corpus_added.load();
       t.reducing +=
           c.phase.load() == static_cast<uint32_t>(WorkerPhase::kReduce);
       for (int op = 0; op < kAtomicOpCount; ++op)
@@ -142,6 +151,7 @@ class Supervisor {
     t.unknown += p_.state.unknown;
     t.rejected += p_.state.rejected;
     t.buckets = store_.BucketIds().size();
+    t.corpus = shared_.state.corpus_kept.load();
     t.elapsed_seconds = p_.setup.elapsed_before + session;
     t.cases_per_second = session > 0 ? session_cases / session : 0;
     return t;
@@ -179,16 +189,20 @@ class Supervisor {
     return n;
   }
 
+  // Keeps whole epochs and folds done cases; `at_end`: no worker runs.
+  void Keep(bool at_end) {
+    WriteSucceeded(shared_.state, log_, "a corpus case",
+                   keeper_.KeepWholeEpochs());
+    keeper_.Fold(folded_, at_end);
+  }
+
   absl::Status Spawn(int w, absl::Time deadline) {
+    const CaseProgress& progress = shared_.state.progress;
+    if (progress.end.load() != 0 && progress.next.load() >= progress.end.load())
+      return absl::OkStatus();
     WorkerPlan plan;
     plan.worker = w;
-    plan.jobs = jobs_;
-    plan.first_index = first_index_[w];
-    const uint64_t done = shared_.workers[w].cases.load();
-    if (quota_[w] != 0) {
-      if (done >= quota_[w]) return absl::OkStatus();
-      plan.quota = quota_[w] - done;
-    }
+    plan.supervised = true;
     plan.deadline = deadline;
     std::fflush(nullptr);  // the child must not repeat buffered output
     const pid_t pid = fork();
@@ -228,6 +242,7 @@ class Supervisor {
       }
       const bool clean = WIFEXITED(status) && WEXITSTATUS(status) == 0;
       if (clean && shared_.workers[w].finished.load() != 0) continue;
+      const std::optional<uint64_t> index = OwnedIndex(w);
       const std::string what =
           WIFSIGNALED(status)
               ? absl::StrFormat("killed by signal %d (%s)", WTERMSIG(status),
@@ -235,11 +250,13 @@ class Supervisor {
               : absl::StrFormat("exited with status %d", WEXITSTATUS(status));
       // A worker killed from outside (the OOM killer, an operator) is no
       // crash of its case: only one a fresh process repeats is filed.
-      if (!CrashRepeats(w)) {
-        Unreproducible(w, what);
+      if (!index) {
+        // Died between cases: nothing of its own to file.
+      } else if (!CrashRepeats(w)) {
+        Unreproducible(w, *index, what);
       } else {
         ++crashes_;
-        Lost(w, WorkerFailure::kCrash, what);
+        Lost(w, *index, WorkerFailure::kCrash, what);
       }
       if (shared_.state.stop.load() == 0) {
         if (absl::Status s = Spawn(w, deadline); !s.ok()) return s;
@@ -272,11 +289,13 @@ class Supervisor {
       int status = 0;
       waitpid(pids_[w], &status, 0);
       pids_[w] = -1;
+      const std::optional<uint64_t> index = OwnedIndex(w);
+      if (!index) continue;  // hung between cases: our own wait, not a case
       ++timeouts_;
       const char* where = phase == WorkerPhase::kTarget  ? "the target"
                           : phase == WorkerPhase::kJudge ? "the oracle's judge"
                                                          : "reduction";
-      Lost(w, WorkerFailure::kTimeout,
+      Lost(w, *index, WorkerFailure::kTimeout,
            absl::StrFormat("no progress for %.0f s in %s", limit, where),
            phase == WorkerPhase::kJudge);
       if (shared_.state.stop.load() == 0) {
@@ -318,13 +337,39 @@ class Supervisor {
     return !again.ok() || *again == "no target";
   }
 
-  // Worker `w` died, but its case runs cleanly in a fresh process: said,
-  // counted, not filed; the numbering moves past the case.
-  void Unreproducible(int w, const std::string& what) {
+  // The index dead worker `w` had taken and not finished, if any. Its
+  // current_index names the index it tried to take; it took it unless the
+  // claim failed, and then the index is another's: running (named by a
+  // live worker), done, or already folded (case_progress.h).
+  std::optional<uint64_t> OwnedIndex(int w) {
+    const CaseProgress& progress = shared_.state.progress;
+    const uint64_t index = shared_.workers[w].current_index.load();
+    if (index < progress.folded.load() || index >= progress.next.load())
+      return std::nullopt;
+    if ((progress.of(index).load() & kCaseDone) != 0) return std::nullopt;
+    for (int other = 0; other < jobs_; ++other) {
+      if (other != w && pids_[other] > 0 &&
+          shared_.workers[other].current_index.load() == index)
+        return std::nullopt;
+    }
+    return index;
+  }
+
+  // The lost case of worker `w` counts as run: settled for the corpus
+  // (unless the worker settled it) and done with `flags`.
+  void Finish(int w, uint64_t index, uint8_t flags) {
+    CaseProgress& progress = shared_.state.progress;
     WorkerCounters& c = shared_.workers[w];
     c.cases.fetch_add(1);
-    const uint64_t index = c.current_index.load();
-    first_index_[w] = index + jobs_ - w;
+    if (c.corpus_settled.load() == 0)
+      progress.of(index).fetch_or(kCaseCorpusSettled);
+    progress.of(index).fetch_or(kCaseDone | flags);
+  }
+
+  // Worker `w` died, but its case runs cleanly in a fresh process: said,
+  // counted, not filed.
+  void Unreproducible(int w, uint64_t index, const std::string& what) {
+    Finish(w, index, 0);
     ++unreproducible_;
     std::fprintf(log_,
                  "worker %d died on case %llu (%s), which runs cleanly in a "
@@ -334,15 +379,13 @@ class Supervisor {
     std::fflush(log_);
   }
 
-  // Saves what worker `w` was running when it was lost, and moves its
-  // numbering past that case.
-  // `in_judge`: the oracle, not the target, stalled; bucketed apart.
-  void Lost(int w, WorkerFailure failure, const std::string& what,
-            bool in_judge = false) {
-    WorkerCounters& c = shared_.workers[w];
-    c.cases.fetch_add(1);  // the lost case was run too
-    const uint64_t index = c.current_index.load();
-    first_index_[w] = index + jobs_ - w;  // next: index + jobs
+  // Saves what worker `w` was running when it was lost; the case counts
+  // as run. `in_judge`: the oracle, not the target, stalled; bucketed
+  // apart.
+  void Lost(int w, uint64_t index, WorkerFailure failure,
+            const std::string& what, bool in_judge = false) {
+    Finish(w, index,
+           failure == WorkerFailure::kCrash ? kCaseCrash : kCaseTimeout);
     CaseOrigin origin;
     isa::Case lost = CaseOf(w, origin);
     NewFinding f;
@@ -369,19 +412,17 @@ class Supervisor {
 
   void SaveStats() {
     const CampaignTotals t = Totals();
+    // The state counts exactly the cases below its next_index: a resumed
+    // campaign runs the rest again without counting them twice.
     CampaignState s = p_.state;
-    s.cases = t.cases;
-    s.divergences = t.divergences;
-    s.unknown = t.unknown;
-    s.crashes = t.crashes;
-    s.timeouts = t.timeouts;
-    s.rejected = t.rejected;
+    s.cases += folded_.cases;
+    s.divergences += folded_.divergences;
+    s.unknown += folded_.unknown;
+    s.crashes += folded_.crashes;
+    s.timeouts += folded_.timeouts;
+    s.rejected += folded_.rejected;
     s.elapsed_seconds = t.elapsed_seconds;
-    uint64_t next = p_.state.next_index;
-    for (int w = 0; w < jobs_; ++w) {
-      next = std::max(next, shared_.workers[w].current_index.load() + 1);
-    }
-    s.next_index = next;
+    s.next_index = shared_.state.progress.folded.load();
     WriteSucceeded(
         shared_.state, log_, p_.stats_path,
         WriteFileAtomically(
@@ -391,9 +432,6 @@ class Supervisor {
     WriteSucceeded(
         shared_.state, log_, p_.state_path,
         WriteFileAtomically(p_.state_path, PrintCampaignState(s), false));
-    WriteSucceeded(shared_.state, log_, p_.features_path,
-                   WriteFileAtomically(p_.features_path,
-                                       SeenFeaturesText(shared_.state), false));
   }
 
   PreparedCampaign& p_;
@@ -403,9 +441,10 @@ class Supervisor {
   std::vector<pid_t> pids_;
   std::vector<uint64_t> last_beat_;
   std::vector<absl::Time> last_beat_at_;
-  std::vector<uint64_t> first_index_;
-  std::vector<uint64_t> quota_;
   FindingStore store_;
+  CandidateQueue queue_;
+  EpochKeeper keeper_;
+  FoldedCounts folded_;  // this session's cases below progress.folded
   const std::string label_;
   uint64_t crashes_ = 0, timeouts_ = 0;
   uint64_t unreproducible_ = 0;  // worker deaths a fresh process did not repeat

@@ -3,11 +3,13 @@
 #include <algorithm>
 #include <filesystem>
 #include <system_error>
+#include <utility>
 
 #include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
 #include "fuzz/atomic_file.h"
+#include "fuzz/campaign/corpus_epochs.h"
 #include "fuzz/triage/signature.h"
 #include "isa/validator.h"
 
@@ -63,14 +65,24 @@ absl::Status CampaignCorpus::AddSeeds(const std::vector<std::string>& paths) {
   return absl::OkStatus();
 }
 
-void CampaignCorpus::Reload() {
+void CampaignCorpus::Reload(uint64_t below) {
+  std::vector<std::pair<uint64_t, std::string>> fresh;
   for (const std::string& file : CaseFiles(dir_)) {
     const std::string name = fs::path(file).filename().string();
-    if (names_.contains(name)) continue;
+    uint64_t index = 0;
+    if (names_.contains(name) || !IndexOfKeptName(name, index) ||
+        index >= below) {
+      continue;
+    }
+    fresh.emplace_back(index, file);
+  }
+  std::sort(fresh.begin(), fresh.end());
+  for (const auto& [index, file] : fresh) {
     // Files appear whole (rename), so one that does not read is not ours
     // to judge; skip it rather than stop the campaign.
     absl::StatusOr<isa::Case> c = ReadCase(file);
     if (!c.ok()) continue;
+    const std::string name = fs::path(file).filename().string();
     names_.insert(name);
     entries_.push_back({name, *std::move(c)});
   }

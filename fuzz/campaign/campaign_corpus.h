@@ -1,11 +1,12 @@
 // The cases a campaign mutates: seeds given on the command line (read-only)
 // and the cases it kept because they reached a new feature, saved under
-// DIR/corpus with content-derived names so workers never clash. Workers
-// reload the directory now and then to share what the others found, like
-// libFuzzer's -reload.
+// DIR/corpus by the epoch keeper (epoch_keeper.h) with names that start
+// with their index. Workers load them epoch by epoch, so that every worker
+// sees the same corpus at the same case index (corpus_epochs.h).
 #ifndef ATOMFUZZ_FUZZ_CAMPAIGN_CAMPAIGN_CORPUS_H_
 #define ATOMFUZZ_FUZZ_CAMPAIGN_CAMPAIGN_CORPUS_H_
 
+#include <cstdint>
 #include <string>
 #include <vector>
 
@@ -23,10 +24,13 @@ class CampaignCorpus {
   // Reads seed files and every .case of seed directories. Bad seeds are an
   // InvalidArgument naming the file and line (exit 2 at the CLI).
   absl::Status AddSeeds(const std::vector<std::string>& paths);
-  // Picks up cases other workers saved since the last call.
-  void Reload();
-  // Saves a case that reached something new; returns its file name, or
-  // the error writing it (the case stays in this worker's memory).
+  // Adds the kept cases whose index is below `below` (all of them by
+  // default) that are not loaded yet, in index order. A case's index only
+  // grows with the epochs, so entries stay in index order.
+  void Reload(uint64_t below = UINT64_MAX);
+  // Saves a case under its content's hash, with no index (`atomfuzz
+  // merge`): a campaign on this directory lets every case mutate it.
+  // Returns its file name, or the error writing it.
   absl::StatusOr<std::string> Save(const isa::Case& c);
 
   size_t size() const { return entries_.size(); }

@@ -13,6 +13,7 @@
 #include "absl/strings/str_cat.h"
 #include "fuzz/atomic_file.h"
 #include "fuzz/campaign/campaign_corpus.h"
+#include "fuzz/campaign/corpus_epochs.h"
 #include "fuzz/runner.h"
 #include "fuzz/triage/finding_store.h"
 
@@ -39,6 +40,7 @@ absl::Status CheckOptions(const CampaignOptions& o) {
 absl::Status MakeDirs(const std::string& out) {
   std::error_code ec;
   fs::create_directories(out + "/corpus", ec);
+  if (!ec) fs::create_directories(out + "/pending", ec);
   if (ec) {
     return absl::InvalidArgumentError(absl::StrCat(
         out, ": cannot create the output directory: ", ec.message()));
@@ -194,9 +196,19 @@ absl::StatusOr<PreparedCampaign> PrepareCampaign(
     p.setup.options.policy = p.state.policy;
   }
   if (options.resume) {
-    // A campaign from before the file existed has none: it starts blind.
-    if (absl::StatusOr<std::string> seen = ReadWholeFile(p.features_path);
-        seen.ok()) {
+    // The kept epochs and their features. A campaign from before epochs
+    // has a features file at most; one from before that starts blind.
+    const std::string record_path = EpochRecordPath(options.out);
+    if (absl::StatusOr<std::string> text = ReadWholeFile(record_path);
+        text.ok()) {
+      absl::StatusOr<EpochRecord> record = ParseEpochRecord(*text, record_path);
+      if (!record.ok()) return record.status();
+      p.finalized_epochs = record->finalized;
+      p.seen_features = record->features_hex;
+      p.features_path = record_path;
+    } else if (absl::StatusOr<std::string> seen =
+                   ReadWholeFile(p.features_path);
+               seen.ok()) {
       p.seen_features = *std::move(seen);
     }
     p.setup.seed = p.state.seed;

@@ -34,8 +34,12 @@ struct PreparedCampaign {
   CampaignState state;  // what earlier sessions did (zeros for a new one)
   std::string state_path;
   std::string stats_path;
-  std::string features_path;  // the features seen (SeenFeaturesText)
-  std::string seen_features;  // what a resumed campaign read there, or ""
+  // Where a resumed campaign read the kept features (corpus.epochs, or an
+  // older campaign's features file), what it read there ("" if none),
+  // and how many epochs are kept.
+  std::string features_path;
+  std::string seen_features;
+  uint64_t finalized_epochs = 0;
 };
 
 absl::StatusOr<PreparedCampaign> PrepareCampaign(

@@ -10,6 +10,7 @@
 #include <cstdint>
 #include <string>
 
+#include "fuzz/campaign/case_progress.h"
 #include "fuzz/triage/finding_store.h"
 #include "isa/case_file.h"
 #include "isa/coverage.h"
@@ -46,30 +47,37 @@ struct WorkerCounters {
   // The target could not run, or the judge failed: not the case's fault
   // (fuzz/differential.h, RunKind).
   std::atomic<uint64_t> errors{0};
-  std::atomic<uint64_t> corpus_added{0};
   // Generalisation of new signatures (fuzz/triage/generalise.h): how many,
   // their runs of the target, their time.
   std::atomic<uint64_t> generalised{0};
   std::atomic<uint64_t> generalise_runs{0};
   std::atomic<uint64_t> generalise_us{0};
   std::atomic<uint64_t> heartbeat{0};  // bumps at every phase change
+  // The index this worker takes or runs (case_progress.h): set before it
+  // tries to take it, so a dead worker's case is known.
   std::atomic<uint64_t> current_index{0};
   std::atomic<uint32_t> phase{0};
   std::atomic<uint32_t> finished{0};  // the worker ran out of work cleanly
+  // Its current case is settled for the corpus (case_progress.h).
+  std::atomic<uint32_t> corpus_settled{0};
   // The corpus file the current case was mutated from ("" = generated).
   char current_parent[256] = {};
   std::atomic<uint64_t> coverage[kAtomicOpCount][isa::kTargetKindCount]
                                 [isa::kAddressClassCount] = {};
 };
 
-// Shared by all workers: features any of them has seen (a case bringing a
-// new one joins the corpus) and the stop request.
+// Shared by all workers: the features the kept corpus reaches, where the
+// numbering stands, and the stop request. About 1 MiB: allocate it.
 struct SharedState {
   std::atomic<uint32_t> stop{0};
   // A finding, the corpus, the stats or the state could not be written (a
   // full disk, a read-only directory): the campaign stops and says so.
   std::atomic<uint32_t> write_failed{0};
+  // Features of the epochs kept so far (corpus_epochs.h); only the keeper
+  // writes them.
   std::atomic<uint8_t> seen[kFeatureCount] = {};
+  std::atomic<uint64_t> corpus_kept{0};  // cases kept this session
+  CaseProgress progress;
 };
 
 struct CampaignTotals {

@@ -1,5 +1,7 @@
 #include "fuzz/campaign/campaign_worker.h"
 
+#include <unistd.h>
+
 #include <algorithm>
 #include <cstring>
 #include <memory>
@@ -10,6 +12,8 @@
 #include "fuzz/allowed_expectations.h"
 #include "fuzz/campaign/campaign_corpus.h"
 #include "fuzz/campaign/case_source.h"
+#include "fuzz/campaign/corpus_epochs.h"
+#include "fuzz/campaign/epoch_keeper.h"
 #include "fuzz/differential.h"
 #include "fuzz/reduce/reducer.h"
 #include "fuzz/triage/finding_store.h"
@@ -64,8 +68,6 @@ oracle::JudgeOptions CampaignSetup::JudgeOptions() const {
 
 namespace {
 
-constexpr uint64_t kReloadEvery = 4096;  // cases between corpus reloads
-
 class Worker {
  public:
   Worker(const CampaignSetup& setup, const WorkerPlan& plan,
@@ -78,30 +80,114 @@ class Worker {
         store_(std::move(store)),
         target_(std::move(target)),
         corpus_(setup.corpus),
+        queue_(plan.supervised ? setup.options.out : ""),
+        keeper_(setup.options.out, shared, queue_),
         label_(TargetLabel(setup.options.target, setup.options.inject())) {}
 
   void Loop() {
-    corpus_.Reload();
-    for (uint64_t k = 0; plan_.quota == 0 || k < plan_.quota; ++k) {
+    for (;;) {
       if (shared_.stop.load(std::memory_order_relaxed) != 0) break;
       if (absl::Now() >= plan_.deadline) break;
-      if (k % kReloadEvery == kReloadEvery - 1) corpus_.Reload();
-      RunOne(plan_.first_index + plan_.worker +
-             static_cast<uint64_t>(plan_.jobs) * k);
+      const std::optional<uint64_t> index = Take();
+      if (!index) break;
+      if (!WaitToRun(*index)) break;
+      RunOne(*index);
+      if (!plan_.supervised) KeepForMyself();
     }
     counters_.phase.store(static_cast<uint32_t>(WorkerPhase::kIdle));
   }
 
  private:
+  // The next index, claimed so that a dead worker's index is known:
+  // current_index names it before the claim (case_progress.h).
+  std::optional<uint64_t> Take() {
+    CaseProgress& p = shared_.progress;
+    for (;;) {
+      uint64_t i = p.next.load();
+      const uint64_t end = p.end.load();
+      if (end != 0 && i >= end) return std::nullopt;
+      counters_.current_index.store(i);
+      counters_.corpus_settled.store(0);
+      if (p.next.compare_exchange_weak(i, i + 1)) return i;
+    }
+  }
+
+  // Waits until the ring has room for `index` and the epochs it mutates
+  // are kept; false if the campaign stops meanwhile (the index stays
+  // undone: a resumed campaign runs it).
+  bool WaitToRun(uint64_t index) {
+    const CaseProgress& p = shared_.progress;
+    while (index >= p.folded.load(std::memory_order_acquire) + kProgressRing ||
+           p.finalized_epochs.load(std::memory_order_acquire) <
+               EpochsNeededBy(index)) {
+      if (!plan_.supervised) {
+        // Alone, every earlier case is done: keeping them makes room.
+        KeepForMyself();
+        if (!alone_retried_) {
+          alone_retried_ = true;
+          continue;
+        }
+        return false;
+      }
+      if (shared_.stop.load(std::memory_order_relaxed) != 0) return false;
+      usleep(500);
+    }
+    alone_retried_ = false;
+    const uint64_t below = VisibleBelow(index);
+    if (below > visible_below_) {
+      corpus_.Reload(below);
+      visible_below_ = below;
+    }
+    return true;
+  }
+
+  // Alone in the caller's process: keep and fold as the supervisor would.
+  void KeepForMyself() {
+    WriteSucceeded(shared_, stderr, "a corpus case", keeper_.KeepWholeEpochs());
+    keeper_.Fold(folded_, false);
+  }
+
   void Enter(WorkerPhase phase) {
     counters_.phase.store(static_cast<uint32_t>(phase),
                           std::memory_order_relaxed);
     counters_.heartbeat.fetch_add(1, std::memory_order_relaxed);
   }
 
+  // Whether the case joins the corpus is up to the keeper, once its epoch
+  // is whole; offered if it reaches a feature missing from the kept ones
+  // and from this worker's earlier cases of the epoch (corpus_epochs.h).
+  void Offer(uint64_t index, const isa::Case& c) {
+    if (EpochOf(index) != offer_epoch_) {
+      offer_epoch_ = EpochOf(index);
+      std::fill(epoch_features_.begin(), epoch_features_.end(), 0);
+    }
+    bool fresh = false;
+    for (int f : features_) {
+      if (shared_.seen[f].load(std::memory_order_relaxed) == 0 &&
+          epoch_features_[static_cast<size_t>(f)] == 0) {
+        fresh = true;
+      }
+      epoch_features_[static_cast<size_t>(f)] = 1;
+    }
+    if (!fresh || EpochOf(index) < shared_.progress.finalized_epochs.load(
+                                       std::memory_order_acquire)) {
+      return;
+    }
+    CorpusCandidate candidate;
+    candidate.index = index;
+    candidate.features = features_;
+    std::sort(candidate.features.begin(), candidate.features.end());
+    candidate.text = isa::PrintCase(c);
+    WriteSucceeded(shared_, stderr, "a corpus candidate",
+                   queue_.Offer(std::move(candidate)));
+  }
+
+  void Settle(uint64_t index, uint8_t flags) {
+    shared_.progress.of(index).fetch_or(flags, std::memory_order_release);
+  }
+
   void RunOne(uint64_t index) {
     CaseOrigin origin;
-    counters_.current_index.store(index, std::memory_order_relaxed);
     const isa::Case c =
         NextCase(setup_.seed, index, setup_.options.mutate_per_mille, corpus_,
                  setup_.policy, origin);
@@ -122,46 +208,51 @@ class Worker {
     };
     RunResult r = fuzz::RunOne(c, *target_, run);
     counters_.cases.fetch_add(1, std::memory_order_relaxed);
+    uint8_t flags = kCaseDone;
+    auto settle_corpus = [&] {
+      Settle(index, kCaseCorpusSettled);
+      counters_.corpus_settled.store(1);
+    };
     switch (r.kind) {
       case RunKind::kTargetFailed:
       case RunKind::kJudgeFailed:
         // Not the case's fault: counted apart, so that a target that cannot
         // run at all shows as errors, not as cases.
         counters_.errors.fetch_add(1, std::memory_order_relaxed);
+        settle_corpus();
+        Settle(index, kCaseDone | kCaseError);
         return;
       case RunKind::kNotJudged:
       case RunKind::kRan:
         counters_.rejected.fetch_add(1, std::memory_order_relaxed);
+        settle_corpus();
+        Settle(index, kCaseDone | kCaseRejected);
         return;
       case RunKind::kJudged: break;
     }
     std::optional<isa::Outcome>& outcome = r.outcome;
     if (outcome->status == isa::RunStatus::kRejected) {
       counters_.rejected.fetch_add(1, std::memory_order_relaxed);
+      flags |= kCaseRejected;
     }
     CountCoverage(c, *outcome, counters_, features_);
-    bool fresh = false;
-    for (int f : features_) {
-      if (shared_.seen[f].exchange(1, std::memory_order_relaxed) == 0)
-        fresh = true;
-    }
-    if (fresh) {
-      absl::StatusOr<std::string> saved = corpus_.Save(c);
-      if (WriteSucceeded(shared_, stderr, "a corpus case", saved.status())) {
-        counters_.corpus_added.fetch_add(1, std::memory_order_relaxed);
-      }
-    }
+    Offer(index, c);
+    // Settled before any reduction: the epoch need not wait for it.
+    settle_corpus();
     switch (r.verdict.kind) {
       case oracle::Verdict::Kind::kAllowed: break;
       case oracle::Verdict::Kind::kUnknown:
         counters_.unknown.fetch_add(1, std::memory_order_relaxed);
+        flags |= kCaseUnknown;
         break;
       case oracle::Verdict::Kind::kDivergence:
         counters_.divergences.fetch_add(1, std::memory_order_relaxed);
+        flags |= kCaseDivergence;
         Found(c, origin,
               Differential{*std::move(outcome), std::move(r.verdict)});
         break;
     }
+    Settle(index, flags);
     Enter(WorkerPhase::kIdle);
   }
 
@@ -335,8 +426,15 @@ class Worker {
   FindingStore store_;
   std::unique_ptr<targets::Target> target_;
   CampaignCorpus corpus_;
+  uint64_t visible_below_ = 0;  // corpus_ holds the kept cases below it
+  CandidateQueue queue_;
+  EpochKeeper keeper_;  // used only when unsupervised
+  FoldedCounts folded_;
+  bool alone_retried_ = false;
   const std::string label_;
   std::vector<int> features_;
+  uint64_t offer_epoch_ = UINT64_MAX;
+  std::vector<uint8_t> epoch_features_ = std::vector<uint8_t>(kFeatureCount);
   // A word whose order the search cannot settle quickly is `unknown`, not a
   // stalled worker: a campaign prefers the next case.
   const oracle::JudgeOptions judge_ = setup_.JudgeOptions();
@@ -354,6 +452,13 @@ absl::Status RunWorker(const CampaignSetup& setup, const WorkerPlan& plan,
   if (!target.ok()) return target.status();
   absl::StatusOr<FindingStore> store = FindingStore::Open(setup.options.out);
   if (!store.ok()) return store.status();
+  if (!plan.supervised) {
+    CaseProgress& p = shared.progress;
+    p.next.store(plan.first_index);
+    p.end.store(plan.quota == 0 ? 0 : plan.first_index + plan.quota);
+    p.folded.store(plan.first_index);
+    p.finalized_epochs.store(EpochOf(plan.first_index));
+  }
   Worker worker(setup, plan, counters, shared, *std::move(store),
                 *std::move(target));
   worker.Loop();

@@ -38,12 +38,14 @@ struct CampaignSetup {
   oracle::JudgeOptions JudgeOptions() const;  // the judge as it runs it
 };
 
-// Worker `worker` of `jobs` runs cases first_index + worker + jobs * k for
-// k = 0, 1, ... until `quota` cases (0: no limit), the deadline, or
-// shared.stop.
+// A worker takes the next free case index until the numbering's end, the
+// deadline, or shared.stop. Under a supervisor (campaign.h) the shared
+// progress is set up and the epochs are kept by it; alone in the caller's
+// process (benchmarks, tests), the worker starts the numbering at
+// `first_index`, runs `quota` cases (0: no limit) and keeps for itself.
 struct WorkerPlan {
   int worker = 0;
-  int jobs = 1;
+  bool supervised = false;
   uint64_t first_index = 0;
   uint64_t quota = 0;
   absl::Time deadline = absl::InfiniteFuture();

@@ -120,7 +120,8 @@ TEST(CountCoverage, AliasBucketsCountTheAtomicsOnEachWord) {
 // A failed write stops the campaign and is said once, at once; a good one
 // changes nothing.
 TEST(WriteSucceeded, AFailedWriteStopsTheCampaignAndIsReportedOnce) {
-  SharedState shared;
+  auto shared_owner = std::make_unique<SharedState>();  // about 1 MiB
+  SharedState& shared = *shared_owner;
   std::FILE* log = std::tmpfile();
   ASSERT_NE(log, nullptr);
   EXPECT_TRUE(WriteSucceeded(shared, log, "a finding", absl::OkStatus()));

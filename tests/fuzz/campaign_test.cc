@@ -8,13 +8,17 @@
 #include <cstdlib>
 #include <filesystem>
 #include <string>
+#include <vector>
 
 #include "absl/strings/match.h"
 #include "absl/strings/numbers.h"
+#include "absl/strings/str_cat.h"
+#include "absl/strings/str_join.h"
 #include "absl/strings/str_split.h"
 #include "absl/strings/strip.h"
 #include "fuzz/atomic_file.h"
 #include "fuzz/campaign/campaign_state.h"
+#include "fuzz/campaign/corpus_epochs.h"
 #include "fuzz/differential.h"
 #include "fuzz/reduce/reducer.h"
 #include "fuzz/runner.h"
@@ -95,23 +99,82 @@ TEST(CampaignState, MalformedNamesFileAndLine) {
 TEST(Campaign, CorrectTargetRunsCleanAndWritesStats) {
   const std::string out = FreshDir("clean");
   CampaignOptions o = Options(out);
-  o.runs = 400;
+  // Past one whole epoch, so that something is kept (corpus_epochs.h).
+  o.runs = kEpochCases + 400;
   o.jobs = 2;
   absl::StatusOr<CampaignResult> r = RunCampaign(o, Log());
   ASSERT_TRUE(r.ok()) << r.status();
-  EXPECT_EQ(r->totals.cases, 400u);
+  EXPECT_EQ(r->totals.cases, kEpochCases + 400);
   EXPECT_EQ(r->totals.divergences, 0u);
   EXPECT_EQ(r->totals.crashes, 0u);
   EXPECT_EQ(r->new_buckets, 0u);
   absl::StatusOr<std::string> stats = ReadWholeFile(out + "/stats.json");
   ASSERT_TRUE(stats.ok());
   for (const char* key :
-       {"\"cases\": 400", "\"cases_per_second\"", "\"divergences\": 0",
+       {"\"cases\": 1424", "\"cases_per_second\"", "\"divergences\": 0",
         "\"buckets\"", "\"unknown\"", "\"crashes\"", "\"timeouts\"",
         "\"elapsed_seconds\"", "\"coverage\""}) {
     EXPECT_TRUE(absl::StrContains(*stats, key)) << key << " in\n" << *stats;
   }
   EXPECT_GT(r->totals.corpus, 0u);
+}
+
+// What a campaign of N cases finds: its buckets with their hits, its
+// kept corpus, its counts.
+std::string WhatItFound(const std::string& out) {
+  std::string found;
+  for (const BucketInfo& b : BucketsOf(out))
+    absl::StrAppend(&found, b.id, " ", b.hits, "\n");
+  std::vector<std::string> kept;
+  for (const auto& e : std::filesystem::directory_iterator(out + "/corpus"))
+    kept.push_back(e.path().filename().string());
+  std::sort(kept.begin(), kept.end());
+  absl::StrAppend(&found, "corpus ", absl::StrJoin(kept, " "), "\n");
+  absl::StatusOr<std::string> state = ReadWholeFile(out + "/campaign.state");
+  EXPECT_TRUE(state.ok());
+  if (state.ok()) {
+    for (absl::string_view line : absl::StrSplit(*state, '\n')) {
+      if (!absl::StartsWith(line, "elapsed"))
+        absl::StrAppend(&found, line, "\n");
+    }
+  }
+  return found;
+}
+
+// The case at an index depends on the seed and the index alone
+// (corpus_epochs.h): one worker or two, in one session or two, a campaign
+// of N cases finds the same buckets with the same hits and keeps the same
+// corpus.
+TEST(Campaign, JobsAndSessionsDoNotChangeWhatItFinds) {
+  auto options = [](const std::string& out) {
+    CampaignOptions o = Options(out);
+    o.target_flags["inject"] = "rmw-not-atomic";
+    o.seed = 11;
+    o.runs = 3 * kEpochCases + 100;
+    return o;
+  };
+  const std::string one = FreshDir("same-one-job");
+  ASSERT_TRUE(RunCampaign(options(one), Log()).ok());
+  const std::string found = WhatItFound(one);
+  EXPECT_TRUE(absl::StrContains(found, "next_index 3172")) << found;
+  EXPECT_TRUE(absl::StrContains(found, ".case")) << found;
+
+  const std::string two = FreshDir("same-two-jobs");
+  CampaignOptions o = options(two);
+  o.jobs = 2;
+  ASSERT_TRUE(RunCampaign(o, Log()).ok());
+  EXPECT_EQ(WhatItFound(two), found);
+
+  // Stopped mid-epoch and resumed: the rest of the epoch waits on disk.
+  const std::string resumed = FreshDir("same-resumed");
+  o = options(resumed);
+  o.jobs = 2;
+  o.runs = kEpochCases + 300;
+  ASSERT_TRUE(RunCampaign(o, Log()).ok());
+  o.resume = true;
+  o.runs = 2 * kEpochCases - 200;
+  ASSERT_TRUE(RunCampaign(o, Log()).ok());
+  EXPECT_EQ(WhatItFound(resumed), found);
 }
 
 TEST(Campaign, RefusesToMixAndResumes) {

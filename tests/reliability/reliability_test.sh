@@ -147,6 +147,41 @@ PY
     [[ $got == 0 || $got == 1 ]] ||
       fail "--resume after an early kill exited $got: $(head -c 300 "$work/err")"
     ;;
+  kills_change_nothing)
+    # kill -9s and --resumes leave what an uninterrupted campaign of the
+    # same seed and number of cases finds: buckets, hits, corpus, counts.
+    runs=60000
+    args=(fuzz --target=fast --inject=rmw-not-atomic --jobs=2 --seed=5 --quiet)
+    found() {  # DIR: buckets with hits, kept corpus, state without time
+      "$atomfuzz" triage "$1" | awk '$2 ~ /^[0-9]+$/ {print $1, $2}'
+      ls "$1/corpus"
+      grep -v '^elapsed' "$1/campaign.state"
+    }
+    next_index() { awk '$1 == "next_index" {print $2}' "$1/campaign.state"; }
+    timeout 200 "$atomfuzz" "${args[@]}" --runs=$runs --out="$work/ref" \
+      "$seed_case" >/dev/null 2>&1
+    found "$work/ref" >"$work/ref.found"
+    grep -q '^next_index 60000$' "$work/ref.found" || fail "reference: $(cat "$work/ref.found")"
+    resume=()
+    for pause in 1.5 3 6; do
+      "$atomfuzz" "${args[@]}" "${resume[@]}" --runs=$((runs - $(next_index "$work/c" 2>/dev/null || echo 0))) \
+        --out="$work/c" "$seed_case" >/dev/null 2>&1 &
+      pid=$!
+      sleep "$pause"
+      kill -9 "$pid" 2>/dev/null
+      wait "$pid" 2>/dev/null
+      echo "killed after ${pause}s at next_index $(next_index "$work/c")"
+      resume=(--resume)
+      sleep 0.3  # the workers die with their supervisor
+    done
+    timeout 200 "$atomfuzz" "${args[@]}" --resume \
+      --runs=$((runs - $(next_index "$work/c"))) --out="$work/c" "$seed_case" \
+      >/dev/null 2>&1
+    found "$work/c" >"$work/c.found"
+    diff "$work/ref.found" "$work/c.found" >"$work/diff" ||
+      fail "killed and resumed, it found otherwise: $(head -c 600 "$work/diff")"
+    head -3 "$work/ref.found"
+    ;;
   policy_resume)
     "$atomfuzz" fuzz --target=fast --policy=tgsm --runs=20 --seed=3 --quiet \
       --out="$work/c" >/dev/null 2>&1
