@@ -3,6 +3,7 @@
 #include <unistd.h>
 
 #include <cerrno>
+#include <climits>
 #include <cstdio>
 #include <cstring>
 
@@ -47,6 +48,35 @@ bool WriteThrough(const std::string& path, absl::string_view text) {
   return ::close(fd) == 0 && ok;
 }
 
+// The file a chain of symbolic links ends at (it need not exist), or ""
+// after saying why (a loop, a chain too long, an unreadable link).
+std::string LinkTarget(const std::string& link) {
+  std::string path = link;
+  for (int hops = 0; hops < 40; ++hops) {
+    struct stat st;
+    if (::lstat(path.c_str(), &st) != 0 || !S_ISLNK(st.st_mode)) return path;
+    char buf[PATH_MAX];
+    const ssize_t n = ::readlink(path.c_str(), buf, sizeof(buf) - 1);
+    if (n < 0) {
+      std::fprintf(stderr, "%s: cannot read the symbolic link: %s\n",
+                   path.c_str(), std::strerror(errno));
+      return "";
+    }
+    std::string next(buf, static_cast<size_t>(n));
+    const size_t slash = path.rfind('/');
+    if (next.empty() || next[0] != '/') {
+      next =
+          slash == std::string::npos ? next : path.substr(0, slash + 1) + next;
+    }
+    path = next;
+  }
+  std::fprintf(stderr,
+               "%s: expected a chain of symbolic links to end, found "
+               "a loop or more than 40\n",
+               link.c_str());
+  return "";
+}
+
 }  // namespace
 
 bool WriteFileAtomically(const std::string& path, absl::string_view text) {
@@ -57,11 +87,16 @@ bool WriteFileAtomically(const std::string& path, absl::string_view text) {
     return WriteThrough(path, text);  // also /dev/stdout, a symlink
   if (exists && S_ISLNK(link.st_mode)) {
     // Renaming over it would replace the link, not what it points to.
-    std::fprintf(stderr,
-                 "%s: refusing to replace a symbolic link; give the path it "
-                 "points to\n",
-                 path.c_str());
-    return false;
+    if (!absl::GetFlag(FLAGS_follow_symlinks)) {
+      std::fprintf(stderr,
+                   "%s: refusing to replace a symbolic link; give the path it "
+                   "points to, or --follow-symlinks\n",
+                   path.c_str());
+      return false;
+    }
+    const std::string end = LinkTarget(path);
+    if (end.empty()) return false;
+    return WriteFileAtomically(end, text);
   }
   if (resolves && !S_ISREG(target.st_mode)) {
     std::fprintf(stderr, "%s: expected a regular file to write, found %s\n",

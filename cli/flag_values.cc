@@ -28,6 +28,9 @@ std::string FlagValueProblem(absl::string_view name) {
   if (name == "reduce_seconds")
     return Range(absl::GetFlag(FLAGS_reduce_seconds), 0, kMaxSeconds, false,
                  "a number of seconds (0: no reduction)");
+  if (name == "save_every")
+    return Range(absl::GetFlag(FLAGS_save_every), 0, 86400, true,
+                 "a number of seconds");
   if (name == "timeout")
     return Range(absl::GetFlag(FLAGS_timeout), 0, 86400, true,
                  "a number of seconds");

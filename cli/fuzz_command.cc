@@ -28,6 +28,7 @@ int RunFuzz(const std::vector<std::string>& seeds) {
   o.resume = absl::GetFlag(FLAGS_resume);
   o.timeout_seconds = absl::GetFlag(FLAGS_timeout);
   o.reduce_seconds = absl::GetFlag(FLAGS_reduce_seconds);
+  o.stats_every_seconds = absl::GetFlag(FLAGS_save_every);
   o.tool_commit = ATOMFUZZ_COMMIT;
   o.versions = targets::TargetVersions(o.target);
   o.quiet = absl::GetFlag(FLAGS_quiet);

@@ -7,6 +7,7 @@
 #include "absl/strings/str_format.h"
 #include "absl/strings/str_split.h"
 #include "absl/strings/strip.h"
+#include "isa/diagnostics.h"
 
 namespace atomfuzz::fuzz {
 
@@ -31,9 +32,9 @@ absl::StatusOr<CampaignState> ParseCampaignState(absl::string_view text,
     std::vector<absl::string_view> kv =
         absl::StrSplit(line, absl::MaxSplits(' ', 1));
     auto bad = [&](absl::string_view expected) {
-      return absl::InvalidArgumentError(absl::StrCat(file, ":", line_number,
-                                                     ": expected ", expected,
-                                                     ", found '", line, "'"));
+      return absl::InvalidArgumentError(
+          absl::StrCat(file, ":", line_number, ": expected ", expected,
+                       ", found ", isa::Quote(line)));
     };
     if (kv.size() != 2) return bad("'key value'");
     const absl::string_view key = kv[0], value = kv[1];

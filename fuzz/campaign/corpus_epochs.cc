@@ -14,6 +14,7 @@
 #include "absl/strings/strip.h"
 #include "fuzz/atomic_file.h"
 #include "fuzz/triage/signature.h"
+#include "isa/diagnostics.h"
 
 namespace atomfuzz::fuzz {
 namespace {
@@ -149,9 +150,9 @@ absl::StatusOr<EpochRecord> ParseEpochRecord(absl::string_view text,
     line = absl::StripAsciiWhitespace(line);
     if (line.empty()) continue;
     auto bad = [&](absl::string_view expected) {
-      return absl::InvalidArgumentError(absl::StrCat(file, ":", line_number,
-                                                     ": expected ", expected,
-                                                     ", found '", line, "'"));
+      return absl::InvalidArgumentError(
+          absl::StrCat(file, ":", line_number, ": expected ", expected,
+                       ", found ", isa::Quote(line)));
     };
     std::vector<absl::string_view> kv =
         absl::StrSplit(line, absl::MaxSplits(' ', 1));

@@ -6,6 +6,7 @@
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_split.h"
 #include "fuzz/atomic_file.h"
+#include "isa/diagnostics.h"
 
 namespace atomfuzz::fuzz {
 
@@ -34,13 +35,13 @@ absl::StatusOr<KnownFindings> KnownFindings::Parse(absl::string_view text,
           absl::StrCat(file, ":", number,
                        ": expected 'KEY = WHAT' (a bucket key "
                        "opcode|resource|address|divergence|target, then the "
-                       "docs/findings.md section), found '",
-                       line.substr(0, 80), "'"));
+                       "docs/findings.md section), found ",
+                       isa::Quote(line)));
     }
     if (!known.by_key_.emplace(key, what).second) {
       return absl::InvalidArgumentError(
-          absl::StrCat(file, ":", number, ": expected each key once, found '",
-                       key, "' again"));
+          absl::StrCat(file, ":", number, ": expected each key once, found ",
+                       isa::Quote(key), " again"));
     }
   }
   return known;

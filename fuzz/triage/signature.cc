@@ -14,6 +14,7 @@
 #include "absl/strings/str_replace.h"
 #include "absl/strings/str_split.h"
 #include "isa/coverage.h"
+#include "isa/diagnostics.h"
 #include "targets/fast/fast_target.h"
 
 namespace atomfuzz::fuzz {
@@ -283,8 +284,8 @@ absl::StatusOr<Signature> ParseSignatureKey(absl::string_view key) {
     return absl::InvalidArgumentError(absl::StrFormat(
         "expected a signature key "
         "'opcode|resource|address|divergence|target[|cause[|conditions]]', "
-        "found '%s'",
-        key));
+        "found %s",
+        isa::Quote(key)));
   }
   Signature s;
   s.opcode = parts[0];

@@ -73,6 +73,8 @@ fuzz --seconds=1e308
 fuzz --jobs=0
 fuzz --out=
 fuzz --reduce-seconds=-1
+fuzz --save-every=0
+fuzz --save-every=nan
 LIST
     ;;
   output_files)
@@ -94,6 +96,14 @@ LIST
     ln -s target.case link.case
     expect_exit 2 10 "$atomfuzz" gen --seed=1 -o link.case
     [[ -L link.case ]] || fail "the symlink was replaced"
+    # Unless asked: then the file it points to is written, the link kept.
+    expect_exit 0 10 "$atomfuzz" gen --seed=1 --follow-symlinks -o link.case
+    [[ -L link.case ]] || fail "--follow-symlinks replaced the symlink"
+    cmp -s link.case <("$atomfuzz" gen --seed=1) || fail "the target was not written"
+    ln -s loop1 loop2 && ln -s loop2 loop1
+    expect_exit 2 10 "$atomfuzz" gen --seed=1 --follow-symlinks -o loop1
+    grep -q "a loop" "$work/err" || fail "$(cat "$work/err")"
+    "$atomfuzz" fmt "$seed_case" >target.case
     # fmt --in-place keeps the file's mode.
     chmod 600 target.case
     echo "# not canonical" >>target.case
@@ -151,7 +161,8 @@ PY
     # kill -9s and --resumes leave what an uninterrupted campaign of the
     # same seed and number of cases finds: buckets, hits, corpus, counts.
     runs=60000
-    args=(fuzz --target=fast --inject=rmw-not-atomic --jobs=2 --seed=5 --quiet)
+    args=(fuzz --target=fast --inject=rmw-not-atomic --jobs=2 --seed=5 --quiet
+      --save-every=0.3)
     found() {  # DIR: buckets with hits, kept corpus, state without time
       "$atomfuzz" triage "$1" | awk '$2 ~ /^[0-9]+$/ {print $1, $2}'
       ls "$1/corpus"
@@ -162,9 +173,16 @@ PY
       "$seed_case" >/dev/null 2>&1
     found "$work/ref" >"$work/ref.found"
     grep -q '^next_index 60000$' "$work/ref.found" || fail "reference: $(cat "$work/ref.found")"
+    # --runs counts a session's cases, so each resume asks for the rest
+    # (--runs=0 would mean no end).
+    left() { echo $((runs - $(next_index "$work/c" 2>/dev/null || echo 0))); }
+    # Kills at a tenth, a quarter and half of the reference's time.
+    tenths=$(awk '$1 == "elapsed" {printf "%d", $2 * 10}' "$work/ref/campaign.state")
     resume=()
-    for pause in 1.5 3 6; do
-      "$atomfuzz" "${args[@]}" "${resume[@]}" --runs=$((runs - $(next_index "$work/c" 2>/dev/null || echo 0))) \
+    for pause in $((tenths / 10 + 1)) $((tenths / 4 + 1)) $((tenths / 2 + 1)); do
+      pause=$((pause / 10)).$((pause % 10))
+      [[ $(left) -gt 0 ]] || break
+      "$atomfuzz" "${args[@]}" "${resume[@]}" --runs="$(left)" \
         --out="$work/c" "$seed_case" >/dev/null 2>&1 &
       pid=$!
       sleep "$pause"
@@ -174,9 +192,10 @@ PY
       resume=(--resume)
       sleep 0.3  # the workers die with their supervisor
     done
-    timeout 200 "$atomfuzz" "${args[@]}" --resume \
-      --runs=$((runs - $(next_index "$work/c"))) --out="$work/c" "$seed_case" \
-      >/dev/null 2>&1
+    if [[ $(left) -gt 0 ]]; then
+      timeout 200 "$atomfuzz" "${args[@]}" --resume --runs="$(left)" \
+        --out="$work/c" "$seed_case" >/dev/null 2>&1
+    fi
     found "$work/c" >"$work/c.found"
     diff "$work/ref.found" "$work/c.found" >"$work/diff" ||
       fail "killed and resumed, it found otherwise: $(head -c 600 "$work/diff")"
@@ -257,6 +276,16 @@ PY
       --runs=100 --resume --out="$work/c"
     ! grep -q "secret-token" "$work/err" "$work/out" || fail "the secret leaked"
     [[ -z $(ls "$work/elsewhere") ]] || fail "files written outside --out"
+    # What an error message quotes from a file in it is escaped: no
+    # terminal control sequence reaches the user's screen.
+    rm -rf "$work/c"
+    "$atomfuzz" fuzz --target=fast --runs=10 --seed=3 --quiet \
+      --out="$work/c" >/dev/null 2>&1
+    printf 'seed 3\ntarget fast\n\033]0;owned\007 7\n' >"$work/c/campaign.state"
+    expect_exit 2 20 "$atomfuzz" fuzz --target=fast --runs=10 --resume \
+      --out="$work/c"
+    grep -q "campaign.state:3: expected" "$work/err" || fail "$(cat -v "$work/err")"
+    ! grep -q $'\033' "$work/err" || fail "an escape reached the message: $(cat -v "$work/err")"
     ;;
   *)
     fail "no such scenario"
