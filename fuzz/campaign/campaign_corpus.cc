@@ -65,7 +65,8 @@ absl::Status CampaignCorpus::AddSeeds(const std::vector<std::string>& paths) {
   return absl::OkStatus();
 }
 
-void CampaignCorpus::Reload(uint64_t below) {
+void CampaignCorpus::Reload(
+    uint64_t below, absl::flat_hash_map<std::string, isa::Case>* known) {
   std::vector<std::pair<uint64_t, std::string>> fresh;
   for (const std::string& file : CaseFiles(dir_)) {
     const std::string name = fs::path(file).filename().string();
@@ -78,11 +79,19 @@ void CampaignCorpus::Reload(uint64_t below) {
   }
   std::sort(fresh.begin(), fresh.end());
   for (const auto& [index, file] : fresh) {
+    const std::string name = fs::path(file).filename().string();
+    if (known != nullptr) {
+      if (auto it = known->find(name); it != known->end()) {
+        names_.insert(name);
+        entries_.push_back({name, std::move(it->second)});
+        known->erase(it);
+        continue;
+      }
+    }
     // Files appear whole (rename), so one that does not read is not ours
     // to judge; skip it rather than stop the campaign.
     absl::StatusOr<isa::Case> c = ReadCase(file);
     if (!c.ok()) continue;
-    const std::string name = fs::path(file).filename().string();
     names_.insert(name);
     entries_.push_back({name, *std::move(c)});
   }

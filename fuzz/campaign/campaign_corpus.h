@@ -10,6 +10,7 @@
 #include <string>
 #include <vector>
 
+#include "absl/container/flat_hash_map.h"
 #include "absl/container/flat_hash_set.h"
 #include "absl/status/status.h"
 #include "absl/status/statusor.h"
@@ -27,7 +28,10 @@ class CampaignCorpus {
   // Adds the kept cases whose index is below `below` (all of them by
   // default) that are not loaded yet, in index order. A case's index only
   // grows with the epochs, so entries stay in index order.
-  void Reload(uint64_t below = UINT64_MAX);
+  // `known`: cases this process offered, by the name they are kept under
+  // (KeptCaseName); those are taken from it instead of read and parsed.
+  void Reload(uint64_t below = UINT64_MAX,
+              absl::flat_hash_map<std::string, isa::Case>* known = nullptr);
   // Saves a case under its content's hash, with no index (`atomfuzz
   // merge`): a campaign on this directory lets every case mutate it.
   // Returns its file name, or the error writing it.

@@ -8,6 +8,7 @@
 #include <optional>
 #include <vector>
 
+#include "absl/container/flat_hash_map.h"
 #include "absl/strings/str_cat.h"
 #include "fuzz/allowed_expectations.h"
 #include "fuzz/campaign/campaign_corpus.h"
@@ -135,8 +136,13 @@ class Worker {
     alone_retried_ = false;
     const uint64_t below = VisibleBelow(index);
     if (below > visible_below_) {
-      corpus_.Reload(below);
+      corpus_.Reload(below, &offered_);
       visible_below_ = below;
+      // What was offered below and not kept will never be.
+      absl::erase_if(offered_, [below](const auto& entry) {
+        uint64_t i = 0;
+        return IndexOfKeptName(entry.first, i) && i < below;
+      });
     }
     return true;
   }
@@ -178,6 +184,8 @@ class Worker {
     candidate.features = features_;
     std::sort(candidate.features.begin(), candidate.features.end());
     candidate.text = isa::PrintCase(c);
+    // Kept, it is loaded from here, not read back and parsed.
+    offered_.emplace(KeptCaseName(index, candidate.text), c);
     WriteSucceeded(shared_, stderr, "a corpus candidate",
                    queue_.Offer(std::move(candidate)));
   }
@@ -427,6 +435,8 @@ class Worker {
   std::unique_ptr<targets::Target> target_;
   CampaignCorpus corpus_;
   uint64_t visible_below_ = 0;  // corpus_ holds the kept cases below it
+  // Cases this worker offered, by the name they would be kept under.
+  absl::flat_hash_map<std::string, isa::Case> offered_;
   CandidateQueue queue_;
   EpochKeeper keeper_;  // used only when unsupervised
   FoldedCounts folded_;
