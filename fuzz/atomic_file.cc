@@ -13,6 +13,7 @@
 
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
+#include "fuzz/confined_paths.h"
 
 namespace atomfuzz::fuzz {
 namespace {
@@ -45,33 +46,38 @@ std::string UniqueSuffix() {
 absl::Status WriteFileAtomically(const std::string& path,
                                  absl::string_view bytes, bool sync) {
   // Same directory as the destination, so the rename cannot cross file
-  // systems; O_EXCL so two writers never share a temp file.
-  const std::string tmp = absl::StrCat(path, ".tmp.", UniqueSuffix());
+  // systems; O_EXCL so two writers never share a temp file. The directory
+  // is reached as confined_paths.h says: inside a campaign directory, not
+  // through a link.
+  const ParentDir dir = OpenParentDir(path);
+  if (dir.fd < 0) return Errno("write", path);
+  const std::string tmp = absl::StrCat(dir.name, ".tmp.", UniqueSuffix());
   const int fd =
-      ::open(tmp.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
+      ::openat(dir.fd, tmp.c_str(),
+               O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC | O_NOFOLLOW, 0644);
   if (fd < 0) return Errno("write", path);
   // A file replaced keeps its mode (fmt --in-place on a script, a 0600
   // file): the rename would otherwise give it the temp file's.
   struct stat old;
-  if (::stat(path.c_str(), &old) == 0 && S_ISREG(old.st_mode))
+  if (::fstatat(dir.fd, dir.name.c_str(), &old, AT_SYMLINK_NOFOLLOW) == 0 &&
+      S_ISREG(old.st_mode))
     ::fchmod(fd, old.st_mode & 07777);
   bool ok = WriteAll(fd, bytes);
   if (ok && sync) ok = ::fsync(fd) == 0;
   const int saved = errno;
   ok = (::close(fd) == 0) && ok;
-  if (ok && std::rename(tmp.c_str(), path.c_str()) == 0)
+  if (ok && ::renameat(dir.fd, tmp.c_str(), dir.fd, dir.name.c_str()) == 0)
     return absl::OkStatus();
   if (errno == 0) errno = saved;
   absl::Status s = Errno("write", path);
-  std::remove(tmp.c_str());
+  ::unlinkat(dir.fd, tmp.c_str(), 0);
   return s;
 }
 
 absl::StatusOr<std::string> ReadWholeFile(const std::string& path,
                                           size_t max_bytes) {
   // Non-blocking: opening a FIFO with no writer must not wait for one.
-  const int fd =
-      ::open(path.c_str(), O_RDONLY | O_NONBLOCK | O_CLOEXEC | O_NOCTTY);
+  const int fd = OpenFile(path, O_RDONLY | O_NONBLOCK | O_NOCTTY);
   if (fd < 0) {
     if (errno == ENOENT)
       return absl::NotFoundError(

@@ -21,7 +21,7 @@ check 'isa/*.cc isa/*.h' 'isa/'
 check 'oracle/*.cc oracle/*.h oracle/internal/*.cc oracle/internal/*.h' 'isa/|oracle/'
 # (targets/external implements the C interface in include/atomfuzz/.)
 check 'targets/*.cc targets/*.h targets/*/*.cc targets/*/*.h' 'isa/|targets/|atomfuzz/|spirv-tools/'
-core='isa/|oracle/|targets/|fuzz/(allowed_expectations|atomic_file|differential|oracle_target|result_json|runner|trace_addresses)\.h'
+core='isa/|oracle/|targets/|fuzz/(allowed_expectations|atomic_file|confined_paths|differential|oracle_target|result_json|runner|trace_addresses)\.h'
 check 'fuzz/*.cc fuzz/*.h' "$core"
 check 'fuzz/generate/*' 'isa/|fuzz/generate/'
 check 'fuzz/mutate/*' 'isa/|fuzz/generate/|fuzz/mutate/'

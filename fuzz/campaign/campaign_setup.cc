@@ -14,6 +14,7 @@
 #include "fuzz/atomic_file.h"
 #include "fuzz/campaign/campaign_corpus.h"
 #include "fuzz/campaign/corpus_epochs.h"
+#include "fuzz/confined_paths.h"
 #include "fuzz/runner.h"
 #include "fuzz/triage/finding_store.h"
 
@@ -39,11 +40,17 @@ absl::Status CheckOptions(const CampaignOptions& o) {
 
 absl::Status MakeDirs(const std::string& out) {
   std::error_code ec;
-  fs::create_directories(out + "/corpus", ec);
-  if (!ec) fs::create_directories(out + "/pending", ec);
+  fs::create_directories(out, ec);
   if (ec) {
     return absl::InvalidArgumentError(absl::StrCat(
         out, ": cannot create the output directory: ", ec.message()));
+  }
+  // Inside it, nothing is reached through a link (fuzz/confined_paths.h).
+  if (absl::Status s = ConfineFilesUnder(out); !s.ok()) return s;
+  for (const char* sub : {"/corpus", "/pending"}) {
+    if (absl::Status s = MakeDirectories(out + sub); !s.ok()) {
+      return absl::InvalidArgumentError(s.message());
+    }
   }
   return absl::OkStatus();
 }

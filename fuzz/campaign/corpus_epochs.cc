@@ -13,6 +13,7 @@
 #include "absl/strings/str_split.h"
 #include "absl/strings/strip.h"
 #include "fuzz/atomic_file.h"
+#include "fuzz/confined_paths.h"
 #include "fuzz/triage/signature.h"
 #include "isa/diagnostics.h"
 
@@ -116,18 +117,16 @@ std::vector<CorpusCandidate> ReadPendingCandidates(
 }
 
 void RemovePendingEpoch(const std::string& pending_dir, uint64_t epoch) {
-  std::error_code ec;
   for (const auto& [index, path] : PendingFiles(
            pending_dir, [epoch](uint64_t i) { return EpochOf(i) == epoch; })) {
-    fs::remove(path, ec);
+    RemoveFile(path);
   }
 }
 
 void RemovePendingFrom(const std::string& pending_dir, uint64_t first) {
-  std::error_code ec;
   for (const auto& [index, path] :
        PendingFiles(pending_dir, [first](uint64_t i) { return i >= first; })) {
-    fs::remove(path, ec);
+    RemoveFile(path);
   }
 }
 

@@ -21,6 +21,7 @@
 #include "absl/strings/str_split.h"
 #include "absl/time/clock.h"
 #include "fuzz/atomic_file.h"
+#include "fuzz/confined_paths.h"
 
 namespace atomfuzz::fuzz {
 namespace {
@@ -36,12 +37,9 @@ constexpr char kStaging[] = ".staging";
 constexpr char kAliases[] = ".aliases";
 constexpr char kBucketFile[] = "bucket.txt";
 
-absl::Status MakeDir(const std::string& path) {
-  if (::mkdir(path.c_str(), 0755) == 0 || errno == EEXIST)
-    return absl::OkStatus();
-  return absl::InternalError(
-      absl::StrCat(path, ": cannot create: ", std::strerror(errno)));
-}
+// Beneath a confined campaign directory, never through a link
+// (fuzz/confined_paths.h).
+absl::Status MakeDir(const std::string& path) { return MakeDirectories(path); }
 
 bool Exists(const std::string& path) {
   struct stat st;
@@ -159,6 +157,9 @@ FindingStore::FindingStore(std::string findings_dir)
 
 absl::StatusOr<FindingStore> FindingStore::Open(const std::string& dir) {
   if (absl::Status s = MakeDir(dir); !s.ok()) return s;
+  // Everything the store writes stays inside `dir`, whatever links appear
+  // in it meanwhile.
+  if (absl::Status s = ConfineFilesUnder(dir); !s.ok()) return s;
   FindingStore store(absl::StrCat(dir, "/findings"));
   if (absl::Status s = MakeDir(store.findings_dir_); !s.ok()) return s;
   for (const char* sub : {kStaging, kAliases}) {
@@ -180,6 +181,7 @@ absl::StatusOr<FindingStore> FindingStore::OpenReadOnly(
     return absl::NotFoundError(absl::StrCat(dir, ": no findings directory (",
                                             store.findings_dir_, ")"));
   }
+  if (absl::Status s = ConfineFilesUnder(dir); !s.ok()) return s;
   for (std::string& id : store.BucketIds()) store.known_.insert(std::move(id));
   return store;
 }
@@ -234,7 +236,7 @@ absl::StatusOr<bool> FindingStore::Claim(const NewFinding& f,
   }
   bool won = false;
   if (status.ok()) {
-    won = std::rename(staging.c_str(), BucketDir(id).c_str()) == 0;
+    won = RenamePath(staging, BucketDir(id)) == 0;
     if (!won && errno != EEXIST && errno != ENOTEMPTY) {
       status = absl::InternalError(absl::StrCat(
           BucketDir(id), ": cannot create: ", std::strerror(errno)));
@@ -275,9 +277,7 @@ absl::Status FindingStore::CountHit(const std::string& id,
   // line without its newline, which readers ignore. Cheap to lose on power
   // failure and written often: no fsync.
   const std::string path = absl::StrCat(BucketDir(id), "/hits/", writer_);
-  const int fd =
-      ::open(path.c_str(),
-             O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC | O_NOFOLLOW, 0644);
+  const int fd = OpenFile(path, O_WRONLY | O_APPEND | O_CREAT, 0644);
   if (fd < 0) {
     return absl::InternalError(
         absl::StrCat(path, ": cannot write: ", std::strerror(errno)));
