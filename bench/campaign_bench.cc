@@ -278,6 +278,16 @@ bool ParseArgs(int argc, char** argv, Args& a) {
       if (!absl::SimpleAtoi(arg, &a.seed)) return false;
     } else if (absl::ConsumePrefix(&arg, "--only=")) {
       a.only = std::string(arg);
+      bool known = a.only == "throughput";
+      for (const auto& info : targets::fast::AllInjections())
+        known |= info.name == a.only;
+      if (!known) {
+        std::fprintf(stderr,
+                     "campaign_bench: --only: expected throughput or an "
+                     "injected bug's name, found '%s'\n",
+                     a.only.c_str());
+        return false;
+      }
     } else {
       return false;
     }

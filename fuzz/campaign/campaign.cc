@@ -7,6 +7,7 @@
 #include <unistd.h>
 
 #include <cstring>
+#include <filesystem>
 #include <new>
 #include <optional>
 #include <tuple>
@@ -77,6 +78,12 @@ class Supervisor {
     progress.finalized_epochs.store(
         std::max(p.finalized_epochs, EpochOf(start)));
     queue_.DropFrom(start);
+    // The status line's corpus is the campaign's, not this session's.
+    std::error_code ec;
+    for (const auto& entry : std::filesystem::directory_iterator(
+             p.setup.options.out + "/corpus", ec)) {
+      if (entry.path().extension() == ".case") shared_.state.corpus_kept++;
+    }
     const std::vector<std::string> ids = store_.BucketIds();
     buckets_before_ = ids.size();
     ids_before_.insert(ids.begin(), ids.end());
@@ -150,6 +157,7 @@ class Supervisor {
     t.divergences += p_.state.divergences;
     t.unknown += p_.state.unknown;
     t.rejected += p_.state.rejected;
+    t.errors += p_.state.errors;
     t.buckets = store_.BucketIds().size();
     t.corpus = shared_.state.corpus_kept.load();
     t.elapsed_seconds = p_.setup.elapsed_before + session;
@@ -421,6 +429,7 @@ class Supervisor {
     s.crashes += folded_.crashes;
     s.timeouts += folded_.timeouts;
     s.rejected += folded_.rejected;
+    s.errors += folded_.errors;
     s.elapsed_seconds = t.elapsed_seconds;
     s.next_index = shared_.state.progress.folded.load();
     WriteSucceeded(

@@ -15,10 +15,10 @@ std::string PrintCampaignState(const CampaignState& s) {
   return absl::StrFormat(
       "seed %d\ntarget %s\ninject %s\npolicy %s\nnext_index %d\ncases %d\n"
       "divergences %d\nunknown %d\ncrashes %d\ntimeouts %d\nrejected %d\n"
-      "elapsed %.3f\n",
+      "errors %d\nelapsed %.3f\n",
       s.seed, s.target, s.inject.empty() ? "-" : s.inject, s.policy,
       s.next_index, s.cases, s.divergences, s.unknown, s.crashes, s.timeouts,
-      s.rejected, s.elapsed_seconds);
+      s.rejected, s.errors, s.elapsed_seconds);
 }
 
 absl::StatusOr<CampaignState> ParseCampaignState(absl::string_view text,
@@ -55,6 +55,8 @@ absl::StatusOr<CampaignState> ParseCampaignState(absl::string_view text,
       number = &s.timeouts;
     else if (key == "rejected")
       number = &s.rejected;
+    else if (key == "errors")
+      number = &s.errors;
     if (number != nullptr) {
       if (!absl::SimpleAtoi(value, number)) return bad("an unsigned number");
     } else if (key == "elapsed") {
@@ -68,7 +70,8 @@ absl::StatusOr<CampaignState> ParseCampaignState(absl::string_view text,
     } else {
       return bad(
           "one of seed, target, inject, policy, next_index, cases, "
-          "divergences, unknown, crashes, timeouts, rejected, elapsed");
+          "divergences, unknown, crashes, timeouts, rejected, errors, "
+          "elapsed");
     }
   }
   if (s.target.empty()) {

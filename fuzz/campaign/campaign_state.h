@@ -22,6 +22,7 @@ struct CampaignState {
   uint64_t next_index = 0;  // the first case number a resumed run uses
   uint64_t cases = 0, divergences = 0, unknown = 0, crashes = 0;
   uint64_t timeouts = 0, rejected = 0;
+  uint64_t errors = 0;  // the target or the judge failed, not the case
   double elapsed_seconds = 0;
 };
 

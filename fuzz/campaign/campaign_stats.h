@@ -76,14 +76,16 @@ struct SharedState {
   // Features of the epochs kept so far (corpus_epochs.h); only the keeper
   // writes them.
   std::atomic<uint8_t> seen[kFeatureCount] = {};
-  std::atomic<uint64_t> corpus_kept{0};  // cases kept this session
+  // Cases kept: before this session (the supervisor counts them), then by
+  // the keeper.
+  std::atomic<uint64_t> corpus_kept{0};
   CaseProgress progress;
 };
 
 struct CampaignTotals {
   uint64_t cases = 0, divergences = 0, buckets = 0, unknown = 0;
   uint64_t crashes = 0, timeouts = 0, rejected = 0, corpus = 0;
-  uint64_t errors = 0;  // this session's (campaign.state does not keep them)
+  uint64_t errors = 0;  // the target or the judge failed, not the case
   // This session's generalisations: signatures, runs, seconds.
   uint64_t generalised = 0, generalise_runs = 0;
   double generalise_seconds = 0;

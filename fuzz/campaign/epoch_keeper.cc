@@ -119,6 +119,7 @@ void EpochKeeper::Fold(FoldedCounts& into, bool at_end) {
     into.rejected += (f & kCaseRejected) != 0;
     into.crashes += (f & kCaseCrash) != 0;
     into.timeouts += (f & kCaseTimeout) != 0;
+    into.errors += (f & kCaseError) != 0;
     p.of(j).store(0, std::memory_order_relaxed);
     ++j;
   }

@@ -19,7 +19,7 @@ namespace atomfuzz::fuzz {
 // Cases folded: exact counts of every index below CaseProgress::folded.
 struct FoldedCounts {
   uint64_t cases = 0, divergences = 0, unknown = 0, crashes = 0;
-  uint64_t timeouts = 0, rejected = 0;
+  uint64_t timeouts = 0, rejected = 0, errors = 0;
 };
 
 // Where candidates wait for their epoch to be whole: DIR/pending files,
