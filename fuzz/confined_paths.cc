@@ -98,11 +98,19 @@ absl::Status ConfineFilesUnder(const std::string& dir) {
   }
   std::lock_guard<std::mutex> lock(g_mutex);
   const std::string path = Normal(dir);
-  for (const Root& r : Roots()) {
-    if (r.path == path) {  // confined already
+  for (Root& r : Roots()) {
+    if (r.path != path) continue;
+    // Confined already; but a directory removed and made again under the
+    // same name is another directory: its descriptor replaces the old.
+    struct stat now, before;
+    if (::fstat(fd, &now) == 0 && ::fstat(r.fd, &before) == 0 &&
+        now.st_dev == before.st_dev && now.st_ino == before.st_ino) {
       ::close(fd);
-      return absl::OkStatus();
+    } else {
+      ::close(r.fd);
+      r.fd = fd;
     }
+    return absl::OkStatus();
   }
   Roots().push_back({path, fd});
   return absl::OkStatus();

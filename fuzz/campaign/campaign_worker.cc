@@ -131,6 +131,8 @@ class Worker {
         return false;
       }
       if (shared_.stop.load(std::memory_order_relaxed) != 0) return false;
+      // Waiting on the others is no hang of this worker's case.
+      Enter(WorkerPhase::kIdle);
       usleep(500);
     }
     alone_retried_ = false;

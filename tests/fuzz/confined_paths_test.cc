@@ -80,5 +80,15 @@ TEST_F(ConfinedPaths, DirectoriesRenamesAndRemovalsStayInside) {
   EXPECT_TRUE(ElsewhereHolds("secret"));
 }
 
+// A confined directory removed and made again (a benchmark's temp dir of
+// the same name) is confined anew, not through the old one's descriptor.
+TEST_F(ConfinedPaths, ADirectoryMadeAgainIsConfinedAgain) {
+  fs::remove_all(base_ / "out");
+  fs::create_directories(base_ / "out");
+  ASSERT_TRUE(ConfineFilesUnder(Path("out")).ok());
+  EXPECT_TRUE(MakeDirectories(Path("out/findings")).ok());
+  EXPECT_TRUE(WriteFileAtomically(Path("out/findings/x"), "x").ok());
+}
+
 }  // namespace
 }  // namespace atomfuzz::fuzz
