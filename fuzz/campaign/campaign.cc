@@ -297,15 +297,18 @@ class Supervisor {
       int status = 0;
       waitpid(pids_[w], &status, 0);
       pids_[w] = -1;
-      const std::optional<uint64_t> index = OwnedIndex(w);
-      if (!index) continue;  // hung between cases: our own wait, not a case
-      ++timeouts_;
-      const char* where = phase == WorkerPhase::kTarget  ? "the target"
-                          : phase == WorkerPhase::kJudge ? "the oracle's judge"
-                                                         : "reduction";
-      Lost(w, *index, WorkerFailure::kTimeout,
-           absl::StrFormat("no progress for %.0f s in %s", limit, where),
-           phase == WorkerPhase::kJudge);
+      // Hung between cases (no index of its own): nothing to file, but a
+      // worker to replace all the same.
+      if (const std::optional<uint64_t> index = OwnedIndex(w)) {
+        ++timeouts_;
+        const char* where = phase == WorkerPhase::kTarget ? "the target"
+                            : phase == WorkerPhase::kJudge
+                                ? "the oracle's judge"
+                                : "reduction";
+        Lost(w, *index, WorkerFailure::kTimeout,
+             absl::StrFormat("no progress for %.0f s in %s", limit, where),
+             phase == WorkerPhase::kJudge);
+      }
       if (shared_.state.stop.load() == 0) {
         if (absl::Status s = Spawn(w, deadline); !s.ok()) {
           std::fprintf(log_, "atomfuzz: worker %d could not be restarted: %s\n",
