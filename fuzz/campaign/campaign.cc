@@ -75,8 +75,9 @@ class Supervisor {
     progress.end.store(
         p.setup.options.runs == 0 ? 0 : start + p.setup.options.runs);
     progress.folded.store(start);
+    progress.epoch_cases.store(p.epoch_cases);
     progress.finalized_epochs.store(
-        std::max(p.finalized_epochs, EpochOf(start)));
+        std::max(p.finalized_epochs, Epochs(p.epoch_cases).Of(start)));
     queue_.DropFrom(start);
     // The status line's corpus is the campaign's, not this session's.
     std::error_code ec;

@@ -211,6 +211,7 @@ absl::StatusOr<PreparedCampaign> PrepareCampaign(
       absl::StatusOr<EpochRecord> record = ParseEpochRecord(*text, record_path);
       if (!record.ok()) return record.status();
       p.finalized_epochs = record->finalized;
+      p.epoch_cases = record->epoch_cases;
       p.seen_features = record->features_hex;
       p.features_path = record_path;
     } else if (absl::StatusOr<std::string> seen =
@@ -229,6 +230,8 @@ absl::StatusOr<PreparedCampaign> PrepareCampaign(
     p.state.inject = options.inject();
     p.state.policy = options.policy;
   }
+  // A new campaign (or one from before epochs) takes its target's size.
+  if (p.epoch_cases == 0) p.epoch_cases = EpochCasesFor(p.setup.options.target);
   p.setup.started = absl::Now();
   return p;
 }

@@ -40,6 +40,7 @@ struct PreparedCampaign {
   std::string features_path;
   std::string seen_features;
   uint64_t finalized_epochs = 0;
+  uint64_t epoch_cases = 0;  // the campaign's (corpus_epochs.h)
 };
 
 absl::StatusOr<PreparedCampaign> PrepareCampaign(

@@ -120,7 +120,7 @@ class Worker {
     const CaseProgress& p = shared_.progress;
     while (index >= p.folded.load(std::memory_order_acquire) + kProgressRing ||
            p.finalized_epochs.load(std::memory_order_acquire) <
-               EpochsNeededBy(index)) {
+               epochs().NeededBy(index)) {
       if (!plan_.supervised) {
         // Alone, every earlier case is done: keeping them makes room.
         KeepForMyself();
@@ -136,7 +136,7 @@ class Worker {
       usleep(500);
     }
     alone_retried_ = false;
-    const uint64_t below = VisibleBelow(index);
+    const uint64_t below = epochs().VisibleBelow(index);
     if (below > visible_below_) {
       corpus_.Reload(below, &offered_);
       visible_below_ = below;
@@ -147,6 +147,10 @@ class Worker {
       });
     }
     return true;
+  }
+
+  Epochs epochs() const {
+    return Epochs(shared_.progress.epoch_cases.load(std::memory_order_relaxed));
   }
 
   // Alone in the caller's process: keep and fold as the supervisor would.
@@ -165,8 +169,8 @@ class Worker {
   // is whole; offered if it reaches a feature missing from the kept ones
   // and from this worker's earlier cases of the epoch (corpus_epochs.h).
   void Offer(uint64_t index, const isa::Case& c) {
-    if (EpochOf(index) != offer_epoch_) {
-      offer_epoch_ = EpochOf(index);
+    if (epochs().Of(index) != offer_epoch_) {
+      offer_epoch_ = epochs().Of(index);
       std::fill(epoch_features_.begin(), epoch_features_.end(), 0);
     }
     bool fresh = false;
@@ -177,8 +181,8 @@ class Worker {
       }
       epoch_features_[static_cast<size_t>(f)] = 1;
     }
-    if (!fresh || EpochOf(index) < shared_.progress.finalized_epochs.load(
-                                       std::memory_order_acquire)) {
+    if (!fresh || epochs().Of(index) < shared_.progress.finalized_epochs.load(
+                                           std::memory_order_acquire)) {
       return;
     }
     CorpusCandidate candidate;
@@ -469,7 +473,7 @@ absl::Status RunWorker(const CampaignSetup& setup, const WorkerPlan& plan,
     p.next.store(plan.first_index);
     p.end.store(plan.quota == 0 ? 0 : plan.first_index + plan.quota);
     p.folded.store(plan.first_index);
-    p.finalized_epochs.store(EpochOf(plan.first_index));
+    p.finalized_epochs.store(Epochs(p.epoch_cases.load()).Of(plan.first_index));
   }
   Worker worker(setup, plan, counters, shared, *std::move(store),
                 *std::move(target));

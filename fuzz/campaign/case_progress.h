@@ -34,8 +34,10 @@ struct CaseProgress {
   std::atomic<uint64_t> end{0};   // the first index not to take; 0 = none
   // Every index below is done and folded; their ring bytes are free.
   std::atomic<uint64_t> folded{0};
-  // Corpus epochs [0, finalized_epochs) are kept (corpus_epochs.h).
+  // Corpus epochs [0, finalized_epochs) are kept; each holds epoch_cases
+  // cases (corpus_epochs.h), set before any worker starts.
   std::atomic<uint64_t> finalized_epochs{0};
+  std::atomic<uint64_t> epoch_cases{1024};
   std::atomic<uint8_t> flags[kProgressRing] = {};
 
   std::atomic<uint8_t>& of(uint64_t index) {

@@ -67,6 +67,11 @@ std::vector<std::pair<uint64_t, std::string>> PendingFiles(
 
 }  // namespace
 
+uint64_t EpochCasesFor(absl::string_view target) {
+  return target == "fast" || target == "oracle" ? kEpochCases
+                                                : kSlowTargetEpochCases;
+}
+
 std::string KeptCaseName(uint64_t index, absl::string_view text) {
   return absl::StrFormat("%0*d-%016x.case", kIndexDigits, index, Fnv1a64(text));
 }
@@ -91,10 +96,10 @@ absl::Status WritePendingCandidate(const std::string& pending_dir,
 }
 
 std::vector<CorpusCandidate> ReadPendingCandidates(
-    const std::string& pending_dir, uint64_t epoch) {
+    const std::string& pending_dir, const Epochs& epochs, uint64_t epoch) {
   std::vector<CorpusCandidate> out;
   for (const auto& [index, path] : PendingFiles(
-           pending_dir, [epoch](uint64_t i) { return EpochOf(i) == epoch; })) {
+           pending_dir, [&](uint64_t i) { return epochs.Of(i) == epoch; })) {
     absl::StatusOr<std::string> text = ReadWholeFile(path);
     if (!text.ok()) continue;
     const size_t newline = text->find('\n');
@@ -116,9 +121,10 @@ std::vector<CorpusCandidate> ReadPendingCandidates(
   return out;
 }
 
-void RemovePendingEpoch(const std::string& pending_dir, uint64_t epoch) {
+void RemovePendingEpoch(const std::string& pending_dir, const Epochs& epochs,
+                        uint64_t epoch) {
   for (const auto& [index, path] : PendingFiles(
-           pending_dir, [epoch](uint64_t i) { return EpochOf(i) == epoch; })) {
+           pending_dir, [&](uint64_t i) { return epochs.Of(i) == epoch; })) {
     RemoveFile(path);
   }
 }
@@ -136,7 +142,7 @@ std::string EpochRecordPath(const std::string& dir) {
 
 std::string PrintEpochRecord(const EpochRecord& r) {
   return absl::StrFormat("epoch_cases %d\nfinalized %d\nfeatures %s\n",
-                         kEpochCases, r.finalized, r.features_hex);
+                         r.epoch_cases, r.finalized, r.features_hex);
 }
 
 absl::StatusOr<EpochRecord> ParseEpochRecord(absl::string_view text,
@@ -157,10 +163,9 @@ absl::StatusOr<EpochRecord> ParseEpochRecord(absl::string_view text,
         absl::StrSplit(line, absl::MaxSplits(' ', 1));
     if (kv.size() != 2) return bad("'key value'");
     if (kv[0] == "epoch_cases") {
-      uint64_t size = 0;
-      if (!absl::SimpleAtoi(kv[1], &size) || size != kEpochCases) {
-        return bad(absl::StrCat("epoch_cases ", kEpochCases,
-                                " (the epochs of this build)"));
+      if (!absl::SimpleAtoi(kv[1], &r.epoch_cases) || r.epoch_cases == 0 ||
+          r.epoch_cases > (uint64_t{1} << 16)) {
+        return bad("epoch_cases 1..65536");
       }
       has_size = true;
     } else if (kv[0] == "finalized") {

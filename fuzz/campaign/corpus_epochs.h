@@ -1,5 +1,5 @@
 // How a campaign's corpus grows the same way however its workers are timed,
-// killed and resumed: case numbers fall into epochs of kEpochCases; a case
+// killed and resumed: case numbers fall into epochs (Epochs); a case
 // mutates only what epochs two or more before its own kept; and what an
 // epoch keeps is decided once it is whole, in index order, by the rule
 // libFuzzer applies case by case: a case joins if it reaches a feature that
@@ -24,21 +24,35 @@
 
 namespace atomfuzz::fuzz {
 
-inline constexpr uint64_t kEpochCases = 1024;
+// Cases per epoch: enough that workers rarely wait on each other, few
+// enough that a slow target's campaign starts mutating within seconds.
+// Fixed at a campaign's start and recorded (corpus.epochs).
+inline constexpr uint64_t kEpochCases = 1024;          // fast and oracle: 50 ms
+inline constexpr uint64_t kSlowTargetEpochCases = 64;  // a translator: ~3 s
+uint64_t EpochCasesFor(absl::string_view target);
 
-inline uint64_t EpochOf(uint64_t index) { return index / kEpochCases; }
-// The corpus case `index` may mutate: what epochs before EpochOf(index) - 1
-// kept. The epoch of lag lets a worker run a whole epoch ahead of the
-// slowest before it waits.
-inline uint64_t VisibleBelow(uint64_t index) {
-  const uint64_t e = EpochOf(index);
-  return e >= 1 ? (e - 1) * kEpochCases : 0;
-}
-// Epochs that must be kept before case `index` runs.
-inline uint64_t EpochsNeededBy(uint64_t index) {
-  const uint64_t e = EpochOf(index);
-  return e >= 1 ? e - 1 : 0;
-}
+class Epochs {
+ public:
+  explicit Epochs(uint64_t cases = kEpochCases) : cases_(cases) {}
+  uint64_t cases() const { return cases_; }
+  uint64_t Of(uint64_t index) const { return index / cases_; }
+  uint64_t First(uint64_t epoch) const { return epoch * cases_; }
+  // The corpus case `index` may mutate: what epochs before Of(index) - 1
+  // kept. The epoch of lag lets a worker run a whole epoch ahead of the
+  // slowest before it waits.
+  uint64_t VisibleBelow(uint64_t index) const {
+    const uint64_t e = Of(index);
+    return e >= 1 ? (e - 1) * cases_ : 0;
+  }
+  // Epochs that must be kept before case `index` runs.
+  uint64_t NeededBy(uint64_t index) const {
+    const uint64_t e = Of(index);
+    return e >= 1 ? e - 1 : 0;
+  }
+
+ private:
+  uint64_t cases_;
+};
 
 struct CorpusCandidate {
   uint64_t index = 0;
@@ -59,15 +73,17 @@ absl::Status WritePendingCandidate(const std::string& pending_dir,
 // The candidates of `epoch`, in index order. Unreadable files are skipped
 // (they appear whole, by rename; anything else is not ours).
 std::vector<CorpusCandidate> ReadPendingCandidates(
-    const std::string& pending_dir, uint64_t epoch);
+    const std::string& pending_dir, const Epochs& epochs, uint64_t epoch);
 // Removes the candidates of `epoch` (kept or not, they are decided).
-void RemovePendingEpoch(const std::string& pending_dir, uint64_t epoch);
+void RemovePendingEpoch(const std::string& pending_dir, const Epochs& epochs,
+                        uint64_t epoch);
 // Removes candidates of cases at or past `index`: a resumed campaign runs
 // them again.
 void RemovePendingFrom(const std::string& pending_dir, uint64_t index);
 
 // DIR/corpus.epochs: how many epochs are kept and the features they reach.
 struct EpochRecord {
+  uint64_t epoch_cases = kEpochCases;
   uint64_t finalized = 0;
   std::string features_hex;  // SeenFeaturesText, one line
 };

@@ -19,11 +19,13 @@ absl::Status CandidateQueue::Offer(CorpusCandidate c) {
   return WritePendingCandidate(pending_dir_, c);
 }
 
-std::vector<CorpusCandidate> CandidateQueue::Of(uint64_t epoch) {
-  if (!pending_dir_.empty()) return ReadPendingCandidates(pending_dir_, epoch);
+std::vector<CorpusCandidate> CandidateQueue::Of(const Epochs& epochs,
+                                                uint64_t epoch) {
+  if (!pending_dir_.empty())
+    return ReadPendingCandidates(pending_dir_, epochs, epoch);
   std::vector<CorpusCandidate> out;
   for (const CorpusCandidate& c : memory_) {
-    if (EpochOf(c.index) == epoch) out.push_back(c);
+    if (epochs.Of(c.index) == epoch) out.push_back(c);
   }
   std::sort(out.begin(), out.end(),
             [](const CorpusCandidate& a, const CorpusCandidate& b) {
@@ -32,10 +34,11 @@ std::vector<CorpusCandidate> CandidateQueue::Of(uint64_t epoch) {
   return out;
 }
 
-void CandidateQueue::Settled(uint64_t epoch) {
-  if (!pending_dir_.empty()) return RemovePendingEpoch(pending_dir_, epoch);
-  std::erase_if(memory_, [epoch](const CorpusCandidate& c) {
-    return EpochOf(c.index) <= epoch;
+void CandidateQueue::Settled(const Epochs& epochs, uint64_t epoch) {
+  if (!pending_dir_.empty())
+    return RemovePendingEpoch(pending_dir_, epochs, epoch);
+  std::erase_if(memory_, [&](const CorpusCandidate& c) {
+    return epochs.Of(c.index) <= epoch;
   });
 }
 
@@ -49,8 +52,13 @@ EpochKeeper::EpochKeeper(std::string dir, SharedState& shared,
                          CandidateQueue& queue)
     : dir_(std::move(dir)), shared_(shared), queue_(queue) {}
 
+Epochs EpochKeeper::epochs() const {
+  return Epochs(shared_.progress.epoch_cases.load());
+}
+
 bool EpochKeeper::Whole(uint64_t epoch) {
-  const uint64_t first = epoch * kEpochCases, last = first + kEpochCases;
+  const Epochs e = epochs();
+  const uint64_t first = e.First(epoch), last = e.First(epoch + 1);
   settled_up_to_ = std::max(settled_up_to_, first);
   while (settled_up_to_ < last &&
          shared_.progress.CorpusSettled(settled_up_to_)) {
@@ -69,7 +77,7 @@ absl::Status EpochKeeper::KeepWholeEpochs() {
 
 absl::Status EpochKeeper::Keep(uint64_t epoch) {
   uint64_t kept = 0;
-  for (const CorpusCandidate& c : queue_.Of(epoch)) {
+  for (const CorpusCandidate& c : queue_.Of(epochs(), epoch)) {
     // In index order, against what earlier cases reached: libFuzzer's rule.
     bool fresh = false;
     for (int f : c.features) {
@@ -90,6 +98,7 @@ absl::Status EpochKeeper::Keep(uint64_t epoch) {
     ++kept;
   }
   EpochRecord record;
+  record.epoch_cases = epochs().cases();
   record.finalized = epoch + 1;
   record.features_hex = std::string(
       absl::StripTrailingAsciiWhitespace(SeenFeaturesText(shared_)));
@@ -98,7 +107,7 @@ absl::Status EpochKeeper::Keep(uint64_t epoch) {
       !s.ok()) {
     return s;
   }
-  queue_.Settled(epoch);
+  queue_.Settled(epochs(), epoch);
   shared_.corpus_kept.fetch_add(kept);
   shared_.progress.finalized_epochs.store(epoch + 1, std::memory_order_release);
   return absl::OkStatus();
@@ -108,8 +117,9 @@ void EpochKeeper::Fold(FoldedCounts& into, bool at_end) {
   CaseProgress& p = shared_.progress;
   uint64_t j = p.folded.load();
   const uint64_t limit =
-      at_end ? p.next.load()
-             : p.finalized_epochs.load(std::memory_order_acquire) * kEpochCases;
+      at_end
+          ? p.next.load()
+          : epochs().First(p.finalized_epochs.load(std::memory_order_acquire));
   while (j < limit) {
     const uint8_t f = p.of(j).load(std::memory_order_acquire);
     if ((f & kCaseDone) == 0) break;

@@ -32,8 +32,8 @@ class CandidateQueue {
   absl::Status Offer(CorpusCandidate c);
   // The candidates of `epoch` in index order; they leave the queue when
   // Settled(epoch) is called.
-  std::vector<CorpusCandidate> Of(uint64_t epoch);
-  void Settled(uint64_t epoch);
+  std::vector<CorpusCandidate> Of(const Epochs& epochs, uint64_t epoch);
+  void Settled(const Epochs& epochs, uint64_t epoch);
   // Candidates at or past `index` (a resumed campaign runs them again).
   void DropFrom(uint64_t index);
 
@@ -59,6 +59,7 @@ class EpochKeeper {
  private:
   absl::Status Keep(uint64_t epoch);
   bool Whole(uint64_t epoch);
+  Epochs epochs() const;
 
   std::string dir_;
   SharedState& shared_;

@@ -27,11 +27,17 @@ std::string FreshDir(const std::string& name) {
 }
 
 TEST(CorpusEpochs, VisibilityLagsOneEpoch) {
-  EXPECT_EQ(VisibleBelow(0), 0u);
-  EXPECT_EQ(VisibleBelow(kEpochCases + 5), 0u);
-  EXPECT_EQ(VisibleBelow(2 * kEpochCases), kEpochCases);
-  EXPECT_EQ(EpochsNeededBy(2 * kEpochCases + 3), 1u);
-  EXPECT_EQ(EpochsNeededBy(kEpochCases - 1), 0u);
+  const Epochs e;
+  EXPECT_EQ(e.VisibleBelow(0), 0u);
+  EXPECT_EQ(e.VisibleBelow(kEpochCases + 5), 0u);
+  EXPECT_EQ(e.VisibleBelow(2 * kEpochCases), kEpochCases);
+  EXPECT_EQ(e.NeededBy(2 * kEpochCases + 3), 1u);
+  EXPECT_EQ(e.NeededBy(kEpochCases - 1), 0u);
+  // A translator's campaign mutates from its 128th case on.
+  const Epochs slow(EpochCasesFor("vulkan"));
+  EXPECT_EQ(slow.VisibleBelow(2 * kSlowTargetEpochCases),
+            kSlowTargetEpochCases);
+  EXPECT_EQ(EpochCasesFor("fast"), kEpochCases);
 }
 
 TEST(CorpusEpochs, KeptNamesSortByIndexAndOldNamesAreIndexZero) {
@@ -47,14 +53,16 @@ TEST(CorpusEpochs, KeptNamesSortByIndexAndOldNamesAreIndexZero) {
 
 TEST(CorpusEpochs, RecordRoundTripsAndNamesItsLine) {
   EpochRecord r;
+  r.epoch_cases = 64;
   r.finalized = 7;
   r.features_hex = "00f1";
   absl::StatusOr<EpochRecord> back = ParseEpochRecord(PrintEpochRecord(r), "f");
   ASSERT_TRUE(back.ok()) << back.status();
+  EXPECT_EQ(back->epoch_cases, 64u);
   EXPECT_EQ(back->finalized, 7u);
   EXPECT_EQ(back->features_hex, "00f1");
   absl::StatusOr<EpochRecord> bad =
-      ParseEpochRecord("epoch_cases 3\nfinalized 1\nfeatures 0\n", "DIR/e");
+      ParseEpochRecord("epoch_cases 0\nfinalized 1\nfeatures 0\n", "DIR/e");
   ASSERT_FALSE(bad.ok());
   EXPECT_TRUE(absl::StrContains(bad.status().message(), "DIR/e:1: expected"))
       << bad.status();
@@ -65,14 +73,15 @@ TEST(CorpusEpochs, PendingCandidatesRoundTripInIndexOrder) {
   ASSERT_TRUE(WritePendingCandidate(dir, {5, {3, 1}, "b\n"}).ok());
   ASSERT_TRUE(WritePendingCandidate(dir, {2, {}, "a\n"}).ok());
   ASSERT_TRUE(WritePendingCandidate(dir, {kEpochCases, {4}, "c\n"}).ok());
-  std::vector<CorpusCandidate> c = ReadPendingCandidates(dir, 0);
+  const Epochs epochs;
+  std::vector<CorpusCandidate> c = ReadPendingCandidates(dir, epochs, 0);
   ASSERT_EQ(c.size(), 2u);
   EXPECT_EQ(c[0].index, 2u);
   EXPECT_EQ(c[0].text, "a\n");
   EXPECT_EQ(c[1].features, (std::vector<int>{3, 1}));
   RemovePendingFrom(dir, 3);
-  EXPECT_EQ(ReadPendingCandidates(dir, 0).size(), 1u);
-  EXPECT_TRUE(ReadPendingCandidates(dir, 1).empty());
+  EXPECT_EQ(ReadPendingCandidates(dir, epochs, 0).size(), 1u);
+  EXPECT_TRUE(ReadPendingCandidates(dir, epochs, 1).empty());
 }
 
 // Two workers offer out of order and more than the rule keeps; the keeper
@@ -103,7 +112,7 @@ TEST(EpochKeeper, KeepsByIndexOrderWhateverTheOfferOrder) {
     ASSERT_EQ(kept.size(), 2u);
     EXPECT_EQ(kept[0], KeptCaseName(3, "three\n"));
     EXPECT_EQ(kept[1], KeptCaseName(7, "seven\n"));
-    EXPECT_TRUE(ReadPendingCandidates(dir + "/pending", 0).empty());
+    EXPECT_TRUE(ReadPendingCandidates(dir + "/pending", Epochs(), 0).empty());
     // Counts fold up to the first case not done.
     shared->progress.next.store(kEpochCases);
     FoldedCounts folded;
