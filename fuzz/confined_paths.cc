@@ -58,6 +58,16 @@ bool Beneath(const std::string& path, int& root_fd, std::string& rest) {
   return false;
 }
 
+// The directory `part` inside `dir`, neither a link nor ".."; -1 and errno.
+int OpenChildDir(int dir, absl::string_view part) {
+  if (part == "..") {
+    errno = EXDEV;
+    return -1;
+  }
+  return ::openat(dir, std::string(part).c_str(),
+                  O_PATH | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+}
+
 // A directory beneath `root_fd`, no link followed; -1 and errno.
 int OpenDirBeneath(int root_fd, const std::string& rel) {
   open_how how = {};
@@ -70,13 +80,7 @@ int OpenDirBeneath(int root_fd, const std::string& rel) {
   int dir = ::fcntl(root_fd, F_DUPFD_CLOEXEC, 0);
   for (absl::string_view part : absl::StrSplit(rel, '/', absl::SkipEmpty())) {
     if (part == ".") continue;
-    if (part == "..") {
-      ::close(dir);
-      errno = EXDEV;
-      return -1;
-    }
-    const int next = ::openat(dir, std::string(part).c_str(),
-                              O_PATH | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+    const int next = OpenChildDir(dir, part);
     const int saved = errno;
     ::close(dir);
     if (next < 0) {
@@ -166,35 +170,30 @@ absl::Status MakeDirectories(const std::string& path) {
     return absl::OkStatus();
   }
   // Component by component beneath the root: mkdirat never follows a link
-  // at the last component, and each parent is opened without any.
-  std::string done;
+  // at the last component, and each directory is entered without any.
+  int dir = ::fcntl(root_fd, F_DUPFD_CLOEXEC, 0);
   for (absl::string_view part : absl::StrSplit(rest, '/', absl::SkipEmpty())) {
     if (part == ".") continue;
-    const int parent = OpenDirBeneath(root_fd, done.empty() ? "." : done);
-    if (parent < 0) {
-      return absl::InvalidArgumentError(
-          absl::StrCat(path, ": cannot create beneath the campaign directory: ",
-                       std::strerror(errno)));
-    }
-    const int r = ::mkdirat(parent, std::string(part).c_str(), 0755);
-    const int saved = errno;
-    ::close(parent);
-    if (r != 0 && saved != EEXIST) {
+    if (::mkdirat(dir, std::string(part).c_str(), 0755) != 0 &&
+        errno != EEXIST) {
+      const int saved = errno;
+      ::close(dir);
       return absl::InternalError(
           absl::StrCat(path, ": cannot create: ", std::strerror(saved)));
     }
-    done = done.empty() ? std::string(part) : absl::StrCat(done, "/", part);
+    const int next = OpenChildDir(dir, part);
+    const int saved = errno;
+    ::close(dir);
+    if (next < 0) {
+      return absl::InvalidArgumentError(
+          absl::StrCat(path,
+                       ": expected a directory inside the campaign "
+                       "directory, not reached through a link: ",
+                       std::strerror(saved)));
+    }
+    dir = next;
   }
-  // What exists must be a directory reached without links.
-  const int check = OpenDirBeneath(root_fd, done.empty() ? "." : done);
-  if (check < 0) {
-    return absl::InvalidArgumentError(
-        absl::StrCat(path,
-                     ": expected a directory inside the campaign "
-                     "directory, not reached through a link: ",
-                     std::strerror(errno)));
-  }
-  ::close(check);
+  ::close(dir);
   return absl::OkStatus();
 }
 

@@ -7,7 +7,6 @@
 #include <unistd.h>
 
 #include <cstring>
-#include <filesystem>
 #include <new>
 #include <optional>
 #include <tuple>
@@ -80,11 +79,8 @@ class Supervisor {
         std::max(p.finalized_epochs, Epochs(p.epoch_cases).Of(start)));
     queue_.DropFrom(start);
     // The status line's corpus is the campaign's, not this session's.
-    std::error_code ec;
-    for (const auto& entry : std::filesystem::directory_iterator(
-             p.setup.options.out + "/corpus", ec)) {
-      if (entry.path().extension() == ".case") shared_.state.corpus_kept++;
-    }
+    shared_.state.corpus_kept.store(
+        CaseFilesIn(p.setup.options.out + "/corpus").size());
     const std::vector<std::string> ids = store_.BucketIds();
     buckets_before_ = ids.size();
     ids_before_.insert(ids.begin(), ids.end());
@@ -210,7 +206,6 @@ class Supervisor {
     if (progress.end.load() != 0 && progress.next.load() >= progress.end.load())
       return absl::OkStatus();
     WorkerPlan plan;
-    plan.worker = w;
     plan.supervised = true;
     plan.deadline = deadline;
     std::fflush(nullptr);  // the child must not repeat buffered output

@@ -14,13 +14,10 @@
 #include "isa/validator.h"
 
 namespace atomfuzz::fuzz {
-namespace {
 
 namespace fs = std::filesystem;
 
-// The .case files of a directory, sorted so that every worker sees them in
-// the same order.
-std::vector<std::string> CaseFiles(const std::string& dir) {
+std::vector<std::string> CaseFilesIn(const std::string& dir) {
   std::vector<std::string> files;
   std::error_code ec;
   for (const auto& entry : fs::directory_iterator(dir, ec)) {
@@ -31,6 +28,8 @@ std::vector<std::string> CaseFiles(const std::string& dir) {
   std::sort(files.begin(), files.end());
   return files;
 }
+
+namespace {
 
 absl::StatusOr<isa::Case> ReadCase(const std::string& path) {
   absl::StatusOr<std::string> text = ReadWholeFile(path);
@@ -48,7 +47,7 @@ absl::Status CampaignCorpus::AddSeeds(const std::vector<std::string>& paths) {
     std::error_code ec;
     std::vector<std::string> files;
     if (fs::is_directory(path, ec)) {
-      files = CaseFiles(path);
+      files = CaseFilesIn(path);
     } else {
       files.push_back(path);
     }
@@ -68,7 +67,7 @@ absl::Status CampaignCorpus::AddSeeds(const std::vector<std::string>& paths) {
 void CampaignCorpus::Reload(
     uint64_t below, absl::flat_hash_map<std::string, isa::Case>* known) {
   std::vector<std::pair<uint64_t, std::string>> fresh;
-  for (const std::string& file : CaseFiles(dir_)) {
+  for (const std::string& file : CaseFilesIn(dir_)) {
     const std::string name = fs::path(file).filename().string();
     uint64_t index = 0;
     if (names_.contains(name) || !IndexOfKeptName(name, index) ||

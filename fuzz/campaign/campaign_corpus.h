@@ -18,6 +18,10 @@
 
 namespace atomfuzz::fuzz {
 
+// The .case files of a directory, sorted so that every worker sees them in
+// the same order.
+std::vector<std::string> CaseFilesIn(const std::string& dir);
+
 class CampaignCorpus {
  public:
   explicit CampaignCorpus(std::string dir) : dir_(std::move(dir)) {}

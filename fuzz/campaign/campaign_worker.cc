@@ -118,24 +118,22 @@ class Worker {
   // undone: a resumed campaign runs it).
   bool WaitToRun(uint64_t index) {
     const CaseProgress& p = shared_.progress;
+    bool kept_for_myself = false;
     while (index >= p.folded.load(std::memory_order_acquire) + kProgressRing ||
            p.finalized_epochs.load(std::memory_order_acquire) <
                epochs().NeededBy(index)) {
       if (!plan_.supervised) {
         // Alone, every earlier case is done: keeping them makes room.
+        if (kept_for_myself) return false;
         KeepForMyself();
-        if (!alone_retried_) {
-          alone_retried_ = true;
-          continue;
-        }
-        return false;
+        kept_for_myself = true;
+        continue;
       }
       if (shared_.stop.load(std::memory_order_relaxed) != 0) return false;
       // Waiting on the others is no hang of this worker's case.
       Enter(WorkerPhase::kIdle);
       usleep(500);
     }
-    alone_retried_ = false;
     const uint64_t below = epochs().VisibleBelow(index);
     if (below > visible_below_) {
       corpus_.Reload(below, &offered_);
@@ -446,7 +444,6 @@ class Worker {
   CandidateQueue queue_;
   EpochKeeper keeper_;  // used only when unsupervised
   FoldedCounts folded_;
-  bool alone_retried_ = false;
   const std::string label_;
   std::vector<int> features_;
   uint64_t offer_epoch_ = UINT64_MAX;

@@ -44,7 +44,6 @@ struct CampaignSetup {
 // process (benchmarks, tests), the worker starts the numbering at
 // `first_index`, runs `quota` cases (0: no limit) and keeps for itself.
 struct WorkerPlan {
-  int worker = 0;
   bool supervised = false;
   uint64_t first_index = 0;
   uint64_t quota = 0;

@@ -37,10 +37,6 @@ constexpr char kStaging[] = ".staging";
 constexpr char kAliases[] = ".aliases";
 constexpr char kBucketFile[] = "bucket.txt";
 
-// Beneath a confined campaign directory, never through a link
-// (fuzz/confined_paths.h).
-absl::Status MakeDir(const std::string& path) { return MakeDirectories(path); }
-
 bool Exists(const std::string& path) {
   struct stat st;
   return ::stat(path.c_str(), &st) == 0;
@@ -156,14 +152,15 @@ FindingStore::FindingStore(std::string findings_dir)
     : findings_dir_(std::move(findings_dir)), writer_(UniqueSuffix()) {}
 
 absl::StatusOr<FindingStore> FindingStore::Open(const std::string& dir) {
-  if (absl::Status s = MakeDir(dir); !s.ok()) return s;
+  if (absl::Status s = MakeDirectories(dir); !s.ok()) return s;
   // Everything the store writes stays inside `dir`, whatever links appear
   // in it meanwhile.
   if (absl::Status s = ConfineFilesUnder(dir); !s.ok()) return s;
   FindingStore store(absl::StrCat(dir, "/findings"));
-  if (absl::Status s = MakeDir(store.findings_dir_); !s.ok()) return s;
+  if (absl::Status s = MakeDirectories(store.findings_dir_); !s.ok()) return s;
   for (const char* sub : {kStaging, kAliases}) {
-    if (absl::Status s = MakeDir(absl::StrCat(store.findings_dir_, "/", sub));
+    if (absl::Status s =
+            MakeDirectories(absl::StrCat(store.findings_dir_, "/", sub));
         !s.ok()) {
       return s;
     }
@@ -220,8 +217,8 @@ absl::StatusOr<bool> FindingStore::Claim(const NewFinding& f,
                                          const std::string& id) {
   const std::string staging =
       absl::StrCat(findings_dir_, "/", kStaging, "/", id, ".", UniqueSuffix());
-  if (absl::Status s = MakeDir(staging); !s.ok()) return s;
-  if (absl::Status s = MakeDir(absl::StrCat(staging, "/hits")); !s.ok())
+  if (absl::Status s = MakeDirectories(staging); !s.ok()) return s;
+  if (absl::Status s = MakeDirectories(absl::StrCat(staging, "/hits")); !s.ok())
     return s;
   const std::pair<std::string, std::string> files[] = {
       {"original.case", OriginalText(f, id)},
