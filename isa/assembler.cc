@@ -30,7 +30,8 @@ std::string ExpectedMnemonic(absl::string_view word) {
       case Suffix::kIndexable:
         return absl::StrCat(row->mnemonic, " or ", row->mnemonic,
                             "_indexable(...)(...)");
-      case Suffix::kGlobalFlags: return std::string(row->mnemonic);
+      case Suffix::kGlobalFlags:
+      case Suffix::kInterpolation: return std::string(row->mnemonic);
       case Suffix::kNone: break;
     }
   }
@@ -139,7 +140,8 @@ class LineAssembler {
         inst.indexable = ResourceSuffix{};
         return true;
       case Suffix::kNone:
-      case Suffix::kGlobalFlags: return false;
+      case Suffix::kGlobalFlags:
+      case Suffix::kInterpolation: return false;
     }
     return false;
   }
@@ -152,6 +154,29 @@ class LineAssembler {
     }
     if (row.suffix == Suffix::kDimGlc) return ParseTypes(inst.types);
     if (row.suffix == Suffix::kGlobalFlags) return ParseGlobalFlags(inst);
+    if (row.suffix == Suffix::kInterpolation) return ParseInterpolation(inst);
+    return true;
+  }
+
+  // "constant", or "linear" [noperspective] [centroid | sample], as fxc
+  // prints the mode before the register.
+  bool ParseInterpolation(Instruction& inst) {
+    const int col = cur_.col();
+    std::string words;
+    for (absl::string_view w :
+         {"constant", "linear", "noperspective", "centroid", "sample"}) {
+      if (cur_.ConsumeWord(w))
+        absl::StrAppend(&words, words.empty() ? "" : " ", w);
+    }
+    auto mode = InterpolationFromName(words);
+    if (!mode) {
+      sink_.Error(line_, col,
+                  "an interpolation mode (constant, linear [noperspective] "
+                  "[centroid|sample])",
+                  words.empty() ? cur_.Found() : Quote(words));
+      return false;
+    }
+    inst.interpolation = *mode;
     return true;
   }
 
@@ -245,11 +270,12 @@ std::optional<Program> AssembleInto(absl::string_view text, int first_line,
     if (!seen_version) {
       const int col = cur.col();
       const absl::string_view word = cur.ReadIdentifier();
-      if (word != "cs_5_0" || !cur.AtEnd()) {
-        sink.Error(line, col, "'cs_5_0' as the first line",
+      if ((word != "cs_5_0" && word != "ps_5_0") || !cur.AtEnd()) {
+        sink.Error(line, col, "'cs_5_0' or 'ps_5_0' as the first line",
                    word.empty() ? cur.Found() : Quote(raw.substr(col - 1)));
         return std::nullopt;  // nothing else can be read sensibly
       }
+      program.stage = word == "ps_5_0" ? Stage::kPixel : Stage::kCompute;
       seen_version = true;
       continue;
     }
@@ -265,7 +291,7 @@ std::optional<Program> AssembleInto(absl::string_view text, int first_line,
   }
   if (!seen_version) {
     sink.Error(line < first_line ? first_line : line, 1,
-               "'cs_5_0' as the first line", "end of file");
+               "'cs_5_0' or 'ps_5_0' as the first line", "end of file");
   }
   if (sink.error_count() != errors_before) return std::nullopt;
   return program;

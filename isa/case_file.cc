@@ -20,6 +20,13 @@ uint64_t ThreadCount(const Case& c) {
   auto times = [](uint64_t n, uint64_t m) {
     return m != 0 && n > kCap / m ? kCap : n * m;
   };
+  if (c.shader.pixel()) {
+    // Every pixel of the framebuffer's quads, per sample and triangle: a
+    // bound on the invocations, helpers included.
+    const uint64_t w = (uint64_t{c.draw.width} + 1) & ~uint64_t{1};
+    const uint64_t h = (uint64_t{c.draw.height} + 1) & ~uint64_t{1};
+    return times(times(times(w, h), c.draw.samples), c.draw.triangles.size());
+  }
   uint64_t n = 1;
   for (uint32_t g : c.groups) n = times(n, g);
   for (const Instruction& i : c.shader.instructions) {

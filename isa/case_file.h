@@ -51,6 +51,39 @@ struct Resource {
   }
 };
 
+// A pixel case's draw (docs/case-format.md, [draw]): triangles in pixel
+// coordinates over a framebuffer with no attachments. Vertices are kept
+// in 1/256 pixel, the subpixel grid of the rasterizers we drive, so that a
+// vertex means the same everywhere.
+inline constexpr int32_t kSubpixelsPerPixel = 256;
+inline constexpr uint32_t kMaxFramebufferSide = 64;
+inline constexpr uint32_t kMaxTriangles = 16;
+// Vertices lie within [-kVertexReach, kMaxFramebufferSide + kVertexReach]
+// pixels: enough to hang off every edge, small for exact arithmetic.
+inline constexpr int32_t kVertexReach = 64;
+
+struct Triangle {
+  // (x, y) per vertex, in 1/256 pixel; y grows downwards (D3D).
+  std::array<std::array<int32_t, 2>, 3> v = {};
+  int line = 0;  // not compared
+  bool operator==(const Triangle& o) const { return v == o.v; }
+};
+
+struct Draw {
+  uint32_t width = 0, height = 0;   // the framebuffer, in pixels
+  uint32_t samples = 1;             // 1 or 4 (the standard patterns)
+  std::vector<Triangle> triangles;  // primitive i is triangles[i]
+  bool operator==(const Draw& o) const {
+    return width == o.width && height == o.height && samples == o.samples &&
+           triangles == o.triangles;
+  }
+};
+
+// How an [expect returns] line named its invocation: a compute thread by
+// group and thread, or a pixel invocation by primitive, pixel and sample
+// (kept in group.x and thread, docs/case-format.md).
+enum class InvocationForm : uint8_t { kThread, kPixel };
+
 // An allowed value: exact, any (undefined allowed), or one of a set.
 struct ValueSet {
   enum class Kind : uint8_t { kExact, kAny, kOneOf };
@@ -88,6 +121,7 @@ struct ReturnExpectation {
   std::array<uint32_t, 3> thread = {0, 0, 0};  // vThreadIDInGroup
   uint32_t occurrence = 0;  // dynamic execution count in that thread (loops)
   ValueSet value;
+  InvocationForm form = InvocationForm::kThread;  // not compared
   int line = 0;
   bool operator==(const ReturnExpectation& o) const {
     return atomic == o.atomic && group == o.group && thread == o.thread &&
@@ -98,19 +132,21 @@ struct ReturnExpectation {
 struct Case {
   std::vector<std::string> description;  // header comment lines, without '#'
   std::vector<std::pair<std::string, std::string>> metadata;  // in file order
-  std::array<uint32_t, 3> groups = {1, 1, 1};
-  std::vector<Resource> resources;  // sorted by slot
+  std::array<uint32_t, 3> groups = {1, 1, 1};  // compute: [dispatch]
+  Draw draw;                                   // pixel: [draw]
+  std::vector<Resource> resources;             // sorted by slot
   Program shader;
   std::vector<WordExpectation> expect_words;
   std::vector<CounterExpectation> expect_counters;
   std::vector<ReturnExpectation> expect_returns;
   std::string file;       // where it was read from; not compared
   int dispatch_line = 0;  // of the [dispatch] header; not compared
+  int draw_line = 0;      // of the [draw] header (0: none); not compared
 
   const Resource* FindResource(uint32_t slot) const;
   bool operator==(const Case& o) const {
     return description == o.description && metadata == o.metadata &&
-           groups == o.groups && resources == o.resources &&
+           groups == o.groups && draw == o.draw && resources == o.resources &&
            shader == o.shader && expect_words == o.expect_words &&
            expect_counters == o.expect_counters &&
            expect_returns == o.expect_returns;
@@ -128,7 +164,9 @@ std::string PrintCase(const Case& c);
 // and reports should point into the file that gets saved.
 Case NumberedAsPrinted(const Case& c);
 
-// Total threads of the dispatch (group size x group count), saturating.
+// Total threads of the dispatch (group size x group count), saturating; for
+// a pixel case, a bound on its invocations (every pixel of the quads the
+// framebuffer holds, per sample and triangle).
 uint64_t ThreadCount(const Case& c);
 
 absl::string_view ResourceKindName(ResourceKind k);

@@ -1,5 +1,6 @@
 // ParseCase: the reading half of case_file.h.
 #include <algorithm>
+#include <array>
 #include <map>
 #include <set>
 #include <string>
@@ -11,6 +12,7 @@
 #include "isa/assembler.h"
 #include "isa/case_file.h"
 #include "isa/diagnostics.h"
+#include "isa/raster.h"
 #include "isa/spelling.h"
 #include "isa/text_cursor.h"
 
@@ -18,8 +20,8 @@ namespace atomfuzz::isa {
 namespace {
 
 constexpr absl::string_view kSectionList =
-    "a section: [metadata], [dispatch], [uav u#], [shader], [expect u#] or "
-    "[expect returns]";
+    "a section: [metadata], [dispatch], [draw], [uav u#], [shader], "
+    "[expect u#] or [expect returns]";
 
 // One item of a `data` line, expanded once the resource's size is known.
 struct DataItem {
@@ -53,6 +55,7 @@ class CaseReader {
     kSkip,
     kMetadata,
     kDispatch,
+    kDraw,
     kUav,
     kShader,
     kExpectUav,
@@ -66,6 +69,8 @@ class CaseReader {
   void ReadLine(TextCursor& cur);
   void ReadMetadata(TextCursor& cur);
   void ReadDispatch(TextCursor& cur);
+  void ReadDraw(TextCursor& cur);
+  std::optional<std::array<int32_t, 2>> Vertex(TextCursor& cur);
   void ReadUavKey(TextCursor& cur);
   void ReadUavValue(TextCursor& cur, absl::string_view key);
   void ReadExpectUav(TextCursor& cur);
@@ -153,6 +158,8 @@ bool CaseReader::StartSection(TextCursor& cur) {
     next = Section::kMetadata;
   } else if (name == "dispatch") {
     next = Section::kDispatch;
+  } else if (name == "draw") {
+    next = Section::kDraw;
   } else if (name == "shader") {
     next = Section::kShader;
   } else if (name == "uav" || name == "expect") {
@@ -215,6 +222,7 @@ bool CaseReader::StartSection(TextCursor& cur) {
       seen_dispatch_ = true;
       case_.dispatch_line = line_;
       break;
+    case Section::kDraw: case_.draw_line = line_; break;
     default: break;
   }
   return true;
@@ -226,6 +234,7 @@ void CaseReader::ReadLine(TextCursor& cur) {
     case Section::kSkip: return;
     case Section::kMetadata: return ReadMetadata(cur);
     case Section::kDispatch: return ReadDispatch(cur);
+    case Section::kDraw: return ReadDraw(cur);
     case Section::kUav: return ReadUavKey(cur);
     case Section::kExpectUav: return ReadExpectUav(cur);
     case Section::kExpectReturns: return ReadExpectReturn(cur);
@@ -260,6 +269,62 @@ void CaseReader::ReadDispatch(TextCursor& cur) {
   if (!UnsignedList(cur, 3, 3, v, "a group count")) return;
   if (!ExpectEnd(cur)) return;
   case_.groups = {v[0], v[1], v[2]};
+}
+
+// framebuffer W, H | samples N | triangle X Y, X Y, X Y
+void CaseReader::ReadDraw(TextCursor& cur) {
+  Draw& d = case_.draw;
+  const int col = cur.col();
+  const absl::string_view key = cur.ReadIdentifier();
+  if (key == "framebuffer") {
+    std::vector<uint32_t> v;
+    if (!UnsignedList(cur, 2, 2, v, "a framebuffer side in pixels")) return;
+    if (!ExpectEnd(cur)) return;
+    d.width = v[0];
+    d.height = v[1];
+    return;
+  }
+  if (key == "samples") {
+    auto n = Unsigned(cur, "a sample count");
+    if (!n || !ExpectEnd(cur)) return;
+    d.samples = *n;
+    return;
+  }
+  if (key == "triangle") {
+    Triangle t;
+    t.line = line_;
+    for (size_t i = 0; i < 3; ++i) {
+      if (i > 0 && !cur.Consume(',')) return Error(cur, "',' and a vertex X Y");
+      auto v = Vertex(cur);
+      if (!v) return;
+      t.v[i] = *v;
+    }
+    if (!ExpectEnd(cur)) return;
+    d.triangles.push_back(t);
+    return;
+  }
+  sink_.Error(line_, col,
+              "'framebuffer W, H', 'samples N' or 'triangle X Y, X Y, X Y'",
+              key.empty() ? cur.Found() : Quote(key));
+}
+
+// "X Y": two pixel coordinates, whole numbers of 1/256.
+std::optional<std::array<int32_t, 2>> CaseReader::Vertex(TextCursor& cur) {
+  std::array<int32_t, 2> v;
+  for (size_t k = 0; k < 2; ++k) {
+    const int col = cur.col();
+    const absl::string_view text = cur.ReadNumberText();
+    auto units = ParseCoordinate(text);
+    if (!units) {
+      sink_.Error(line_, col,
+                  "a pixel coordinate (a decimal that is a whole number of "
+                  "1/256, such as 3, -0.5 or 2.125)",
+                  text.empty() ? cur.Found() : Quote(text));
+      return std::nullopt;
+    }
+    v[k] = *units;
+  }
+  return v;
 }
 
 void CaseReader::ReadUavKey(TextCursor& cur) {
@@ -517,12 +582,17 @@ void CaseReader::ReadExpectReturn(TextCursor& cur) {
   ReturnExpectation e;
   e.line = line_;
   if (!cur.ConsumeWord("atomic")) {
-    return Error(cur, "'atomic N group X, Y, Z thread X, Y, Z = value'");
+    return Error(cur,
+                 "'atomic N group X, Y, Z thread X, Y, Z = value' or "
+                 "'atomic N primitive P pixel X, Y sample S = value'");
   }
   auto n = Unsigned(cur, "an atomic number");
   if (!n) return;
   e.atomic = *n;
+  // A compute thread by group and thread; a pixel invocation by primitive,
+  // pixel and sample, kept as group (P, 0, 0) and thread (X, Y, S).
   bool group = false, thread = false, occurrence = false;
+  bool primitive = false, pixel = false, sample = false;
   while (!cur.AtEnd() && cur.Peek() != '=') {
     const int col = cur.col();
     const absl::string_view word = cur.ReadIdentifier();
@@ -530,25 +600,49 @@ void CaseReader::ReadExpectReturn(TextCursor& cur) {
     bool* seen = word == "group"        ? &group
                  : word == "thread"     ? &thread
                  : word == "occurrence" ? &occurrence
+                 : word == "primitive"  ? &primitive
+                 : word == "pixel"      ? &pixel
+                 : word == "sample"     ? &sample
                                         : nullptr;
-    if (seen == nullptr || *seen) {
+    const bool mixed =
+        (seen == &group || seen == &thread)
+            ? primitive || pixel || sample
+            : (seen == &primitive || seen == &pixel || seen == &sample) &&
+                  (group || thread);
+    if (seen == nullptr || *seen || mixed) {
       sink_.Error(line_, col,
-                  seen ? "each of group, thread, occurrence once"
-                       : "group, thread, occurrence or '='",
+                  seen ? "each of group, thread (or primitive, pixel, sample) "
+                         "and occurrence once"
+                       : "group, thread, primitive, pixel, sample, "
+                         "occurrence or '='",
                   word.empty() ? cur.Found() : Quote(word));
       return;
     }
     *seen = true;
-    if (word == "occurrence") {
-      auto k = Unsigned(cur, "an occurrence count");
+    if (word == "occurrence" || word == "primitive" || word == "sample") {
+      auto k = Unsigned(cur, word == "occurrence" ? "an occurrence count"
+                             : word == "sample"   ? "a sample index"
+                                                  : "a primitive index");
       if (!k) return;
-      e.occurrence = *k;
+      if (word == "occurrence") e.occurrence = *k;
+      if (word == "primitive") e.group[0] = *k;
+      if (word == "sample") e.thread[2] = *k;
+      continue;
+    }
+    if (word == "pixel") {
+      if (!UnsignedList(cur, 2, 2, v, "a pixel coordinate")) return;
+      e.thread[0] = v[0];
+      e.thread[1] = v[1];
+      e.form = InvocationForm::kPixel;
       continue;
     }
     if (!UnsignedList(cur, 3, 3, v, "a coordinate")) return;
     (word == "group" ? e.group : e.thread) = {v[0], v[1], v[2]};
   }
-  if (!thread) return Error(cur, "'thread X, Y, Z'");
+  if (!thread && !pixel) {
+    return Error(cur,
+                 primitive || sample ? "'pixel X, Y'" : "'thread X, Y, Z'");
+  }
   if (!cur.Consume('=')) return Error(cur, "'='");
   auto v = Value(cur);
   if (!v || !ExpectEnd(cur)) return;

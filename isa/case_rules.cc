@@ -5,6 +5,7 @@
 #include <algorithm>
 
 #include "absl/strings/str_cat.h"
+#include "isa/raster.h"
 #include "isa/spelling.h"
 #include "isa/validation_rules.h"
 
@@ -111,9 +112,38 @@ std::string Triple(const std::array<uint32_t, 3>& v) {
   return absl::StrCat(v[0], ", ", v[1], ", ", v[2]);
 }
 
+// The pixel form: a primitive of the draw, a pixel of the framebuffer, a
+// sample of its pattern.
+void CheckReturnPixel(const ReturnExpectation& e, const Case& c,
+                      DiagnosticSink& sink) {
+  const Draw& d = c.draw;
+  if (e.form != InvocationForm::kPixel) {
+    Violation(sink, RuleId::kExpectation, e.line,
+              "'primitive P pixel X, Y [sample S]' in a ps_5_0 case",
+              "'group ... thread ...'");
+    return;
+  }
+  if (e.group[0] >= d.triangles.size() || e.thread[0] >= d.width ||
+      e.thread[1] >= d.height || e.thread[2] >= d.samples) {
+    Violation(sink, RuleId::kExpectation, e.line,
+              absl::StrCat("a primitive below ", d.triangles.size(),
+                           ", a pixel inside ", d.width, "x", d.height,
+                           " and a sample below ", d.samples),
+              absl::StrCat("primitive ", e.group[0], " pixel ", e.thread[0],
+                           ", ", e.thread[1], " sample ", e.thread[2]));
+  }
+}
+
 // An expectation about a thread that never runs could never fail.
 void CheckReturnThread(const ReturnExpectation& e, const Case& c,
                        const Declarations& d, DiagnosticSink& sink) {
+  if (c.shader.pixel()) return CheckReturnPixel(e, c, sink);
+  if (e.form != InvocationForm::kThread) {
+    Violation(sink, RuleId::kExpectation, e.line,
+              "'group X, Y, Z thread X, Y, Z' in a cs_5_0 case",
+              "'primitive ... pixel ...'");
+    return;
+  }
   using Xyz = std::array<uint32_t, 3>;
   auto inside = [&](absl::string_view what, const Xyz& v, const Xyz& extent,
                     absl::string_view where) {
@@ -163,6 +193,61 @@ void CheckExpectations(const Case& c, const Declarations& d,
   }
 }
 
+// A pixel case's [draw] (docs/pixel-stage.md P.1), or a compute case's
+// lack of one.
+void CheckDraw(const Case& c, DiagnosticSink& sink) {
+  const Draw& d = c.draw;
+  const int line = c.draw_line;
+  auto bad = [&](int at, std::string expected, std::string found) {
+    Violation(sink, RuleId::kDraw, at, std::move(expected), std::move(found));
+  };
+  if (!c.shader.pixel()) {
+    if (line != 0 || !(d == Draw{})) {
+      bad(line, "no [draw] in a cs_5_0 case", "a [draw] section");
+    }
+    return;
+  }
+  if (c.dispatch_line != 0) {
+    bad(c.dispatch_line, "no [dispatch] in a ps_5_0 case (it draws)",
+        "a [dispatch] section");
+  }
+  if (line == 0) return bad(0, "a [draw] section in a ps_5_0 case", "none");
+  if (d.width < 1 || d.width > kMaxFramebufferSide || d.height < 1 ||
+      d.height > kMaxFramebufferSide) {
+    bad(line,
+        absl::StrCat("a framebuffer of 1..", kMaxFramebufferSide,
+                     " pixels a side"),
+        absl::StrCat(d.width, ", ", d.height));
+  }
+  if (d.samples != 1 && d.samples != 4) {
+    bad(line, "samples 1 or 4", absl::StrCat(d.samples));
+  }
+  if (d.triangles.empty() || d.triangles.size() > kMaxTriangles) {
+    bad(line, absl::StrCat("1..", kMaxTriangles, " triangles"),
+        absl::StrCat(d.triangles.size()));
+  }
+  constexpr int32_t lo = -kVertexReach * kSubpixelsPerPixel;
+  constexpr int32_t hi =
+      (static_cast<int32_t>(kMaxFramebufferSide) + kVertexReach) *
+      kSubpixelsPerPixel;
+  for (const Triangle& t : d.triangles) {
+    for (const auto& v : t.v) {
+      if (v[0] < lo || v[0] > hi || v[1] < lo || v[1] > hi) {
+        bad(t.line,
+            absl::StrCat("vertices within ", -kVertexReach, "..",
+                         kMaxFramebufferSide + kVertexReach, " pixels"),
+            absl::StrCat(FormatCoordinate(v[0]), " ", FormatCoordinate(v[1])));
+        return;
+      }
+    }
+  }
+  if (d.samples != 1 && d.samples != 4) return;
+  if (auto problem = ClearMarginProblem(d)) {
+    bad(line, "every sample point 1/64 pixel or more from every edge",
+        *problem);
+  }
+}
+
 }  // namespace
 
 // The rules on what the case adds to its program.
@@ -173,6 +258,7 @@ void CheckCaseRules(const Case& c, const Declarations& d,
     Violation(sink, RuleId::kDispatch, c.dispatch_line, "group counts <= 65535",
               Triple(c.groups));
   }
+  CheckDraw(c, sink);
   CheckBinding(c, d, sink);
   CheckCounters(c, c.shader, sink);
   CheckExpectations(c, d, sink);

@@ -21,6 +21,7 @@ struct Declarations {
   SmallSortedMap<uint32_t, const Instruction*> uavs;  // u# -> dcl
   SmallSortedMap<uint32_t, const Instruction*> tgsm;  // g# -> dcl
   SmallSortedMap<RegFile, uint8_t> inputs;            // system value -> mask
+  SmallSortedMap<uint32_t, uint8_t> pixel_inputs;     // v# -> mask
   const Instruction* thread_group = nullptr;          // the first one
 };
 

@@ -6,6 +6,7 @@
 #include "absl/strings/str_join.h"
 #include "isa/case_file.h"
 #include "isa/printer.h"
+#include "isa/raster.h"
 #include "isa/spelling.h"
 #include "isa/text_cursor.h"
 
@@ -107,11 +108,36 @@ void PrintExpectations(const Case& c, std::string& out) {
   if (c.expect_returns.empty()) return;
   out += "\n[expect returns]\n";
   for (const auto& e : c.expect_returns) {
-    absl::StrAppend(&out, "atomic ", e.atomic, " group ",
-                    absl::StrJoin(e.group, ", "), " thread ",
-                    absl::StrJoin(e.thread, ", "));
+    if (c.shader.pixel()) {
+      absl::StrAppend(&out, "atomic ", e.atomic, " primitive ", e.group[0],
+                      " pixel ", e.thread[0], ", ", e.thread[1]);
+      if (e.thread[2] != 0) absl::StrAppend(&out, " sample ", e.thread[2]);
+    } else {
+      absl::StrAppend(&out, "atomic ", e.atomic, " group ",
+                      absl::StrJoin(e.group, ", "), " thread ",
+                      absl::StrJoin(e.thread, ", "));
+    }
     if (e.occurrence != 0) absl::StrAppend(&out, " occurrence ", e.occurrence);
     absl::StrAppend(&out, " = ", Value(e.value), "\n");
+  }
+}
+
+void PrintDraw(const Draw& d, std::string& out) {
+  absl::StrAppend(&out, "[draw]\nframebuffer ", d.width, ", ", d.height,
+                  "\nsamples ", d.samples, "\n");
+  for (const Triangle& t : d.triangles) {
+    out += "triangle ";
+    for (size_t i = 0; i < 3; ++i) {
+      absl::StrAppend(&out, i == 0 ? "" : ", ", FormatCoordinate(t.v[i][0]),
+                      " ", FormatCoordinate(t.v[i][1]));
+    }
+    out += "\n";
+  }
+  // Read back as comments, which the reader drops: a picture, not data.
+  if (!ClearMarginProblem(d)) {
+    for (const std::string& line : CoverageComment(d)) {
+      absl::StrAppend(&out, line, "\n");
+    }
   }
 }
 
@@ -129,8 +155,13 @@ std::string PrintCase(const Case& c) {
     }
   }
   if (!out.empty()) out += "\n";
-  absl::StrAppend(&out, "[dispatch]\ngroups ", absl::StrJoin(c.groups, ", "),
-                  "\n");
+  const bool draws =
+      c.shader.pixel() || c.draw_line != 0 || !(c.draw == Draw{});
+  if (!draws || c.groups != std::array<uint32_t, 3>{1, 1, 1}) {
+    absl::StrAppend(&out, "[dispatch]\ngroups ", absl::StrJoin(c.groups, ", "),
+                    "\n");
+  }
+  if (draws) PrintDraw(c.draw, out);
   for (const Resource& r : c.resources) PrintResource(r, out);
   absl::StrAppend(&out, "\n[shader]\n", Print(c.shader));
   PrintExpectations(c, out);

@@ -6,6 +6,7 @@
 #include "absl/strings/str_format.h"
 #include "isa/dxbc_bytes.h"
 #include "isa/dxbc_container.h"
+#include "isa/dxbc_signature.h"
 #include "isa/dxbc_tokens.h"
 
 namespace atomfuzz::isa {
@@ -14,7 +15,9 @@ namespace {
 // Version token: program type 5 (compute) in [31:16], major and minor as
 // nibbles in [7:4] and [3:0] (spec 4.1, E-43).
 constexpr uint32_t kComputeType = 5;
+constexpr uint32_t kPixelType = 0;
 constexpr uint32_t kCs50Version = kComputeType << 16 | 5 << 4 | 0;
+constexpr uint32_t kPs50Version = kPixelType << 16 | 5 << 4 | 0;
 
 absl::StatusOr<Program> DecodeShex(const DxbcChunk& chunk) {
   const size_t base = chunk.data_offset;
@@ -27,8 +30,10 @@ absl::StatusOr<Program> DecodeShex(const DxbcChunk& chunk) {
   for (size_t i = 0; i < tokens.size(); ++i) {
     tokens[i] = LoadLe32(chunk.data, 4 * i);
   }
-  if (tokens[0] != kCs50Version) {
-    return DxbcError(base, 0, "the version token 0x00050050 (cs_5_0)",
+  if (tokens[0] != kCs50Version && tokens[0] != kPs50Version) {
+    return DxbcError(base, 0,
+                     "the version token 0x00050050 (cs_5_0) or 0x00000050 "
+                     "(ps_5_0)",
                      absl::StrFormat("0x%08x", tokens[0]));
   }
   if (tokens[1] != tokens.size()) {
@@ -39,6 +44,7 @@ absl::StatusOr<Program> DecodeShex(const DxbcChunk& chunk) {
                      absl::StrCat(tokens[1]));
   }
   Program program;
+  program.stage = tokens[0] == kPs50Version ? Stage::kPixel : Stage::kCompute;
   size_t at = 2;
   while (at < tokens.size()) {
     const TokenPosition where{
@@ -68,11 +74,12 @@ std::vector<uint8_t> WordsToBytes(const std::vector<uint32_t>& words) {
 
 absl::StatusOr<std::vector<uint32_t>> EncodeShex(const Program& program) {
   if (program.major != 5 || program.minor != 0) {
-    return absl::InvalidArgumentError(
-        absl::StrFormat("cannot encode cs_%d_%d as DXBC: only cs_5_0",
-                        program.major, program.minor));
+    return absl::InvalidArgumentError(absl::StrFormat(
+        "cannot encode %s_%d_%d as DXBC: only the 5_0 models",
+        StagePrefix(program.stage), program.major, program.minor));
   }
-  std::vector<uint32_t> tokens = {kCs50Version, 0};
+  std::vector<uint32_t> tokens = {program.pixel() ? kPs50Version : kCs50Version,
+                                  0};
   for (size_t i = 0; i < program.instructions.size(); ++i) {
     absl::Status s = EncodeInstruction(program.instructions[i], tokens);
     if (!s.ok()) {
@@ -87,11 +94,12 @@ absl::StatusOr<std::vector<uint32_t>> EncodeShex(const Program& program) {
 absl::StatusOr<std::vector<uint8_t>> EncodeDxbc(const Program& program) {
   absl::StatusOr<std::vector<uint32_t>> shex = EncodeShex(program);
   if (!shex.ok()) return shex.status();
-  const std::vector<uint8_t> signature = EmptySignatureChunk();
+  const std::vector<uint8_t> inputs = InputSignatureChunk(program);
+  const std::vector<uint8_t> outputs = EmptySignatureChunk();
   const std::vector<uint8_t> code = WordsToBytes(*shex);
   // Spec 5.2: the order fxc uses once reflection is stripped.
-  const DxbcChunk chunks[] = {{kFourCcIsgn, signature, 0},
-                              {kFourCcOsgn, signature, 0},
+  const DxbcChunk chunks[] = {{kFourCcIsgn, inputs, 0},
+                              {kFourCcOsgn, outputs, 0},
                               {kFourCcShex, code, 0}};
   return WriteDxbcContainer(chunks);
 }

@@ -133,6 +133,9 @@ absl::Status InstructionReader::ReadControls(uint32_t controls) {
                     absl::StrCat(rest & 0x1f));
       }
       break;
+    case Suffix::kInterpolation:
+      inst_.interpolation = static_cast<Interpolation>(rest & 0xf);
+      break;
     case Suffix::kIndexable:
     case Suffix::kNone: break;
   }
@@ -199,7 +202,7 @@ absl::Status InstructionReader::ReadExtendedOpcodes() {
 
 absl::StatusOr<Operand> InstructionReader::ReadOperand(OperandKind kind) {
   const size_t at = pos_;
-  if (kind == OperandKind::kNumber) {
+  if (kind == OperandKind::kNumber || kind == OperandKind::kInputName) {
     absl::StatusOr<uint32_t> v = Next("a number");
     if (!v.ok()) return v.status();
     return Number(*v);

@@ -73,7 +73,7 @@ absl::Status AppendOperand(const Instruction& inst, int i,
                                  "it sets fields its register file and "
                                  "selection do not use");
   }
-  if (kind == OperandKind::kNumber) {
+  if (kind == OperandKind::kNumber || kind == OperandKind::kInputName) {
     if (op.file != RegFile::kNumber)
       return Unencodable(inst, which + "a number");
     out.push_back(op.index);
@@ -120,6 +120,9 @@ absl::Status CheckFields(const Instruction& inst) {
   if (inst.sync_flags > 0xf) return Unencodable(inst, "sync flags");
   if (inst.global_flags > 0xff)
     return Unencodable(inst, "unknown global flags");
+  if (static_cast<uint32_t>(inst.interpolation) > 7) {
+    return Unencodable(inst, "an interpolation mode 0-7");
+  }
   if (row.suffix == Suffix::kDimGlc) {
     if (TypedAddressWidth(inst.dim) == 0) {
       return Unencodable(inst, "a typed UAV dimension");
@@ -155,6 +158,9 @@ uint32_t EncodeControls(const Instruction& inst) {
     case Suffix::kGlc: c |= inst.glc ? 1u << 5 : 0; break;
     case Suffix::kDimGlc:
       c |= static_cast<uint32_t>(inst.dim) | (inst.glc ? 1u << 5 : 0);
+      break;
+    case Suffix::kInterpolation:
+      c |= static_cast<uint32_t>(inst.interpolation);
       break;
     case Suffix::kIndexable:
     case Suffix::kNone: break;

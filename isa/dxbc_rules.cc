@@ -11,6 +11,7 @@ uint32_t AllowedControls(const OpcodeInfo& row) {
     case Suffix::kGlcOpc: return 1u << 5 | 1u << 12;  // bits 16, 23
     case Suffix::kDimGlc: return 0x1f | 1u << 5;      // dim [15:11], bit 16
     case Suffix::kGlobalFlags: return 0xff;           // the flags we name
+    case Suffix::kInterpolation: return 0xf;          // mode [14:11]
     case Suffix::kIndexable:
     case Suffix::kNone: break;
   }
@@ -62,6 +63,8 @@ const char* OperandShapeProblem(OperandKind kind, const Operand& op) {
       return op.selection == Selection::kNone || MaskIsValid(op)
                  ? nullptr
                  : "no components or a write mask";
+    case OperandKind::kInputPsDecl:
+      return MaskIsValid(op) ? nullptr : "a write mask";
     default:
       return op.selection == Selection::kNone
                  ? nullptr
@@ -72,6 +75,7 @@ const char* OperandShapeProblem(OperandKind kind, const Operand& op) {
 int IndexDimension(RegFile file) {
   switch (file) {
     case RegFile::kTemp:
+    case RegFile::kInput:
     case RegFile::kUav:
     case RegFile::kTgsm: return 1;
     case RegFile::kIndexableTemp: return 2;
@@ -81,8 +85,9 @@ int IndexDimension(RegFile file) {
 
 std::optional<RegFile> RegFileFromType(uint32_t type) {
   for (RegFile f :
-       {RegFile::kTemp, RegFile::kIndexableTemp, RegFile::kImmediate,
-        RegFile::kNull, RegFile::kUav, RegFile::kTgsm, RegFile::kThreadID,
+       {RegFile::kTemp, RegFile::kInput, RegFile::kInputCoverageMask,
+        RegFile::kIndexableTemp, RegFile::kImmediate, RegFile::kNull,
+        RegFile::kUav, RegFile::kTgsm, RegFile::kThreadID,
         RegFile::kThreadGroupID, RegFile::kThreadIDInGroup,
         RegFile::kThreadIDInGroupFlattened}) {
     if (static_cast<uint32_t>(f) == type) return f;
@@ -124,6 +129,7 @@ Instruction CanonicalInstruction(const Instruction& inst) {
   switch (inst.info().suffix) {
     case Suffix::kSyncFlags: c.sync_flags = inst.sync_flags; break;
     case Suffix::kGlobalFlags: c.global_flags = inst.global_flags; break;
+    case Suffix::kInterpolation: c.interpolation = inst.interpolation; break;
     case Suffix::kGlcOpc: c.opc = inst.opc; [[fallthrough]];
     case Suffix::kGlc: c.glc = inst.glc; break;
     case Suffix::kDimGlc:

@@ -70,6 +70,39 @@ constexpr OpcodeInfo ImmAtomic(Op op, absl::string_view m, uint16_t tok,
       "1.5, 4.7"};
 }
 
+constexpr OpcodeInfo FloatAlu(Op op, absl::string_view m, uint16_t tok) {
+  return {op,         m, tok,           false,      F::kAlu,
+          Rmw::kNone, 0, Suffix::kNone, {D(), S()}, "P.4 (FS 22.10)"};
+}
+constexpr OpcodeInfo Discard(Op op, absl::string_view m, bool nz) {
+  return {op,
+          m,
+          13,
+          nz,
+          F::kDiscard,
+          Rmw::kNone,
+          0,
+          Suffix::kNone,
+          {S(R::kCondition)},
+          "P.3 (FS 22.5.1)"};
+}
+constexpr OpcodeInfo Deriv(Op op, absl::string_view m, uint16_t tok) {
+  return {op,         m, tok,           false,      F::kDeriv,
+          Rmw::kNone, 0, Suffix::kNone, {D(), S()}, "P.5 (FS 16.8)"};
+}
+constexpr OpcodeInfo PixelInput(Op op, absl::string_view m, uint16_t tok) {
+  return {op,
+          m,
+          tok,
+          false,
+          F::kDecl,
+          Rmw::kNone,
+          0,
+          Suffix::kInterpolation,
+          {O(K::kInputPsDecl, R::kDeclared), O(K::kInputName, R::kNone)},
+          "P.2"};
+}
+
 constexpr OpcodeInfo kTable[] = {
     Alu(Op::kMov, "mov", 54, {D(), S()}),
     Alu(Op::kMovc, "movc", 55, {D(), S(R::kCondition), S(), S()}),
@@ -343,6 +376,20 @@ constexpr OpcodeInfo kTable[] = {
      {O(K::kNumber, R::kCount), O(K::kNumber, R::kCount),
       O(K::kNumber, R::kCount)},
      "1.8"},
+
+    // The pixel stage (docs/pixel-stage.md).
+    FloatAlu(Op::kFtoI, "ftoi", 27),
+    FloatAlu(Op::kFtoU, "ftou", 28),
+    Discard(Op::kDiscardZ, "discard_z", false),
+    Discard(Op::kDiscardNz, "discard_nz", true),
+    Deriv(Op::kDerivRtx, "deriv_rtx", 11),
+    Deriv(Op::kDerivRty, "deriv_rty", 12),
+    Deriv(Op::kDerivRtxCoarse, "deriv_rtx_coarse", 122),
+    Deriv(Op::kDerivRtxFine, "deriv_rtx_fine", 123),
+    Deriv(Op::kDerivRtyCoarse, "deriv_rty_coarse", 124),
+    Deriv(Op::kDerivRtyFine, "deriv_rty_fine", 125),
+    PixelInput(Op::kDclInputPsSgv, "dcl_input_ps_sgv", 99),
+    PixelInput(Op::kDclInputPsSiv, "dcl_input_ps_siv", 100),
 };
 
 constexpr bool RowsAreInOpOrder() {
@@ -449,7 +496,7 @@ OperandKindRule RuleFor(OperandKind kind) {
               true,
               false,
               false,
-              "a source operand (r#, x#[], l(...), vThreadID...)"};
+              "a source operand (r#, x#[], l(...), vThreadID..., v#)"};
     case K::kMem:
     case K::kMemDst:
     case K::kMemSrc:
@@ -465,8 +512,19 @@ OperandKindRule RuleFor(OperandKind kind) {
               true,
               false,
               false,
-              "a compute system value (vThreadID, vThreadGroupID, "
-              "vThreadIDInGroup, vThreadIDInGroupFlattened)"};
+              "a system value (vThreadID, vThreadGroupID, "
+              "vThreadIDInGroup, vThreadIDInGroupFlattened, vCoverage)"};
+    case K::kInputPsDecl:
+      return {
+          false, false, false, true, false, false, "an input v# and a mask"};
+    case K::kInputName:
+      return {false,
+              false,
+              false,
+              false,
+              false,
+              false,
+              "an input name (position, sampleIndex, primitive_id)"};
     case K::kIndexableTempDecl:
       return {true, false, false, false, false, false, "x#[size]"};
     case K::kNumber:
@@ -486,6 +544,8 @@ absl::string_view FamilyName(Family f) {
     case F::kImmAtomic: return "imm_atomic";
     case F::kCounter: return "counter";
     case F::kDecl: return "decl";
+    case F::kDiscard: return "discard";
+    case F::kDeriv: return "deriv";
   }
   return "?";
 }

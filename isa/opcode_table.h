@@ -111,8 +111,22 @@ enum class Op : uint8_t {
   kDclTemps,
   kDclIndexableTemp,
   kDclThreadGroup,
+  // The pixel stage (docs/pixel-stage.md), after the compute rows so that
+  // the numbers of older ops stay what corpora and coverage recorded.
+  kFtoI,  // float to int and uint: SV_Position as an address
+  kFtoU,
+  kDiscardZ,
+  kDiscardNz,
+  kDerivRtx,
+  kDerivRty,
+  kDerivRtxCoarse,
+  kDerivRtxFine,
+  kDerivRtyCoarse,
+  kDerivRtyFine,
+  kDclInputPsSgv,
+  kDclInputPsSiv,
 };
-inline constexpr int kOpCount = static_cast<int>(Op::kDclThreadGroup) + 1;
+inline constexpr int kOpCount = static_cast<int>(Op::kDclInputPsSiv) + 1;
 
 // Consumers dispatch on the family first (DXVK's two-level dispatch).
 enum class Family : uint8_t {
@@ -125,6 +139,8 @@ enum class Family : uint8_t {
   kImmAtomic,
   kCounter,
   kDecl,
+  kDiscard,  // discard_z/nz: the lane stops touching memory (pixel stage)
+  kDeriv,    // deriv_rt*: a difference across the lane's 2x2 quad
 };
 
 // The read-modify-write an atomic performs. An enum, not a function: the oracle
@@ -147,16 +163,18 @@ enum class Rmw : uint8_t {
 
 // How an operand is spelled, which decides how the assembler reads it.
 enum class OperandKind : uint8_t {
-  kEnd,        // terminates the operand list
-  kDst,        // r#, x#[], null with a write mask
-  kSrc,        // r#, x#[], l(), v* with a swizzle or one selected component
-  kMem,        // u# or g# with no suffix: the target of an atomic
-  kMemDst,     // u# or g# with a write mask: the target of a store
-  kMemSrc,     // u# or g# with a swizzle: the source of a load
-  kUav,        // u# with no suffix (counters, declarations)
-  kTgsm,       // g# with no suffix (declarations)
-  kInputDecl,  // a compute system value with an optional mask
-  kNumber,     // a bare unsigned number in a declaration
+  kEnd,          // terminates the operand list
+  kDst,          // r#, x#[], null with a write mask
+  kSrc,          // r#, x#[], l(), v* with a swizzle or one selected component
+  kMem,          // u# or g# with no suffix: the target of an atomic
+  kMemDst,       // u# or g# with a write mask: the target of a store
+  kMemSrc,       // u# or g# with a swizzle: the source of a load
+  kUav,          // u# with no suffix (counters, declarations)
+  kTgsm,         // g# with no suffix (declarations)
+  kInputDecl,    // a compute system value or vCoverage, optional mask
+  kInputPsDecl,  // v# with a write mask (dcl_input_ps_sgv/_siv)
+  kInputName,    // position, sampleIndex, primitive_id (a D3D10_SB_NAME)
+  kNumber,       // a bare unsigned number in a declaration
   kIndexableTempDecl,  // x#[size] in dcl_indexableTemp
 };
 
@@ -193,12 +211,13 @@ inline constexpr uint8_t kAllMemories =
 // Suffix grammar after the mnemonic (spec 3.2, 3.3).
 enum class Suffix : uint8_t {
   kNone,
-  kSyncFlags,    // sync[_uglobal|_ugroup][_g][_t], and fxc's _sat spellings
-  kGlc,          // dcl_uav_raw[_glc]
-  kGlcOpc,       // dcl_uav_structured[_glc][_opc]
-  kDimGlc,       // dcl_uav_typed_<dim>[_glc] (t,t,t,t)
-  kIndexable,    // ld_*[_indexable(dim[, stride=N])(t,t,t,t)]
-  kGlobalFlags,  // dcl_globalFlags a | b
+  kSyncFlags,      // sync[_uglobal|_ugroup][_g][_t], and fxc's _sat spellings
+  kGlc,            // dcl_uav_raw[_glc]
+  kGlcOpc,         // dcl_uav_structured[_glc][_opc]
+  kDimGlc,         // dcl_uav_typed_<dim>[_glc] (t,t,t,t)
+  kIndexable,      // ld_*[_indexable(dim[, stride=N])(t,t,t,t)]
+  kGlobalFlags,    // dcl_globalFlags a | b
+  kInterpolation,  // dcl_input_ps_s?v <mode words> (constant, linear ...)
 };
 
 // How a control instruction shapes blocks (spec 3.1), and which block it
@@ -267,7 +286,7 @@ struct OperandKindRule {
   bool temps;      // r#, x#[]
   bool null;       // null
   bool immediate;  // l(...)
-  bool sysval;     // vThreadID...
+  bool sysval;     // vThreadID..., v#, vCoverage
   bool uav;        // u#
   bool tgsm;       // g#
   const char* what;
@@ -281,7 +300,7 @@ struct OperandKindRule {
       case RegFile::kUav: return uav;
       case RegFile::kTgsm: return tgsm;
       case RegFile::kNumber: return false;
-      default: return sysval && IsSystemValue(f);
+      default: return sysval && IsShaderInput(f);
     }
   }
 };

@@ -51,6 +51,8 @@ Operand Number(uint32_t n) {
 absl::string_view RegFileName(RegFile f) {
   switch (f) {
     case RegFile::kTemp: return "r";
+    case RegFile::kInput: return "v";
+    case RegFile::kInputCoverageMask: return "vCoverage";
     case RegFile::kIndexableTemp: return "x";
     case RegFile::kImmediate: return "l";
     case RegFile::kNull: return "null";

@@ -15,6 +15,7 @@ namespace atomfuzz::isa {
 // Register files; the values are the TPF operand types (spec 4.4).
 enum class RegFile : uint8_t {
   kTemp = 0,                       // r#
+  kInput = 1,                      // v# (pixel inputs: dcl_input_ps_*)
   kIndexableTemp = 3,              // x#[]
   kImmediate = 4,                  // l(...)
   kNull = 13,                      // null
@@ -23,6 +24,7 @@ enum class RegFile : uint8_t {
   kThreadID = 32,                  // vThreadID
   kThreadGroupID = 33,             // vThreadGroupID
   kThreadIDInGroup = 34,           // vThreadIDInGroup
+  kInputCoverageMask = 35,         // vCoverage (pixel stage)
   kThreadIDInGroupFlattened = 36,  // vThreadIDInGroupFlattened
   kNumber = 255,                   // a bare number in a declaration (no token)
 };
@@ -33,10 +35,19 @@ constexpr bool IsSystemValue(RegFile f) {
          f == RegFile::kThreadIDInGroup ||
          f == RegFile::kThreadIDInGroupFlattened;
 }
+// Whether the file is one of the pixel stage's inputs: v# (which a
+// dcl_input_ps_* names position, sampleIndex or primitive_id) or vCoverage.
+constexpr bool IsPixelInput(RegFile f) {
+  return f == RegFile::kInput || f == RegFile::kInputCoverageMask;
+}
+// Whether a shader reads the file as an input of its stage.
+constexpr bool IsShaderInput(RegFile f) {
+  return IsSystemValue(f) || IsPixelInput(f);
+}
 // Whether operands of this file carry a register number (r3, u1, x0, ...).
 constexpr bool HasIndex(RegFile f) {
   return f == RegFile::kTemp || f == RegFile::kIndexableTemp ||
-         f == RegFile::kUav || f == RegFile::kTgsm;
+         f == RegFile::kUav || f == RegFile::kTgsm || f == RegFile::kInput;
 }
 
 // Component selection (spec 4.4 bits [3:2], plus "none" for 0-component).

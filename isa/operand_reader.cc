@@ -39,6 +39,7 @@ std::nullopt_t OperandReader::FailAt(int col, std::string expected,
 
 std::optional<Operand> OperandReader::Read(OperandKind kind) {
   if (kind == OperandKind::kNumber) return ReadNumber();
+  if (kind == OperandKind::kInputName) return ReadInputName();
   if (cur_.AtEnd()) return Fail(RuleFor(kind).what);
   return ReadRegister(kind);
 }
@@ -52,6 +53,17 @@ std::optional<Operand> OperandReader::ReadNumber() {
                   text.empty() ? cur_.Found() : Quote(text));
   }
   return Number(*v);
+}
+
+std::optional<Operand> OperandReader::ReadInputName() {
+  const int col = cur_.col();
+  const absl::string_view word = cur_.ReadIdentifier();
+  auto name = InputNameFromSpelling(word);
+  if (!name) {
+    return FailAt(col, RuleFor(OperandKind::kInputName).what,
+                  word.empty() ? cur_.Found() : Quote(word));
+  }
+  return Number(static_cast<uint32_t>(*name));
 }
 
 std::optional<Operand> OperandReader::ReadRegister(OperandKind kind) {
@@ -76,7 +88,9 @@ std::optional<Operand> OperandReader::ReadRegister(OperandKind kind) {
     return op;
   }
   if (auto sv = SystemValueFromName(word)) {
-    if (!rule.sysval) return FailAt(col, rule.what, Quote(word));
+    if (!rule.sysval || kind == OperandKind::kInputPsDecl) {
+      return FailAt(col, rule.what, Quote(word));
+    }
     op.file = *sv;
     if (kind == OperandKind::kInputDecl) {
       if (cur_.Peek() == '.') {
@@ -90,11 +104,11 @@ std::optional<Operand> OperandReader::ReadRegister(OperandKind kind) {
     if (!ReadSwizzle(op)) return std::nullopt;
     return op;
   }
-  // r12, x3, u0, g1: one letter and a decimal number.
+  // r12, x3, u0, g1, v0: one letter and a decimal number.
   const char letter = word[0];
   auto number = RegisterNumber(word);
-  const bool known =
-      letter == 'r' || letter == 'x' || letter == 'u' || letter == 'g';
+  const bool known = letter == 'r' || letter == 'x' || letter == 'u' ||
+                     letter == 'g' || letter == 'v';
   if (!known || !number) {
     return FailAt(col, rule.what, Quote(word));
   }
@@ -103,7 +117,19 @@ std::optional<Operand> OperandReader::ReadRegister(OperandKind kind) {
     case 'r': op.file = RegFile::kTemp; break;
     case 'x': op.file = RegFile::kIndexableTemp; break;
     case 'u': op.file = RegFile::kUav; break;
+    case 'v': op.file = RegFile::kInput; break;
     default: op.file = RegFile::kTgsm; break;
+  }
+  if (op.file == RegFile::kInput &&
+      (!rule.sysval || kind == OperandKind::kInputDecl)) {
+    return FailAt(col, rule.what, Quote(word));
+  }
+  if (kind == OperandKind::kInputPsDecl) {
+    if (op.file != RegFile::kInput) return FailAt(col, rule.what, Quote(word));
+    if (!cur_.Consume('.')) return Fail("'.' and a mask");
+    op.selection = Selection::kMask;
+    if (!ReadMask(op)) return std::nullopt;
+    return op;
   }
   const bool is_temp =
       op.file == RegFile::kTemp || op.file == RegFile::kIndexableTemp;

@@ -23,6 +23,7 @@ class OperandReader {
   std::optional<Operand> ReadRegister(OperandKind kind);
   std::optional<Operand> ReadImmediate();
   std::optional<Operand> ReadNumber();
+  std::optional<Operand> ReadInputName();
   bool ReadBracketIndex(Operand& op, bool allow_relative);
   bool ReadMask(Operand& op);
   bool ReadSwizzle(Operand& op);

@@ -48,6 +48,10 @@ void AppendMnemonic(std::string& out, const Instruction& inst) {
       absl::StrAppend(&out, row.mnemonic, " ", absl::StrJoin(names, " | "));
       return;
     }
+    case Suffix::kInterpolation:
+      absl::StrAppend(&out, row.mnemonic, " ",
+                      InterpolationName(inst.interpolation));
+      return;
     case Suffix::kNone: break;
   }
   out.append(row.mnemonic.data(), row.mnemonic.size());
@@ -134,9 +138,18 @@ void AppendOperand(std::string& s, const Operand& op) {
 
 void AppendInstruction(std::string& s, const Instruction& inst) {
   AppendMnemonic(s, inst);
+  const OpcodeInfo& row = inst.info();
   for (size_t i = 0; i < inst.operands.size(); ++i) {
     s += i == 0 ? " " : ", ";
-    AppendOperand(s, inst.operands[i]);
+    const absl::string_view name =
+        i < kMaxOperands && row.operands[i].kind == OperandKind::kInputName
+            ? InputNameSpelling(inst.operands[i].index)
+            : absl::string_view();
+    if (!name.empty()) {
+      s.append(name.data(), name.size());
+    } else {
+      AppendOperand(s, inst.operands[i]);
+    }
   }
 }
 
@@ -155,8 +168,8 @@ std::string PrintInstruction(const Instruction& inst) {
 }
 
 std::string Print(const Program& program) {
-  std::string out =
-      absl::StrCat("cs_", program.major, "_", program.minor, "\n");
+  std::string out = absl::StrCat(StagePrefix(program.stage), "_", program.major,
+                                 "_", program.minor, "\n");
   // About 32 bytes a line: one allocation for most programs.
   out.reserve(out.size() + program.instructions.size() * 40);
   int depth = 0;

@@ -2,6 +2,10 @@
 
 namespace atomfuzz::isa {
 
+absl::string_view StagePrefix(Stage stage) {
+  return stage == Stage::kPixel ? "ps" : "cs";
+}
+
 int TypedAddressWidth(Dim dim) {
   switch (dim) {
     case Dim::kBuffer:

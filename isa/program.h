@@ -1,4 +1,5 @@
-// The one IR: a cs_5_0 program as a list of declarations and instructions.
+// The one IR: a cs_5_0 or ps_5_0 program as a list of declarations and
+// instructions.
 // The assembler and (later) the DXBC decoder produce it; the printer, encoder,
 // oracle, executors and generator consume it.
 #ifndef ATOMFUZZ_ISA_PROGRAM_H_
@@ -10,6 +11,7 @@
 #include <vector>
 
 #include "absl/container/inlined_vector.h"
+#include "absl/strings/string_view.h"
 #include "isa/opcode_table.h"
 #include "isa/operand.h"
 
@@ -33,6 +35,31 @@ enum class Dim : uint8_t {
   kTexture2DArray = 8,
   kRawBuffer = 11,
   kStructuredBuffer = 12,
+};
+
+// The shader stages atomfuzz runs (spec 1.1): the version token's program
+// type is 5 for compute and 0 for pixel (spec 4.1).
+enum class Stage : uint8_t { kCompute, kPixel };
+
+// How a pixel input is interpolated: D3D10_SB_INTERPOLATION_MODE, bits
+// [14:11] of dcl_input_ps_* (docs/pixel-stage.md P.2).
+enum class Interpolation : uint8_t {
+  kUndefined = 0,
+  kConstant = 1,
+  kLinear = 2,
+  kLinearCentroid = 3,
+  kLinearNoPerspective = 4,
+  kLinearNoPerspectiveCentroid = 5,
+  kLinearSample = 6,
+  kLinearNoPerspectiveSample = 7,
+};
+
+// The system values a dcl_input_ps_sgv/_siv names: D3D10_SB_NAME codes,
+// kept in the operand after the register (P.2).
+enum class InputName : uint32_t {
+  kPosition = 1,
+  kPrimitiveId = 7,
+  kSampleIndex = 10,
 };
 
 // Return/declared component types; values are the TPF codes (spec 4.6).
@@ -90,6 +117,7 @@ struct Instruction {
   bool glc = false;           // dcl_uav_*
   bool opc = false;           // dcl_uav_structured
   Dim dim = Dim::kUnknown;    // dcl_uav_typed
+  Interpolation interpolation = Interpolation::kUndefined;  // dcl_input_ps_*
   std::array<ReturnType, 4> types = {ReturnType::kUint, ReturnType::kUint,
                                      ReturnType::kUint, ReturnType::kUint};
   std::optional<ResourceSuffix> indexable;  // ld_* on u#
@@ -100,20 +128,26 @@ struct Instruction {
   bool operator==(const Instruction& o) const {
     return op == o.op && operands == o.operands && sync_flags == o.sync_flags &&
            global_flags == o.global_flags && glc == o.glc && opc == o.opc &&
-           dim == o.dim && types == o.types && indexable == o.indexable;
+           dim == o.dim && interpolation == o.interpolation &&
+           types == o.types && indexable == o.indexable;
   }
 };
 
 struct Program {
-  // Only cs_5_0 is accepted (spec 1.1); kept explicit for the encoder.
+  // cs_5_0 or ps_5_0 (spec 1.1); the model is kept explicit for the encoder.
+  Stage stage = Stage::kCompute;
   uint8_t major = 5;
   uint8_t minor = 0;
   std::vector<Instruction> instructions;  // declarations first, as fxc does
   bool operator==(const Program& o) const {
-    return major == o.major && minor == o.minor &&
+    return stage == o.stage && major == o.major && minor == o.minor &&
            instructions == o.instructions;
   }
+  bool pixel() const { return stage == Stage::kPixel; }
 };
+
+// "cs" or "ps": the version line's prefix.
+absl::string_view StagePrefix(Stage stage);
 
 // Number of coordinates a typed UAV of this dimension takes (spec 1.2).
 int TypedAddressWidth(Dim dim);

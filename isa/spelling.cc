@@ -56,6 +56,25 @@ constexpr std::pair<RegFile, absl::string_view> kSystemValues[] = {
     {RegFile::kThreadGroupID, "vThreadGroupID"},
     {RegFile::kThreadIDInGroup, "vThreadIDInGroup"},
     {RegFile::kThreadIDInGroupFlattened, "vThreadIDInGroupFlattened"},
+    {RegFile::kInputCoverageMask, "vCoverage"},
+};
+
+// fxc's words for the interpolation modes (docs/pixel-stage.md P.2).
+constexpr std::pair<Interpolation, absl::string_view> kInterpolations[] = {
+    {Interpolation::kConstant, "constant"},
+    {Interpolation::kLinear, "linear"},
+    {Interpolation::kLinearCentroid, "linear centroid"},
+    {Interpolation::kLinearNoPerspective, "linear noperspective"},
+    {Interpolation::kLinearNoPerspectiveCentroid,
+     "linear noperspective centroid"},
+    {Interpolation::kLinearSample, "linear sample"},
+    {Interpolation::kLinearNoPerspectiveSample, "linear noperspective sample"},
+};
+
+constexpr std::pair<InputName, absl::string_view> kInputNames[] = {
+    {InputName::kPosition, "position"},
+    {InputName::kPrimitiveId, "primitive_id"},
+    {InputName::kSampleIndex, "sampleIndex"},
 };
 
 }  // namespace
@@ -117,6 +136,23 @@ std::optional<uint8_t> SyncFlagsFromSuffix(absl::string_view s) {
 
 std::optional<RegFile> SystemValueFromName(absl::string_view name) {
   return Lookup(kSystemValues, name);
+}
+
+absl::string_view InterpolationName(Interpolation mode) {
+  return NameOf(kInterpolations, mode);
+}
+std::optional<Interpolation> InterpolationFromName(absl::string_view words) {
+  return Lookup(kInterpolations, words);
+}
+
+absl::string_view InputNameSpelling(uint32_t name) {
+  for (const auto& [v, spelling] : kInputNames) {
+    if (static_cast<uint32_t>(v) == name) return spelling;
+  }
+  return "";
+}
+std::optional<InputName> InputNameFromSpelling(absl::string_view word) {
+  return Lookup(kInputNames, word);
 }
 
 char ComponentLetter(int c) { return "xyzw"[c & 3]; }

@@ -37,7 +37,16 @@ std::string SyncMnemonic(uint8_t flags);
 // Parses the part after "sync": "", "_g_t", "_uglobal_g", "_sat_ugroup_t"...
 std::optional<uint8_t> SyncFlagsFromSuffix(absl::string_view suffix);
 
-// System value names (vThreadID, ...).
+// fxc's words for an interpolation mode ("linear noperspective"), and back
+// from the words joined by single spaces.
+absl::string_view InterpolationName(Interpolation mode);
+std::optional<Interpolation> InterpolationFromName(absl::string_view words);
+// The name a dcl_input_ps_s?v gives its register (position, sampleIndex,
+// primitive_id); empty for a code atomfuzz does not know.
+absl::string_view InputNameSpelling(uint32_t name);
+std::optional<InputName> InputNameFromSpelling(absl::string_view word);
+
+// System value names (vThreadID, ..., vCoverage).
 std::optional<RegFile> SystemValueFromName(absl::string_view name);
 
 // "xyzw" letters.

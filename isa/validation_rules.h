@@ -38,6 +38,9 @@ enum class RuleId {
   kEndsWithRet,
   kCaseLiteral,
   kExpectation,
+  kStage,
+  kPixelInput,
+  kDraw,
 };
 
 // One row per RuleId, in the enum's order; validator.h's AllRules() returns
@@ -86,9 +89,18 @@ inline constexpr Rule kRules[] = {
     {"case-literal", "FS 22.7", "case takes a scalar immediate"},
     {"expectation", "docs/case-format.md",
      "expectations name existing words, counters, atomics and threads"},
+    {"stage", "spec 1.1, docs/pixel-stage.md P.1",
+     "cs_5_0 has no v#, discard or derivatives; ps_5_0 has no thread "
+     "group, g#, sync or compute system values"},
+    {"pixel-input", "docs/pixel-stage.md P.2",
+     "v# declared once each: position (linear noperspective), sampleIndex "
+     "or primitive_id (constant, .x); read within the declared mask"},
+    {"draw", "docs/pixel-stage.md P.1",
+     "a ps_5_0 case has a [draw] (framebuffer 1..64 square, 1 or 4 samples, "
+     "1..16 triangles with clear margins) and no [dispatch]; a cs_5_0 case "
+     "no [draw]"},
 };
-static_assert(std::size(kRules) ==
-              static_cast<size_t>(RuleId::kExpectation) + 1);
+static_assert(std::size(kRules) == static_cast<size_t>(RuleId::kDraw) + 1);
 
 const Rule& RuleOf(RuleId id);
 

@@ -151,15 +151,38 @@ class ProgramChecker {
                       absl::StrCat("one dcl_input of ", RegFileName(o.file)),
                       "a second one");
           }
-          d_.inputs[o.file] =
-              o.file == RegFile::kThreadIDInGroupFlattened ? 0x1 : o.mask;
+          d_.inputs[o.file] = o.file == RegFile::kThreadIDInGroupFlattened ||
+                                      o.file == RegFile::kInputCoverageMask
+                                  ? 0x1
+                                  : o.mask;
           break;
         }
-        case Op::kDclThreadGroup: CheckThreadGroup(i); break;
+        case Op::kDclThreadGroup:
+          if (p_.pixel()) {
+            WrongStage(i, "no dcl_thread_group in ps_5_0");
+          } else {
+            CheckThreadGroup(i);
+          }
+          break;
+        case Op::kDclInputPsSgv:
+        case Op::kDclInputPsSiv: CheckPixelInput(i); break;
         default: break;
       }
+      if (p_.pixel() &&
+          (i.op == Op::kDclTgsmRaw || i.op == Op::kDclTgsmStructured)) {
+        WrongStage(i, "no g# in ps_5_0 (spec 1.1)");
+      }
+      if (p_.pixel() && i.op == Op::kDclInput &&
+          IsSystemValue(i.operands[0].file)) {
+        WrongStage(i, "no compute system value in ps_5_0");
+      }
+      if (!p_.pixel() &&
+          (i.op == Op::kDclInputPsSgv || i.op == Op::kDclInputPsSiv ||
+           (i.op == Op::kDclInput && IsPixelInput(i.operands[0].file)))) {
+        WrongStage(i, "no pixel input in cs_5_0");
+      }
     }
-    if (d_.thread_group == nullptr) {
+    if (d_.thread_group == nullptr && !p_.pixel()) {
       // Where the declarations end, which is where it belongs.
       const int line = first_code                ? first_code->line
                        : p_.instructions.empty() ? 0
@@ -170,6 +193,68 @@ class ProgramChecker {
   }
 
  private:
+  void WrongStage(const Instruction& i, std::string expected) {
+    Violation(sink_, RuleId::kStage, i.line, std::move(expected),
+              Quote(PrintInstruction(i)));
+  }
+
+  // dcl_input_ps_siv linear noperspective v#.mask, position, or
+  // dcl_input_ps_sgv constant v#.x, sampleIndex | primitive_id.
+  void CheckPixelInput(const Instruction& i) {
+    const Operand& reg = i.operands[0];
+    const auto name = static_cast<InputName>(i.operands[1].index);
+    const bool siv = i.op == Op::kDclInputPsSiv;
+    const bool ok =
+        siv ? name == InputName::kPosition &&
+                  i.interpolation == Interpolation::kLinearNoPerspective
+            : (name == InputName::kSampleIndex ||
+               name == InputName::kPrimitiveId) &&
+                  i.interpolation == Interpolation::kConstant &&
+                  reg.mask == 0x1;
+    if (!ok) {
+      Violation(sink_, RuleId::kPixelInput, i.line,
+                siv ? "dcl_input_ps_siv linear noperspective v#.mask, position"
+                    : "dcl_input_ps_sgv constant v#.x, sampleIndex or "
+                      "primitive_id",
+                Quote(PrintInstruction(i)));
+    }
+    if (!d_.pixel_inputs.emplace(reg.index, reg.mask)) {
+      Violation(sink_, RuleId::kDeclDuplicate, i.line,
+                absl::StrCat("one declaration of v", reg.index),
+                "a second one");
+    }
+    for (const Instruction* other : input_names_) {
+      if (other->operands[1].index == i.operands[1].index) {
+        Violation(sink_, RuleId::kPixelInput, i.line,
+                  "each input name declared once", Quote(PrintInstruction(i)));
+        break;
+      }
+    }
+    input_names_.push_back(&i);
+  }
+
+  // What the program's stage does not have (docs/pixel-stage.md P.1).
+  void CheckStage(const Instruction& i) {
+    const Family family = i.info().family;
+    if (p_.pixel()) {
+      if (family == Family::kSync) WrongStage(i, "no sync in ps_5_0");
+      for (const Operand& o : i.operands) {
+        if (IsSystemValue(o.file)) {
+          WrongStage(i, "no compute system value in ps_5_0");
+        } else if (o.file == RegFile::kTgsm) {
+          WrongStage(i, "no g# in ps_5_0 (spec 1.1)");
+        }
+      }
+      return;
+    }
+    if (family == Family::kDiscard || family == Family::kDeriv) {
+      WrongStage(i, "no discard or derivative in cs_5_0");
+    }
+    for (const Operand& o : i.operands) {
+      if (IsPixelInput(o.file)) WrongStage(i, "no pixel input in cs_5_0");
+    }
+  }
+
   void Declare(SmallSortedMap<uint32_t, const Instruction*>& map,
                const Instruction& i, const char* what) {
     const uint32_t n = i.operands[0].index;
@@ -255,8 +340,20 @@ class ProgramChecker {
         if (!d_.tgsm.contains(o.index))
           undeclared("a g# declared by dcl_tgsm_*");
         break;
+      case RegFile::kInput: {
+        const uint8_t* declared = d_.pixel_inputs.find(o.index);
+        uint8_t used = 0;
+        for (int lane = 0; lane < o.SourceWidth(); ++lane) {
+          used |= static_cast<uint8_t>(1u << o.Component(lane));
+        }
+        if (declared == nullptr || (used & ~*declared) != 0) {
+          undeclared(absl::StrCat("components of v", o.index,
+                                  " declared by dcl_input_ps_*"));
+        }
+        break;
+      }
       default:
-        if (IsSystemValue(o.file)) {
+        if (IsSystemValue(o.file) || o.file == RegFile::kInputCoverageMask) {
           const uint8_t* declared = d_.inputs.find(o.file);
           uint8_t used = 0;
           for (int lane = 0; lane < o.SourceWidth(); ++lane) {
@@ -288,6 +385,7 @@ class ProgramChecker {
                   "a u# or g# without an index", Quote(PrintOperand(o)));
       }
     }
+    CheckStage(i);
     if (i.op == Op::kSync) CheckSyncFlags(i);
     if (i.op == Op::kCase && (i.operands[0].file != RegFile::kImmediate ||
                               i.operands[0].value_count != 1)) {
@@ -405,6 +503,7 @@ class ProgramChecker {
   const Program& p_;
   DiagnosticSink& sink_;
   Declarations d_;
+  std::vector<const Instruction*> input_names_;  // dcl_input_ps_* so far
 };
 
 }  // namespace

@@ -41,6 +41,23 @@ inline uint32_t Bfi(uint32_t width, uint32_t offset, uint32_t insert,
   return ((insert << offset) & mask) | (base & ~mask);
 }
 
+// Float to integer as D3D defines it (docs/pixel-stage.md P.4, FS 3.2.3):
+// toward zero; NaN is 0; out of range clamps to the nearest end; a
+// denormal is flushed to zero first, which truncation does anyway.
+inline uint32_t FtoU(uint32_t bits) {
+  const float f = std::bit_cast<float>(bits);
+  if (!(f > 0.0f)) return 0;  // NaN, zeros, negatives
+  if (f >= 4294967296.0f) return 0xFFFFFFFFu;
+  return static_cast<uint32_t>(f);
+}
+inline uint32_t FtoI(uint32_t bits) {
+  const float f = std::bit_cast<float>(bits);
+  if (f != f) return 0;
+  if (f >= 2147483648.0f) return 0x7FFFFFFFu;
+  if (f < -2147483648.0f) return 0x80000000u;
+  return static_cast<uint32_t>(static_cast<int32_t>(f));
+}
+
 // The operation on defined bits.
 ABSL_ATTRIBUTE_ALWAYS_INLINE inline uint32_t Compute(isa::Op op, uint32_t a,
                                                      uint32_t b, uint32_t c,
@@ -82,6 +99,8 @@ ABSL_ATTRIBUTE_ALWAYS_INLINE inline uint32_t Compute(isa::Op op, uint32_t a,
     case Op::kBfi: return Bfi(a, b, c, d);
     case Op::kUbfe: return Ubfe(a, b, c);
     case Op::kCountBits: return static_cast<uint32_t>(std::popcount(a));
+    case Op::kFtoU: return FtoU(a);
+    case Op::kFtoI: return FtoI(a);
     default: return 0;
   }
 }

@@ -44,7 +44,7 @@ absl::Status Execution::RunCanonical() {
         all_done = all_done && t.done;
       }
       if (all_done) break;
-      MaybeReleaseBarrier(g);
+      MaybeRelease(g);
     }
     // Canonical order finishes a group before the next: its TGSM and x#
     // can go, their room to the next group (StartGroup refills it); the
@@ -73,7 +73,7 @@ absl::Status Execution::RunRandom() {
     if (!t.done && !t.waiting) continue;
     runnable[pick] = runnable.back();
     runnable.pop_back();
-    if (!MaybeReleaseBarrier(t.group)) continue;
+    if (!MaybeRelease(t.group)) continue;
     // Every live thread of the group was waiting, so none is in the list.
     const Group& group = groups_[t.group];
     for (uint32_t k = 0; k < group.thread_count; ++k) {
@@ -118,7 +118,16 @@ ABSL_ATTRIBUTE_ALWAYS_INLINE inline absl::Status Execution::Execute(
       ExecAlu(t, inst, d);
       ++t.pc;
       break;
-    case isa::Family::kControl: ExecControl(t, inst); break;
+    case isa::Family::kControl:
+      ExecControl(t, inst);
+      // Where control went, into the digest derivatives compare (P.5).
+      if (pixel_) t.path = (t.path ^ t.pc) * 0x9E3779B97F4A7C15u + 1;
+      break;
+    case isa::Family::kDiscard:
+      ExecDiscard(t, inst);
+      ++t.pc;
+      break;
+    case isa::Family::kDeriv: t.waiting = true; break;  // MaybeReleaseQuad
     case isa::Family::kSync:
       ++t.pc;
       if (inst.sync_flags & isa::kSyncThreads) t.waiting = true;
@@ -127,19 +136,29 @@ ABSL_ATTRIBUTE_ALWAYS_INLINE inline absl::Status Execution::Execute(
       ExecLoad(t, inst);
       ++t.pc;
       break;
+    // An inactive pixel lane's stores and atomics leave memory alone, and
+    // an atomic returns an undefined value (spec 1.3).
     case isa::Family::kStore:
-      ExecStore(t, inst);
+      if (t.active) ExecStore(t, inst);
       ++t.pc;
       break;
     // Only atomics count against the trace cap, so only they are checked.
     case isa::Family::kAtomic:
     case isa::Family::kImmAtomic:
-      ExecAtomic(t, index, inst);
+      if (t.active) {
+        ExecAtomic(t, index, inst);
+      } else {
+        ExecInactiveAtomic(t, index, inst);
+      }
       ++t.pc;
       if (atomics_run_ > options_.max_trace_events) return OverTraceCap();
       break;
     case isa::Family::kCounter:
-      ExecCounter(t, index, inst);
+      if (t.active) {
+        ExecCounter(t, index, inst);
+      } else {
+        ExecInactiveAtomic(t, index, inst);
+      }
       ++t.pc;
       if (atomics_run_ > options_.max_trace_events) return OverTraceCap();
       break;
@@ -269,8 +288,14 @@ Value Execution::ReadOther(const Thread& t, const Operand& op, int lane) const {
     case RegFile::kThreadID:
     case RegFile::kThreadGroupID:
     case RegFile::kThreadIDInGroup:
-    case RegFile::kThreadIDInGroupFlattened: {
+    case RegFile::kThreadIDInGroupFlattened:
+    case RegFile::kInputCoverageMask: {
       const int slot = SystemValueSlot(op.file, c);
+      return slot < 0 ? Value{} : t.values[static_cast<size_t>(slot)];
+    }
+    case RegFile::kInput: {
+      const uint64_t k = uint64_t{op.index} * 4 + static_cast<uint64_t>(c);
+      const int slot = k < input_slots_.size() ? input_slots_[k] : -1;
       return slot < 0 ? Value{} : t.values[static_cast<size_t>(slot)];
     }
     default: return Value{};

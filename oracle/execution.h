@@ -23,6 +23,7 @@
 #include "oracle/counter_slots.h"
 #include "oracle/internal/decoded_program.h"
 #include "oracle/interpreter.h"
+#include "oracle/pixel_quads.h"
 #include "oracle/replay.h"
 #include "oracle/system_values.h"
 #include "oracle/value.h"
@@ -39,9 +40,18 @@ struct Thread {
   uint32_t group = 0;                       // linear group index
   std::array<uint32_t, 3> tid = {0, 0, 0};  // vThreadIDInGroup
   std::array<uint32_t, 3> gid = {0, 0, 0};  // vThreadGroupID
+  // Whom its UAV accesses are coherent with (spec 2.3): its group's
+  // threads in cs, itself alone in ps (docs/pixel-stage.md P.6).
+  uint32_t domain = 0;
   uint32_t pc = 0;
   bool done = false;
-  bool waiting = false;  // at a sync_*_t
+  bool waiting = false;  // at a sync_*_t, or (ps) at a derivative
+  // ps: covered and not discarded; only then do stores and atomics take
+  // effect (spec 1.3, P.3). Always true in cs.
+  bool active = true;
+  // ps: a digest of the control flow taken, so that a derivative can tell
+  // whether its quad got there together (P.5).
+  uint64_t path = 0;
   uint64_t steps = 0;
   uint32_t accesses =
       0;  // memory words read or written so far (WriteRecord::seq)
@@ -159,6 +169,25 @@ class Execution {
   ABSL_ATTRIBUTE_NOINLINE absl::Status OverBudget() const;
   ABSL_ATTRIBUTE_NOINLINE absl::Status OverTraceCap() const;
   bool MaybeReleaseBarrier(uint32_t g);  // true if it released
+  // The group's release, whatever the stage: a barrier in cs, a quad's
+  // derivatives in ps.
+  bool MaybeRelease(uint32_t g) {
+    return pixel_ ? MaybeReleaseQuad(g) : MaybeReleaseBarrier(g);
+  }
+
+  // pixel_execution.cc: the pixel stage (docs/pixel-stage.md).
+  // Setup's part for a ps_5_0 case: quads as groups of four, v# inputs.
+  absl::Status SetupPixel();
+  // StartGroup's part for quad `g`: each lane's inputs and state.
+  void StartQuad(uint32_t g);
+  // discard_z/nz: the lane goes on for its neighbours, inactive (P.3).
+  void ExecDiscard(Thread& t, const isa::Instruction& inst);
+  // Once every lane of quad `g` that has not ended waits at a derivative,
+  // each gets its result (P.5); true if it released.
+  bool MaybeReleaseQuad(uint32_t g);
+  // An atomic in an inactive lane: no access, no event, dst0 undefined.
+  void ExecInactiveAtomic(Thread& t, uint32_t index,
+                          const isa::Instruction& inst);
   // Temps and immediates are most reads and writes: those paths are here,
   // to inline into the instruction loops; the other files in ReadOther and
   // WriteOther.
@@ -269,6 +298,11 @@ class Execution {
   AccessLog log_;
   isa::Prng prng_;
 
+  bool pixel_ = false;            // a ps_5_0 case: groups are quads
+  std::vector<PixelQuad> quads_;  // ps: by group
+  // ps: v#'s component -> its slot in Thread::values (-1: not an input);
+  // by v# index * 4 + component.
+  std::vector<int8_t> input_slots_;
   uint32_t temps_ = 0;                       // the last dcl_temps' count
   std::vector<uint32_t> xsizes_;             // x# -> elements (0 = undeclared)
   absl::Span<const Decoded> decoded_;        // by instruction index

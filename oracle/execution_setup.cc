@@ -166,6 +166,7 @@ absl::Status Execution::Setup() {
       default: break;
     }
   }
+  if (program_.pixel()) return SetupPixel();
   // Each product saturates just past its cap: three 32-bit extents could
   // wrap 64 bits and slip through.
   auto capped = [](const std::array<uint32_t, 3>& v, uint64_t cap) {
@@ -209,6 +210,7 @@ absl::Status Execution::Setup() {
 }
 
 void Execution::StartGroup(uint32_t g) {
+  if (pixel_) return StartQuad(g);
   Group& group = groups_[g];
   // Spec 1.8, E-22: TGSM is undefined at group start. Filled in the room of
   // an earlier group's, if any (assigning keeps the inner vectors' room).
@@ -233,6 +235,9 @@ void Execution::StartGroup(uint32_t g) {
     Thread& t = threads_[group.first_thread + k];
     t.id = group.first_thread + k;
     t.group = g;
+    t.domain = g;
+    t.active = true;
+    t.path = 0;
     t.tid = tid;
     t.gid = gid;
     t.pc = 0;

@@ -89,7 +89,7 @@ MemoryId Execution::IdOf(const Thread& t, const Operand& target) const {
 
 Accessor Execution::AccessorOf(const Thread& t, bool tgsm) const {
   const Group& g = groups_[t.group];
-  return {t.id, t.group, tgsm ? g.tgsm_interval : g.uav_interval};
+  return {t.id, t.domain, tgsm ? g.tgsm_interval : g.uav_interval};
 }
 
 Value Execution::ReadWord(Thread& t, const Operand& target, uint32_t word) {
@@ -170,7 +170,7 @@ void Execution::StoreWord(Thread& t, const Operand& target, uint32_t word,
     AtomicSite site;
     site.key = {t.gid, t.tid, t.pc, 0};
     site.thread = t.id;
-    site.group = t.group;
+    site.group = t.domain;
     site.interval = a.interval;
     const bool stores_race =
         racing_atomic &&
@@ -242,7 +242,7 @@ AtomicSite Execution::SiteOf(const Thread& t, uint32_t index, bool tgsm) const {
   AtomicSite s;
   s.key = {t.gid, t.tid, index, t.occurrences[decoded_[index].atomic_ordinal]};
   s.thread = t.id;
-  s.group = t.group;
+  s.group = t.domain;
   s.interval = AccessorOf(t, tgsm).interval;
   return s;
 }

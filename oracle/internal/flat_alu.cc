@@ -73,8 +73,9 @@ bool FlatAlu::Of(const isa::Instruction& inst, int lane, size_t sources,
     } else if (op.file == isa::RegFile::kImmediate) {
       constant = Value::Of(
           op.values[op.value_count == 1 ? 0 : static_cast<size_t>(lane & 3)]);
-    } else if (op.file == isa::RegFile::kIndexableTemp) {
-      return false;
+    } else if (op.file == isa::RegFile::kIndexableTemp ||
+               op.file == isa::RegFile::kInput) {
+      return false;  // x#'s element and v#'s input are known only per pass
     } else if (const int slot = SystemValueSlot(op.file, op.Component(lane));
                slot >= 0) {
       read(k, static_cast<size_t>(slot));
