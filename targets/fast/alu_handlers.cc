@@ -127,6 +127,25 @@ struct CountBits {
     return static_cast<uint32_t>(std::popcount(a));
   }
 };
+// Float to integer, toward zero, NaN to 0, clamped at the ends (FS 22.10).
+struct FtoU {
+  static uint32_t F(uint32_t a, uint32_t, uint32_t, uint32_t) {
+    float f;
+    std::memcpy(&f, &a, sizeof f);
+    if (f != f || f <= 0.0f) return 0;
+    return f < 4294967296.0f ? static_cast<uint32_t>(f) : 0xFFFFFFFFu;
+  }
+};
+struct FtoI {
+  static uint32_t F(uint32_t a, uint32_t, uint32_t, uint32_t) {
+    float f;
+    std::memcpy(&f, &a, sizeof f);
+    if (f != f) return 0;
+    if (f >= 2147483648.0f) return 0x7FFFFFFFu;
+    if (f <= -2147483648.0f) return 0x80000000u;
+    return static_cast<uint32_t>(static_cast<int32_t>(f));
+  }
+};
 struct Ubfe {
   // width and offset use their low 5 bits (FS ubfe).
   static uint32_t F(uint32_t width, uint32_t offset, uint32_t v, uint32_t) {
@@ -338,6 +357,8 @@ Handler AluHandler(Op op, bool aliased, Decoded& d) {
     case Op::kBfi: return Pick<Bfi>(d, aliased);
     case Op::kUbfe: return Pick<Ubfe>(d, aliased);
     case Op::kCountBits: return Pick<CountBits>(d, aliased);
+    case Op::kFtoU: return Pick<FtoU>(d, aliased);
+    case Op::kFtoI: return Pick<FtoI>(d, aliased);
     default: return Pick<Mov>(d, aliased);
   }
 }

@@ -16,6 +16,7 @@
 #include "targets/fast/constant_slots.h"
 #include "targets/fast/injection.h"
 #include "targets/fast/memory_slots.h"
+#include "targets/fast/pixel_lanes.h"
 
 namespace atomfuzz::targets::fast {
 
@@ -56,6 +57,10 @@ struct Decoded {
   bool returns = false;  // an immediate atomic (dst0)
   uint8_t sync_flags = 0;
   uint32_t case_value = 0;  // case l(N)
+  bool nonzero = false;     // discard_nz (else discard_z)
+  // Pixel stage: a store or atomic runs `inner` with the wave's active
+  // mask narrowed to the lanes that may touch memory (pixel_handlers.cc).
+  Handler inner = nullptr;
   // Gather/scatter of x#[rN.c + k] into scratch slots (pseudo-instructions
   // around the instruction that uses it): element 0's first slot, elements,
   // constant offset, and the slot of rN.c (UINT32_MAX: no relative part).
@@ -81,6 +86,11 @@ struct CompiledCase {
   Inject inject = Inject::kNone;
   // Indexable temps: base slot and elements per x#.
   std::vector<std::pair<uint32_t, uint32_t>> xregs;
+  // Pixel stage: the lanes (whole quads) and where their inputs live.
+  bool pixel = false;
+  bool per_sample = false;  // the shader reads SV_SampleIndex
+  std::vector<PixelLaneInfo> pixel_lanes;
+  uint32_t sv_position = 0, sv_sample = 0, sv_primitive = 0, sv_coverage = 0;
 
   // Back to a default CompiledCase, keeping the vectors' storage.
   void Clear();

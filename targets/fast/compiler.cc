@@ -47,6 +47,12 @@ class Compiler {
     out_.sv_thread_in_group = Reserve(3);
     out_.sv_flattened = Reserve(1);
     out_.sv_zero = Reserve(1);
+    if (out_.pixel) {
+      out_.sv_position = Reserve(4);
+      out_.sv_sample = Reserve(1);
+      out_.sv_primitive = Reserve(1);
+      out_.sv_coverage = Reserve(1);
+    }
     scratch_ = Reserve(kScratch * 4);
     out_.constant_base = next_slot_;  // constants take every slot after
     const auto& code = case_.shader.instructions;
@@ -84,6 +90,7 @@ class Compiler {
 
   absl::Status Declarations() {
     out_.groups = case_.groups;
+    out_.pixel = case_.shader.pixel();
     uint64_t tgsm = 0;
     for (const isa::Instruction& i : case_.shader.instructions) {
       const auto& ops = i.operands;
@@ -103,6 +110,13 @@ class Compiler {
           break;
         case Op::kDclThreadGroup:
           out_.group_size = {ops[0].index, ops[1].index, ops[2].index};
+          break;
+        case Op::kDclInputPsSgv:
+        case Op::kDclInputPsSiv:
+          if (ops[0].index >= 32) {
+            return absl::InvalidArgumentError("v# beyond v31");
+          }
+          inputs_[ops[0].index] = static_cast<isa::InputName>(ops[1].index);
           break;
         case Op::kDclUavRaw:
         case Op::kDclUavStructured:
@@ -161,6 +175,7 @@ class Compiler {
       }
     }
     out_.tgsm_words = static_cast<uint32_t>(tgsm);
+    if (out_.pixel) return PixelLanes();
     // Multiplied one factor at a time against the caps: three u32 extents
     // can wrap 64 bits (769546 * 494770 * 48448661 = 2^64 + 4), and the
     // waves count ids up to the real extents.
@@ -184,6 +199,37 @@ class Compiler {
         return absl::InvalidArgumentError("resource too large");
     }
     return absl::OkStatus();
+  }
+
+  absl::Status PixelLanes() {
+    const isa::Draw& draw = case_.draw;
+    if (draw.width > isa::kMaxFramebufferSide ||
+        draw.height > isa::kMaxFramebufferSide ||
+        draw.triangles.size() > isa::kMaxTriangles ||
+        (draw.samples != 1 && draw.samples != 4)) {
+      return absl::InvalidArgumentError("a [draw] past its limits");
+    }
+    for (const isa::Resource& r : case_.resources) {
+      if (r.init.size() > kMaxWords)
+        return absl::InvalidArgumentError("resource too large");
+    }
+    BuildPixelLanes(case_, out_.pixel_lanes);
+    out_.per_sample = ShaderRunsPerSample(case_.shader);
+    return absl::OkStatus();
+  }
+
+  // The slot of component c of v<index>: what its declaration names.
+  uint32_t InputSlot(uint32_t index, int c) const {
+    if (index >= inputs_.size()) return out_.sv_zero;
+    switch (inputs_[index]) {
+      case isa::InputName::kPosition:
+        return out_.sv_position + static_cast<uint32_t>(c & 3);
+      case isa::InputName::kSampleIndex:
+        return c == 0 ? out_.sv_sample : out_.sv_zero;
+      case isa::InputName::kPrimitiveId:
+        return c == 0 ? out_.sv_primitive : out_.sv_zero;
+    }
+    return out_.sv_zero;
   }
 
   // Inline for the usual hit: a scalar immediate asks four times in a row
@@ -262,6 +308,9 @@ class Compiler {
         return c < 3 ? out_.sv_thread_in_group + static_cast<uint32_t>(c)
                      : out_.sv_zero;
       case RegFile::kThreadIDInGroupFlattened: return out_.sv_flattened;
+      case RegFile::kInput: return InputSlot(o.index, c);
+      case RegFile::kInputCoverageMask:
+        return out_.pixel ? out_.sv_coverage : out_.sv_zero;
       default: return out_.sv_zero;
     }
   }
@@ -391,6 +440,11 @@ class Compiler {
         tables_.control.push_back(index);
         break;
       case isa::Family::kSync: d.fn = SyncHandler(); break;
+      case isa::Family::kDiscard:
+        d.nonzero = row.test_nonzero;
+        d.fn = DiscardHandler(out_.inject);
+        break;
+      case isa::Family::kDeriv: d.fn = DerivHandler(inst.op); break;
       default: {
         if (d.memory < 0)
           return absl::InvalidArgumentError(
@@ -405,6 +459,11 @@ class Compiler {
         // Injected: dst0 always to .x (its first slot).
         if (out_.inject == Inject::kDst0WrongComponent && d.returns && d.mask) {
           d.mask = 0x1;
+        }
+        // A pixel lane may have no right to touch memory (spec 1.3).
+        if (out_.pixel && row.family != isa::Family::kLoad) {
+          d.inner = d.fn;
+          d.fn = GatedHandler(row.family, out_.inject);
         }
         break;
       }
@@ -465,6 +524,13 @@ class Compiler {
   CompiledCase& out_;
   uint32_t next_slot_ = 0;
   uint32_t scratch_ = 0;
+  // v# -> the input its dcl_input_ps_* names (position by default: only a
+  // declared v# is read in a valid case).
+  std::array<isa::InputName, 32> inputs_ = [] {
+    std::array<isa::InputName, 32> a;
+    a.fill(isa::InputName::kPosition);
+    return a;
+  }();
   bool has_last_constant_ = false;  // the last constant asked for:
   uint32_t last_value_ = 0, last_slot_ = 0;
 };
@@ -483,6 +549,7 @@ void CompiledCase::Clear() {
   reuse(constants, fresh.constants);
   reuse(switch_values, fresh.switch_values);
   reuse(xregs, fresh.xregs);
+  reuse(pixel_lanes, fresh.pixel_lanes);
   *this = std::move(fresh);
 }
 

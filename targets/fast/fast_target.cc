@@ -42,6 +42,18 @@ struct WavePlan {
 // wave with one TGSM.
 // Fills `plan`, reusing its storage.
 void PlanWaves(const CompiledCase& cc, std::vector<WavePlan>& plan) {
+  plan.clear();
+  if (cc.pixel) {
+    // Whole quads, 16 to a wave: a wave runs in lockstep, which is all a
+    // quad's derivatives need (lanes of a quad are consecutive).
+    constexpr uint64_t kWaveLanes = 64;
+    const uint64_t lanes = cc.pixel_lanes.size();
+    for (uint64_t first = 0; first < lanes; first += kWaveLanes) {
+      plan.push_back(WavePlan(
+          {first, static_cast<uint32_t>(std::min(kWaveLanes, lanes - first))}));
+    }
+    return;
+  }
   const auto& gs = cc.group_size;
   const uint32_t per_group = gs[0] * gs[1] * gs[2];
   const uint64_t groups = uint64_t{cc.groups[0]} * cc.groups[1] * cc.groups[2];

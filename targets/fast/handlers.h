@@ -18,6 +18,12 @@ Handler ControlHandler(isa::Op op);
 Handler SyncHandler();
 Handler MemoryHandler(const isa::Instruction& inst, const Memory& m,
                       Inject inject);
+// The pixel stage (pixel_handlers.cc): discard_z/nz, deriv_rt*, and the
+// wrapper that runs a store or atomic (Decoded::inner) only in the lanes
+// that may touch memory.
+Handler DiscardHandler(Inject inject);
+Handler DerivHandler(isa::Op op);
+Handler GatedHandler(isa::Family family, Inject inject);
 Handler GatherHandler();   // x# -> scratch slots
 Handler ScatterHandler();  // scratch slots -> x#
 

@@ -32,6 +32,12 @@ constexpr InjectionInfo kInjections[] = {
     {Inject::kXorAsOr, "xor-as-or", "atomic xor performs or"},
     {Inject::kIAddSaturate, "iadd-saturate",
      "atomic iadd saturates at 0xffffffff instead of wrapping"},
+    {Inject::kHelperAtomicsWrite, "helper-atomics-write",
+     "atomics of helper pixels (uncovered quad members) take effect"},
+    {Inject::kDiscardIgnoredByAtomics, "discard-ignored-by-atomics",
+     "atomics after discard still take effect (stores do not)"},
+    {Inject::kDiscardKillsDerivatives, "discard-kills-derivatives",
+     "discard ends the lane, so its quad's derivatives read junk"},
 };
 
 }  // namespace

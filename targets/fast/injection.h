@@ -33,6 +33,9 @@ enum class Inject : uint8_t {
   kSyncNoWait,               // sync_*_t does not wait for the whole group
   kXorAsOr,                  // atomic xor performs or
   kIAddSaturate,             // atomic iadd saturates instead of wrapping
+  kHelperAtomicsWrite,       // helper pixels' atomics take effect
+  kDiscardIgnoredByAtomics,  // discarded pixels' atomics take effect
+  kDiscardKillsDerivatives,  // discard ends the lane; derivatives read junk
 };
 
 struct InjectionInfo {

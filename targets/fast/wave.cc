@@ -1,6 +1,7 @@
 #include "targets/fast/wave.h"
 
 #include <algorithm>
+#include <bit>
 
 namespace atomfuzz::targets::fast {
 
@@ -57,6 +58,7 @@ void Refill(std::vector<T>& v, size_t n, T value) {
   std::fill_n(v.data(), n, value);
 }
 void FillLanes(Wave& w, uint64_t first, uint64_t per_group);
+void FillPixelLanes(Wave& w, uint64_t first);
 bool Execute(Wave& w, uint64_t max_steps);
 }  // namespace
 
@@ -85,6 +87,10 @@ bool RunWave(Wave& w, uint64_t first, uint64_t max_steps) {
   Ensure(w.lane_gid, L);
   Ensure(w.lane_tid, L);
   if (w.trace != nullptr) Refill(w.occurrences, size_t{cc.atomics} * L, 0u);
+  if (cc.pixel) {
+    FillPixelLanes(w, first);
+    return Execute(w, max_steps);
+  }
   const auto& gs = cc.group_size;
   const uint64_t per_group = uint64_t{gs[0]} * gs[1] * gs[2];
   if (first % per_group == 0 && L == per_group) {
@@ -169,6 +175,35 @@ void FillLanes(Wave& w, uint64_t first, uint64_t per_group) {
         static_cast<uint32_t>(k / gs[0] % gs[1]),
         static_cast<uint32_t>(k / gs[0] / gs[1])};
     sv.SetLane(l, GroupId(*w.cc, g), tid, static_cast<uint32_t>(k));
+  }
+}
+
+// Pixel lanes: their inputs (docs/pixel-stage.md P.2) and whether each is
+// a helper. SV_Position is the pixel centre here, also per sample (the
+// oracle allows that or the sample's location).
+void FillPixelLanes(Wave& w, uint64_t first) {
+  const CompiledCase& cc = *w.cc;
+  Ensure(w.covered, w.lanes);
+  Refill(w.discarded, w.lanes, 0u);
+  uint32_t* const pos[4] = {w.Slot(cc.sv_position), w.Slot(cc.sv_position + 1),
+                            w.Slot(cc.sv_position + 2),
+                            w.Slot(cc.sv_position + 3)};
+  uint32_t* const sample = w.Slot(cc.sv_sample);
+  uint32_t* const primitive = w.Slot(cc.sv_primitive);
+  uint32_t* const coverage = w.Slot(cc.sv_coverage);
+  const bool per_sample = cc.per_sample;
+  for (uint32_t l = 0; l < w.lanes; ++l) {
+    const PixelLaneInfo& p = cc.pixel_lanes[first + l];
+    w.covered[l] = p.covered ? ~0u : 0u;
+    w.lane_gid[l] = {p.primitive, 0, 0};
+    w.lane_tid[l] = {p.x, p.y, p.sample};
+    pos[0][l] = std::bit_cast<uint32_t>(static_cast<float>(p.x) + 0.5f);
+    pos[1][l] = std::bit_cast<uint32_t>(static_cast<float>(p.y) + 0.5f);
+    pos[2][l] = 0;            // 0.0f: the draw's depth
+    pos[3][l] = 0x3f800000u;  // 1.0f: 1/w
+    sample[l] = p.sample;
+    primitive[l] = p.primitive;
+    coverage[l] = per_sample ? 1u << p.sample : p.coverage;
   }
 }
 

@@ -52,6 +52,9 @@ struct Wave {
   uint32_t constant_lanes = 0;
   Mask active;
   Mask returned;
+  // Pixel stage: lanes that are not helpers, lanes a discard took, and
+  // room for the narrowed mask a memory instruction runs under.
+  Mask covered, discarded, gated;
   std::vector<Frame> frames;  // grows on demand; `depth` in use
   size_t depth = 0;
   std::vector<uint32_t> tgsm;     // this wave's g# words
@@ -90,7 +93,8 @@ struct Wave {
 };
 
 // Fills a wave for `lanes` consecutive threads of the dispatch starting at
-// global thread `first` (sysvals, constants, masks), then runs it to the end
+// global thread `first` (in a pixel case: consecutive pixel lanes, whole
+// quads) (sysvals, constants, masks), then runs it to the end
 // or the step budget. Returns false if the budget ran out (steps, a lane's
 // max_iterations, or the trace's max_trace events).
 bool RunWave(Wave& w, uint64_t first_thread, uint64_t max_steps);
