@@ -40,6 +40,12 @@ uint64_t MostAtomicsOnOneWord(const isa::Outcome& o) {
 RunResult RunOne(const isa::Case& c, targets::Target& target,
                  const RunOneOptions& o) {
   RunResult r;
+  if (!target.RunsStage(c.shader.stage)) {
+    r.kind = RunKind::kNotJudged;
+    r.message = absl::StrCat(target.name(), " does not run ",
+                             isa::StagePrefix(c.shader.stage), "_5_0 cases");
+    return r;
+  }
   if (o.on_phase) o.on_phase(false);
   absl::StatusOr<isa::Outcome> outcome = target.Run(c);
   if (outcome.ok() && outcome->status == isa::RunStatus::kTimedOut &&

@@ -17,6 +17,7 @@ class OracleTarget : public targets::Target {
         std::min(options.max_steps_per_wave, options.max_steps_per_thread);
   }
   absl::string_view name() const override { return "oracle"; }
+  bool RunsStage(isa::Stage) const override { return true; }
   absl::StatusOr<isa::Outcome> Run(const isa::Case& c) override {
     return oracle::Interpret(c, options_);
   }

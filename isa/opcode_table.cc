@@ -99,7 +99,8 @@ constexpr OpcodeInfo PixelInput(Op op, absl::string_view m, uint16_t tok) {
           Rmw::kNone,
           0,
           Suffix::kInterpolation,
-          {O(K::kInputPsDecl, R::kDeclared), O(K::kInputName, R::kNone)},
+          // The name is a bare number in the declaration, as counts are.
+          {O(K::kInputPsDecl, R::kDeclared), O(K::kInputName, R::kCount)},
           "P.2"};
 }
 

@@ -57,6 +57,12 @@ class Target {
   // What a finding names as its executor: the target and the versions of
   // what it drives ("vulkan: vkd3d-shader 1.2 ..."), by default the name.
   virtual std::string Describe() const { return std::string(name()); }
+  // Whether the target runs cases of this stage at all. A case of a stage
+  // it does not run is not judged (fuzz::RunOne), rather than a refusal
+  // counted as a divergence: the pixel stage is newer than some targets.
+  virtual bool RunsStage(isa::Stage stage) const {
+    return stage == isa::Stage::kCompute;
+  }
   // Errors are the target's own failures to set up; a case it refuses is an
   // Outcome with RunStatus::kRejected and the reason.
   virtual absl::StatusOr<isa::Outcome> Run(const isa::Case& c) = 0;

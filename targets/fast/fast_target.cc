@@ -114,6 +114,7 @@ class FastTarget : public Target {
       : options_(options), inject_(inject) {}
 
   absl::string_view name() const override { return "fast"; }
+  bool RunsStage(isa::Stage) const override { return true; }
 
   absl::StatusOr<isa::Outcome> Run(const isa::Case& c) override {
     isa::Outcome outcome;

@@ -29,27 +29,29 @@ using targets::fast::InjectionInfo;
 // usual run judges one case. Only a speed-up; a stale entry still passes if
 // another case diverges.
 const absl::flat_hash_map<std::string, std::string>& FirstTries() {
-  static const auto* const kFirst =
-      new absl::flat_hash_map<std::string, std::string>{
-          {"imax-unsigned", "corpus/spec/e02-signed-extremes.case"},
-          {"umax-signed", "corpus/spec/e02-signed-extremes.case"},
-          {"cmpxchg-swapped", "corpus/spec/e05-cmp-operand-order.case"},
-          {"cmpxchg-success-flag", "corpus/spec/e06-cmp-exch-fail.case"},
-          {"return-new", "corpus/spec/e07-returns-old.case"},
-          {"oob-wrap", "corpus/spec/e12-raw-bounds.case"},
-          {"structured-offset-ignored",
-           "corpus/spec/e11-constant-addresses.case"},
-          {"structured-index-wrap32",
-           "corpus/spec/e17-structured-index-wrap.case"},
-          {"tex2d-y-ignored", "corpus/spec/e18-typed-coord-extent.case"},
-          {"tgsm-shared", "corpus/spec/e25-iadd-n-threads.case"},
-          {"consume-pre-decrement", "corpus/spec/e36-counter-wraps.case"},
-          {"rmw-not-atomic", "corpus/spec/e25-iadd-n-threads.case"},
-          {"dst0-wrong-component", "corpus/spec/e09-dst0-component.case"},
-          {"sync-no-wait", "corpus/spec/e30-sync-t-uniform-flow.case"},
-          {"xor-as-or", "corpus/spec/e25b-commutative-prefix-sets.case"},
-          {"iadd-saturate", "corpus/spec/e01-iadd-wrap.case"},
-      };
+  static const auto* const kFirst = new absl::flat_hash_map<std::string,
+                                                            std::string>{
+      {"imax-unsigned", "corpus/spec/e02-signed-extremes.case"},
+      {"umax-signed", "corpus/spec/e02-signed-extremes.case"},
+      {"cmpxchg-swapped", "corpus/spec/e05-cmp-operand-order.case"},
+      {"cmpxchg-success-flag", "corpus/spec/e06-cmp-exch-fail.case"},
+      {"return-new", "corpus/spec/e07-returns-old.case"},
+      {"oob-wrap", "corpus/spec/e12-raw-bounds.case"},
+      {"structured-offset-ignored", "corpus/spec/e11-constant-addresses.case"},
+      {"structured-index-wrap32", "corpus/spec/e17-structured-index-wrap.case"},
+      {"tex2d-y-ignored", "corpus/spec/e18-typed-coord-extent.case"},
+      {"tgsm-shared", "corpus/spec/e25-iadd-n-threads.case"},
+      {"consume-pre-decrement", "corpus/spec/e36-counter-wraps.case"},
+      {"rmw-not-atomic", "corpus/spec/e25-iadd-n-threads.case"},
+      {"dst0-wrong-component", "corpus/spec/e09-dst0-component.case"},
+      {"sync-no-wait", "corpus/spec/e30-sync-t-uniform-flow.case"},
+      {"xor-as-or", "corpus/spec/e25b-commutative-prefix-sets.case"},
+      {"iadd-saturate", "corpus/spec/e01-iadd-wrap.case"},
+      {"helper-atomics-write", "corpus/spec/p02-helper-in-partial-quad.case"},
+      {"discard-ignored-by-atomics",
+       "corpus/spec/p01-inactive-after-discard.case"},
+      {"discard-kills-derivatives", "corpus/spec/p06-undefined-return.case"},
+  };
   return *kFirst;
 }
 

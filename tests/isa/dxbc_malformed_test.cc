@@ -96,7 +96,7 @@ TEST(DxbcMalformedTest, ContainerErrors) {
 
 TEST(DxbcMalformedTest, ProgramErrors) {
   std::vector<uint32_t> t = Tokens();
-  t[0] = 0x00000050;  // ps_5_0
+  t[0] = 0x00010050;  // vs_5_0
   ExpectError(Container(t), "+0x54: expected the version token 0x00050050");
   t = Tokens();
   t[1] += 1;

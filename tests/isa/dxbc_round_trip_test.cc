@@ -160,6 +160,19 @@ TEST(DxbcTableWalkTest, EveryOpcodeRowRoundTrips) {
           break;
         }
         case OperandKind::kNumber: inst.operands.push_back(Number(7)); break;
+        case OperandKind::kInputPsDecl: {
+          Operand o;
+          o.file = RegFile::kInput;
+          o.index = 2;
+          o.selection = Selection::kMask;
+          o.mask = 3;
+          inst.operands.push_back(o);
+          break;
+        }
+        case OperandKind::kInputName:
+          inst.operands.push_back(
+              Number(static_cast<uint32_t>(InputName::kPosition)));
+          break;
         case OperandKind::kIndexableTempDecl: {
           Operand o;
           o.file = RegFile::kIndexableTemp;
@@ -172,6 +185,9 @@ TEST(DxbcTableWalkTest, EveryOpcodeRowRoundTrips) {
       }
     }
     if (row.suffix == Suffix::kDimGlc) inst.dim = Dim::kTexture2D;
+    if (row.suffix == Suffix::kInterpolation) {
+      inst.interpolation = Interpolation::kLinearNoPerspective;
+    }
     p.instructions.push_back(inst);
     EXPECT_TRUE(RoundTrips(p)) << row.mnemonic;
   }

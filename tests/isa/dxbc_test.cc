@@ -63,7 +63,7 @@ TEST(DxbcTest, RefusesOtherShaderModels) {
   absl::StatusOr<std::vector<uint8_t>> bytes = EncodeDxbc(p);
   ASSERT_FALSE(bytes.ok());
   EXPECT_EQ(bytes.status().code(), absl::StatusCode::kInvalidArgument);
-  EXPECT_NE(bytes.status().message().find("only cs_5_0"),
+  EXPECT_NE(bytes.status().message().find("only the 5_0 models"),
             absl::string_view::npos);
 }
 

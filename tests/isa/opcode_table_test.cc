@@ -92,6 +92,16 @@ Operand SampleOperand(const OpcodeInfo& row, const OperandSpec& spec,
       return o;
     }
     case OperandKind::kNumber: return Number(16 + i);
+    case OperandKind::kInputPsDecl: {
+      Operand o;
+      o.file = RegFile::kInput;
+      o.index = i;
+      o.selection = Selection::kMask;
+      o.mask = 0b0011;
+      return o;
+    }
+    case OperandKind::kInputName:
+      return Number(static_cast<uint32_t>(InputName::kSampleIndex));
     case OperandKind::kIndexableTempDecl: {
       Operand o;
       o.file = RegFile::kIndexableTemp;
@@ -142,6 +152,9 @@ void SetAllSuffixes(const OpcodeInfo& row, Instruction& inst) {
     case Suffix::kGlobalFlags:
       inst.global_flags = kRefactoringAllowed | kEnableRawAndStructuredBuffers;
       break;
+    case Suffix::kInterpolation:
+      inst.interpolation = Interpolation::kLinearNoPerspectiveSample;
+      break;
     case Suffix::kNone: break;
   }
 }
@@ -151,6 +164,9 @@ void SetMinimalSuffixes(const OpcodeInfo& row, Instruction& inst) {
   if (row.suffix == Suffix::kDimGlc) inst.dim = Dim::kBuffer;
   if (row.suffix == Suffix::kGlobalFlags) {
     inst.global_flags = kRefactoringAllowed;
+  }
+  if (row.suffix == Suffix::kInterpolation) {
+    inst.interpolation = Interpolation::kConstant;
   }
 }
 

@@ -319,6 +319,39 @@ word 4 = 0
 )",
      "t.case:11:1: expected word indices below 4, found word 4 [expectation, "
      "docs/case-format.md]"},
+    {"stage", R"([shader]
+cs_5_0
+dcl_temps 1
+dcl_thread_group 4, 1, 1
+mov r0.x, l(0)
+discard_nz r0.x
+ret
+)",
+     "t.case:6:1: expected no discard or derivative in cs_5_0, found "
+     "'discard_nz r0.x' [stage, spec 1.1, docs/pixel-stage.md P.1]"},
+    {"pixel-input", R"([draw]
+framebuffer 2, 2
+samples 1
+triangle 0 0, 4 0, 0 4
+[shader]
+ps_5_0
+dcl_input_ps_sgv linear v0.x, sampleIndex
+ret
+)",
+     "t.case:7:1: expected dcl_input_ps_sgv constant v#.x, sampleIndex or "
+     "primitive_id, found 'dcl_input_ps_sgv linear v0.x, sampleInde...' "
+     "[pixel-input, docs/pixel-stage.md P.2]"},
+    {"draw", R"([draw]
+framebuffer 2, 2
+samples 1
+triangle 0.5 0.5, 4 0.5, 0.5 4
+[shader]
+ps_5_0
+ret
+)",
+     "t.case:1:1: expected every sample point 1/64 pixel or more from every "
+     "edge, found triangle 0: sample 0 of pixel (0, 0) lies within 1/64 "
+     "pixel of the edge from vertex 0 to 1 [draw, docs/pixel-stage.md P.1]"},
 };
 
 class RuleTableTest : public testing::TestWithParam<RuleCase> {};
@@ -365,7 +398,7 @@ TEST(ValidatorRules, EveryRuleHasACase) {
   for (absl::string_view id : tested) {
     EXPECT_TRUE(ids.contains(id)) << "test case for unknown rule " << id;
   }
-  EXPECT_EQ(AllRules().size(), 25u);
+  EXPECT_EQ(AllRules().size(), 28u);
 }
 
 TEST(ValidatorRules, EveryRuleHasASpecAndSummary) {

@@ -175,12 +175,14 @@ void ExpectPlainFields(const isa::Program& program, const DecodedProgram& d) {
       lane = std::countr_zero(inst.operands[0].mask & 0xFu);
     }
     EXPECT_EQ(e.alu_lane, lane);
-    // Flat: one lane, and no x# in the destination or a source it reads.
+    // Flat: one lane, and no x# in the destination or a source it reads,
+    // nor a v# (its input is known per pass).
     bool flat =
         lane >= 0 && inst.operands[0].file != isa::RegFile::kIndexableTemp;
     for (size_t k = 0; k < std::min<size_t>(given, 4); ++k) {
       if (static_cast<int>(k) < sources &&
-          inst.operands[1 + k].file == isa::RegFile::kIndexableTemp) {
+          (inst.operands[1 + k].file == isa::RegFile::kIndexableTemp ||
+           inst.operands[1 + k].file == isa::RegFile::kInput)) {
         flat = false;
       }
     }
