@@ -3,6 +3,7 @@
 #include <algorithm>
 
 #include "absl/strings/str_cat.h"
+#include "targets/vulkan/vk_draw.h"
 #include "targets/vulkan/vk_objects.h"
 #include "targets/vulkan/vk_uav_set.h"
 
@@ -19,7 +20,10 @@ std::string DeviceRefusal(const VkContext& vk, const isa::Case& c,
                           absl::Span<const UavBinding> bindings,
                           BufferUavMode mode) {
   const VkPhysicalDeviceLimits& lim = vk.properties.limits;
-  for (int i = 0; i < 3; ++i) {
+  if (c.shader.pixel()) {
+    if (std::string why = DrawRefusal(vk, c); !why.empty()) return why;
+  }
+  for (int i = 0; i < 3 && !c.shader.pixel(); ++i) {
     if (c.groups[i] > lim.maxComputeWorkGroupCount[i]) {
       return absl::StrCat("dispatch of ", c.groups[i], " groups in dimension ",
                           i, " exceeds the device's ",
@@ -63,6 +67,13 @@ std::string DeviceRefusal(const VkContext& vk, const isa::Case& c,
         lim.maxPerStageDescriptorStorageImages, ", ",
         lim.maxPerStageDescriptorStorageBuffers, ", ", lim.maxPerStageResources,
         " in all)");
+  }
+  // A pixel shader's UAVs count against its outputs too.
+  if (c.shader.pixel() &&
+      images + buffers > lim.maxFragmentCombinedOutputResources) {
+    return absl::StrCat(
+        images + buffers, " UAV descriptors exceed the device's ",
+        lim.maxFragmentCombinedOutputResources, " fragment shader outputs");
   }
   return "";
 }

@@ -13,6 +13,7 @@
 #include "targets/vulkan/case_shader.h"
 #include "targets/vulkan/vk_context.h"
 #include "targets/vulkan/vk_dispatch.h"
+#include "targets/vulkan/vk_draw.h"
 
 namespace atomfuzz::targets::vulkan {
 namespace {
@@ -52,7 +53,9 @@ absl::StatusOr<isa::Outcome> Execute(VkContext& vk, const isa::Case& run,
   if (!shader.error.ok()) return shader.error;
   if (shader.refused) return *shader.refused;
   absl::StatusOr<std::vector<isa::UavState>> uavs =
-      Dispatch(vk, run, shader.spirv, shader.bindings, mode);
+      run.shader.pixel()
+          ? Draw(vk, run, shader.spirv, shader.bindings, mode)
+          : Dispatch(vk, run, shader.spirv, shader.bindings, mode);
   if (!uavs.ok()) {
     // A dispatch that never ends or a lost device is the driver's failure
     // on this case, not a setup error.
@@ -154,7 +157,8 @@ class VulkanTarget : public Target {
         // lavapipe runs a loop no thread of the group enters until the
         // masked-off lanes would leave it, on the shader's one loop budget
         // (docs/findings.md #10): another case's loop could cut this case's
-        // loops short, so a case with loops runs alone.
+        // loops short, so a case with loops runs alone. So does a pixel
+        // case (it has no group size: BatchKeyOf gives none).
         by_key[Loops(cases[i].shader) > 0 ? std::nullopt
                                           : BatchKeyOf(p.ic.instrumented)]
             .push_back(i);

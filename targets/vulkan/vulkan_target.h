@@ -1,6 +1,7 @@
 // The Vulkan target: case -> trace instrumentation -> DXBC (isa::EncodeDxbc)
 // -> libvkd3d-shader -> SPIR-V (checked by spirv-tools) -> a compute
-// dispatch on lavapipe or the device --vk-device names. Names:
+// dispatch, or for a ps_5_0 case a draw (vk_draw.h), on lavapipe or the
+// device --vk-device names. Names:
 //   vulkan       buffer UAVs as storage texel buffers (vkd3d's default)
 //   vulkan-ssbo  buffer UAVs as storage buffers
 #ifndef ATOMFUZZ_TARGETS_VULKAN_VULKAN_TARGET_H_
