@@ -1,12 +1,16 @@
 // The Vulkan targets draw ps_5_0 cases (targets/vulkan/vk_draw.h): on
 // lavapipe (or the first device) every pixel case ends with the oracle's
-// memory and trace, and the judge allows it. Skips without a Vulkan
-// device.
+// memory and trace, and the judge allows it, with discard as OpKill
+// (vulkan) and as OpDemoteToHelperInvocationEXT (vulkan-demote). Skips
+// without a Vulkan device.
 #include <string>
 
 #include "absl/strings/str_cat.h"
 #include "gtest/gtest.h"
 #include "isa/raster.h"
+#include "targets/trace_instrumentation.h"
+#include "targets/vulkan/case_shader.h"
+#include "targets/vulkan/spirv_disassembly.h"
 #include "targets/vulkan/spirv_validation.h"
 #include "targets/vulkan/vertex_shader.h"
 #include "targets/vulkan/vk_context.h"
@@ -35,21 +39,60 @@ TEST(VulkanPixel, ClipPositionsAreExact) {
   }
 }
 
-TEST(VulkanPixel, CasesAgreeWithTheOracle) {
+// vkd3d 1.2 lowers discard_nz to OpKill by default and, with its
+// demote extension, to OpDemoteToHelperInvocationEXT; both are valid
+// SPIR-V (CompileCase runs spirv-val), with the instrumented record too.
+TEST(VulkanPixel, DiscardBecomesKillOrDemote) {
+  absl::StatusOr<isa::Case> c = testutil::LoadPixelCase(
+      "tests/targets/pixel_cases/discard_around_atomics.case");
+  ASSERT_TRUE(c.ok()) << c.status();
+  absl::StatusOr<InstrumentedCase> ic = InstrumentForTrace(*c);
+  ASSERT_TRUE(ic.ok()) << ic.status();
+  for (DiscardMode mode : {DiscardMode::kKill, DiscardMode::kDemote}) {
+    const CaseShader shader = CompileCase(
+        ic->instrumented, BufferUavMode::kTexel, LinkedVkd3d(), mode);
+    ASSERT_TRUE(shader.compiler.ok()) << shader.compiler;
+    ASSERT_FALSE(shader.refused) << shader.refused->message;
+    absl::StatusOr<std::string> text = DisassembleSpirv(shader.spirv);
+    ASSERT_TRUE(text.ok()) << text.status();
+    const bool demote = mode == DiscardMode::kDemote;
+    EXPECT_EQ(text->find("OpKill") != std::string::npos, !demote) << *text;
+    EXPECT_EQ(text->find("OpDemoteToHelperInvocation") != std::string::npos,
+              demote)
+        << *text;
+    EXPECT_NE(text->find("OriginUpperLeft"), std::string::npos) << *text;
+  }
+}
+
+class VulkanPixelCases : public ::testing::TestWithParam<DiscardMode> {};
+
+TEST_P(VulkanPixelCases, AgreeWithTheOracle) {
   absl::StatusOr<VkContext*> vk = GetVkContext("");
   if (!vk.ok()) GTEST_SKIP() << vk.status();
-  std::unique_ptr<Target> target =
-      *CreateVulkanTarget({}, BufferUavMode::kTexel);
+  if (GetParam() == DiscardMode::kDemote && !(*vk)->demote_to_helper)
+    GTEST_SKIP() << "no demote-to-helper on " << (*vk)->properties.deviceName;
+  absl::StatusOr<std::unique_ptr<Target>> target =
+      CreateVulkanTarget({}, BufferUavMode::kTexel, GetParam());
+  ASSERT_TRUE(target.ok()) << target.status();
   const std::vector<std::string> files = testutil::PixelCaseFiles();
   ASSERT_GE(files.size(), 5u);
   for (const std::string& f : files) {
     absl::StatusOr<isa::Case> c = testutil::LoadPixelCase(f);
     ASSERT_TRUE(c.ok()) << f << ": " << c.status();
-    absl::StatusOr<isa::Outcome> o = target->Run(*c);
+    absl::StatusOr<isa::Outcome> o = (*target)->Run(*c);
     ASSERT_TRUE(o.ok()) << f << ": " << o.status();
     testutil::ExpectAgreesWithOracle(*c, *o, f);
   }
 }
+
+INSTANTIATE_TEST_SUITE_P(Discard, VulkanPixelCases,
+                         ::testing::Values(DiscardMode::kKill,
+                                           DiscardMode::kDemote),
+                         [](const auto& info) {
+                           return info.param == DiscardMode::kKill
+                                      ? std::string("Kill")
+                                      : std::string("Demote");
+                         });
 
 // Pixel cases never share a draw: RunBatch runs each alone, as Run does.
 TEST(VulkanPixel, RunBatchRunsEachPixelCaseAlone) {
