@@ -1,6 +1,7 @@
 #include "targets/trace_invocations.h"
 
 #include <algorithm>
+#include <bit>
 #include <limits>
 
 #include "absl/strings/str_format.h"
@@ -20,6 +21,19 @@ bool IsInput(const isa::Instruction& in, InputName name) {
   return (in.op == Op::kDclInputPsSgv || in.op == Op::kDclInputPsSiv) &&
          in.operands.size() == 2 &&
          in.operands[1].index == static_cast<uint32_t>(name);
+}
+
+// v0..v31: D3D11's pixel shader inputs (the oracle takes no more).
+constexpr uint32_t kInputRegisters = 32;
+
+// Past every declared v#, as fxc orders them, or else the lowest free one.
+// A ps_5_0 program reads at most 3 system values and declares each once,
+// so one is always free.
+uint32_t TakeFreeRegister(uint32_t& used) {
+  const uint32_t past = used == 0 ? 0 : 32 - std::countl_zero(used);
+  const uint32_t reg = past < kInputRegisters ? past : std::countr_one(used);
+  used |= 1u << reg;
+  return reg;
 }
 
 }  // namespace
@@ -111,12 +125,12 @@ InvocationSpace InvocationsOf(const isa::Case& c,
 PixelInputs PlanPixelInputs(const isa::Program& p,
                             const InvocationSpace& space) {
   PixelInputs in;
-  uint32_t next_free = 0;  // past every declared v#, as fxc orders them
+  uint32_t used = 0;  // bit r: v`r` is declared
   for (size_t i = 0; i < p.instructions.size(); ++i) {
     const isa::Instruction& d = p.instructions[i];
     if (d.op != Op::kDclInputPsSgv && d.op != Op::kDclInputPsSiv) continue;
     const uint32_t reg = d.operands[0].index;
-    next_free = std::max(next_free, reg + 1);
+    if (reg < kInputRegisters) used |= 1u << reg;
     if (IsInput(d, InputName::kPosition)) {
       in.position_decl = static_cast<int>(i);
       in.position_reg = reg;
@@ -129,7 +143,7 @@ PixelInputs PlanPixelInputs(const isa::Program& p,
     }
   }
   if (in.position_decl < 0) {
-    in.position_reg = next_free++;
+    in.position_reg = TakeFreeRegister(used);
     absl::StrAppendFormat(
         &in.added_decls,
         "dcl_input_ps_siv linear noperspective v%d.xy, position\n",
@@ -139,7 +153,7 @@ PixelInputs PlanPixelInputs(const isa::Program& p,
   // device's geometry feature for nothing.
   in.read_primitive = space.primitives > 1;
   if (in.read_primitive && in.primitive_decl < 0) {
-    in.primitive_reg = next_free++;
+    in.primitive_reg = TakeFreeRegister(used);
     absl::StrAppendFormat(&in.added_decls,
                           "dcl_input_ps_sgv constant v%d.x, primitive_id\n",
                           in.primitive_reg);

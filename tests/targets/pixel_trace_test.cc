@@ -114,5 +114,37 @@ ret
                                    "widened");
 }
 
+// Past v31 there is no register: the added input takes the lowest free one.
+TEST(PixelTrace, AnAddedInputFitsBelowV32) {
+  absl::StatusOr<isa::Case> c = isa::ParseCase(R"([draw]
+framebuffer 2, 2
+samples 1
+triangle 0 0, 4.125 0, 0 4.125
+triangle 2 2, -1.875 2, 2 -1.875
+
+[uav u0]
+kind raw
+words 1
+
+[shader]
+ps_5_0
+dcl_uav_raw u0
+dcl_input_ps_siv linear noperspective v31.xy, position
+dcl_temps 1
+imm_atomic_iadd r0.x, u0, l(0), l(1)
+ret
+)");
+  ASSERT_TRUE(c.ok()) << c.status();
+  ASSERT_TRUE(isa::Validate(*c).ok()) << isa::Validate(*c);
+  absl::StatusOr<InstrumentedCase> ic = InstrumentForTrace(*c);
+  ASSERT_TRUE(ic.ok()) << ic.status();
+  const std::string text = isa::Print(ic->instrumented.shader);
+  EXPECT_NE(text.find("dcl_input_ps_sgv constant v0.x, primitive_id"),
+            std::string::npos)
+      << text;
+  testutil::ExpectAgreesWithOracle(*c, InstrumentedOnTheOracle(*c, "v31"),
+                                   "v31");
+}
+
 }  // namespace
 }  // namespace atomfuzz::targets
