@@ -16,17 +16,19 @@
 namespace atomfuzz::targets {
 namespace {
 
-// vkd3d's two lowerings of buffer UAVs (texel buffers are its default). The
-// device lives in a child process: a driver crash, hang or out-of-memory is
-// an outcome, and the next case gets a fresh child.
+// vkd3d's two lowerings of buffer UAVs (texel buffers are its default) and
+// of discard (OpKill is its default). The device lives in a child process: a
+// driver crash, hang or out-of-memory is an outcome, and the next case gets
+// a fresh child.
 TargetInfo Vulkan(const char* name, const char* description,
-                  vulkan::BufferUavMode mode) {
+                  vulkan::BufferUavMode mode,
+                  vulkan::DiscardMode discard = vulkan::DiscardMode::kKill) {
   return {name,
           false,
           name,
           description,
           {"timeout", vulkan::kDeviceFlag, vulkan::kVkd3dFlag},
-          [mode](const std::string& n, const TargetOptions& options)
+          [mode, discard](const std::string& n, const TargetOptions& options)
               -> absl::StatusOr<std::unique_ptr<Target>> {
             // A library that does not open is a bad --vkd3d, said here.
             absl::StatusOr<const vulkan::Vkd3dLibrary*> vkd3d =
@@ -34,8 +36,8 @@ TargetInfo Vulkan(const char* name, const char* description,
             if (!vkd3d.ok()) return vkd3d.status();
             return Isolate(
                 n,
-                [options, mode] {
-                  return vulkan::CreateVulkanTarget(options, mode);
+                [options, mode, discard] {
+                  return vulkan::CreateVulkanTarget(options, mode, discard);
                 },
                 IsolationFor(options), vulkan::VulkanDescription(n, **vkd3d));
           },
@@ -83,6 +85,11 @@ std::vector<TargetInfo> BuiltIn() {
   rows.push_back(Vulkan("vulkan-ssbo",
                         "the same, buffer UAVs as storage buffers",
                         vulkan::BufferUavMode::kSsbo));
+  rows.push_back(Vulkan(
+      "vulkan-demote",
+      "the same as vulkan, discard as OpDemoteToHelperInvocationEXT (vkd3d's "
+      "demote extension) rather than OpKill",
+      vulkan::BufferUavMode::kTexel, vulkan::DiscardMode::kDemote));
   rows.push_back(Wine("wine-d3d11-gl",
                       "Direct3D 11 on Wine, wined3d's GL renderer (its own "
                       "DXBC -> GLSL translator); under Xvfb",

@@ -19,8 +19,6 @@ using isa::Op;
 constexpr uint32_t kSentinel = 0xffffffffu;
 // Entries per thread for the atomics inside loops (their count is dynamic).
 constexpr uint32_t kLoopEntries = 4096;
-// lavapipe runs a group as SIMD vectors of 8 (AVX2) or 16 lanes.
-constexpr uint32_t kVectorLanes = 16;
 // The log is a 2D R32_UINT storage image of this width, not a buffer: in
 // vkd3d 1.2's ssbo mode a second buffer UAV makes invalid SPIR-V (a shared
 // runtime array decorated with ArrayStride twice), which would hide every case.
@@ -47,9 +45,10 @@ std::string Component(uint32_t first_register, uint32_t k) {
 }
 
 // Our own code as fxc text: short, and the assembler checks it.
-std::vector<Instruction> Snippet(const std::string& text) {
+std::vector<Instruction> Snippet(const std::string& text,
+                                 isa::Stage stage = isa::Stage::kCompute) {
   absl::StatusOr<isa::Program> p =
-      isa::Assemble(absl::StrCat("cs_5_0\n", text));
+      isa::Assemble(absl::StrCat(isa::StagePrefix(stage), "_5_0\n", text));
   return p.ok() ? std::move(p->instructions) : std::vector<Instruction>{};
 }
 
@@ -122,42 +121,28 @@ Scan ScanProgram(const isa::Program& p) {
 
 // Why the executor's loop cap may have cut a loop short, or "".
 std::string LoopCapHit(const std::vector<uint32_t>& log, const TraceLayout& l,
-                       const std::array<uint32_t, 3>& extent,
                        const TraceDecodeOptions& options) {
-  // Loop iterations per (group, vector of kVectorLanes threads): a vector
+  // Loop iterations per SIMD vector (InvocationSpace::Vector): a vector
   // iterates while any lane does, so its count is at most its lanes' sum;
   // the record's own loop adds its words once per vector (after the
   // program's loops, but a cut there would lose record words).
-  std::map<std::tuple<uint32_t, uint32_t, uint32_t, uint32_t>, uint64_t>
-      vectors;
+  std::map<std::array<uint32_t, 4>, uint64_t> vectors;
   for (uint32_t t = 0; t < l.threads; ++t) {
-    std::array<uint32_t, 3> group, thread;
-    uint32_t rest = t;
-    for (size_t k = 0; k < 3; ++k) {
-      const uint32_t id = rest % extent[k];
-      rest /= extent[k];
-      group[k] = id / l.group_size[k];
-      thread[k] = id % l.group_size[k];
-    }
-    const uint32_t in_group =
-        thread[0] + l.group_size[0] * (thread[1] + l.group_size[1] * thread[2]);
-    auto [it, fresh] = vectors.try_emplace(
-        {group[0], group[1], group[2], in_group / kVectorLanes}, 0);
-    if (fresh) it->second = l.record_words;
     // A thread without a record started no counted loop; the decoder says
-    // that it wrote none.
+    // that it wrote none. (A pixel helper's loops are not counted: it
+    // writes nothing.)
     const uint32_t loops = log[uint64_t{t} * l.record_words];
+    if (l.invocations.pixel && loops == kSentinel) continue;
+    auto [it, fresh] = vectors.try_emplace(l.invocations.Vector(t), 0);
+    if (fresh) it->second = l.record_words;
     if (loops != kSentinel) it->second += loops;
   }
   for (const auto& [v, loops] : vectors) {
     if (loops >= options.loop_cap) {
       return absl::StrFormat(
-          "%s: threads %d..%d of group (%d,%d,%d) started %d loop iterations, "
-          "the executor "
-          "stops at %d",
-          options.loop_cap_name, std::get<3>(v) * kVectorLanes,
-          std::get<3>(v) * kVectorLanes + kVectorLanes - 1, std::get<0>(v),
-          std::get<1>(v), std::get<2>(v), loops, options.loop_cap);
+          "%s: %s started %d loop iterations, the executor stops at %d",
+          options.loop_cap_name, l.invocations.DescribeVector(v), loops,
+          options.loop_cap);
     }
   }
   return "";
@@ -242,14 +227,8 @@ absl::StatusOr<InstrumentedCase> InstrumentForTrace(const isa::Case& c) {
   const Scan scan = ScanProgram(c.shader);
   InstrumentedCase out;
   TraceLayout& l = out.layout;
-  l.group_size = scan.group_size;
-  l.groups = c.groups;
-  std::array<uint64_t, 3> extent;
-  uint64_t threads = 1;
-  for (size_t k = 0; k < 3; ++k) {
-    extent[k] = uint64_t{c.groups[k]} * scan.group_size[k];
-    threads *= extent[k];
-  }
+  l.invocations = InvocationsOf(c, scan.group_size);
+  const uint64_t threads = l.invocations.Count();
   const uint64_t budget =
       isa::kMaxResourceWords - kLogWidth;  // the last row's padding
   const uint64_t records = threads * scan.record_words();
@@ -297,31 +276,40 @@ absl::StatusOr<InstrumentedCase> InstrumentForTrace(const isa::Case& c) {
   const uint64_t log_words =
       entries_base + EntryWords(scan.loop_atomics > 0, l.entries, threads);
   const uint64_t log_rows = LogRows(log_words);
-  std::vector<Instruction> decls = Snippet(absl::StrFormat(
-      "dcl_uav_typed_texture2d (uint,uint,uint,uint) u%d\n", l.log_slot));
-  if (scan.thread_id_decl < 0) {
-    const auto extra = Snippet("dcl_input vThreadID.xyz\n");
+  const isa::Stage stage = c.shader.stage;
+  const PixelInputs inputs = l.invocations.pixel
+                                 ? PlanPixelInputs(c.shader, l.invocations)
+                                 : PixelInputs{};
+  std::vector<Instruction> decls = Snippet(
+      absl::StrFormat("dcl_uav_typed_texture2d (uint,uint,uint,uint) u%d\n",
+                      l.log_slot),
+      stage);
+  std::string input_decls = inputs.added_decls;
+  if (!l.invocations.pixel && scan.thread_id_decl < 0) {
+    input_decls = "dcl_input vThreadID.xyz\n";
+  }
+  if (!input_decls.empty()) {
+    const auto extra = Snippet(input_decls, stage);
     decls.insert(decls.end(), extra.begin(), extra.end());
   }
   if (scan.temps_decl < 0) {
-    const auto extra = Snippet(absl::StrFormat("dcl_temps %d\n", temps));
+    const auto extra = Snippet(absl::StrFormat("dcl_temps %d\n", temps), stage);
     decls.insert(decls.end(), extra.begin(), extra.end());
   }
-  std::string prologue_text = absl::StrFormat(
-      "imad r%1$d.y, vThreadID.z, l(%2$d), vThreadID.y\n"
-      "imad r%1$d.y, r%1$d.y, l(%3$d), vThreadID.x\n"
-      "mov r%1$d.xzw, l(0, 0, 0, 0)\n",
-      rc, extent[1], extent[0]);
+  std::string prologue_text =
+      absl::StrCat(FlatIndexCode(l.invocations, inputs, rc, ra),
+                   absl::StrFormat("mov r%d.xzw, l(0, 0, 0, 0)\n", rc));
   // Values too: a register never written is not read as undefined.
   for (uint32_t r = masks; r < temps; ++r) {
     absl::StrAppendFormat(&prologue_text, "mov r%d.xyzw, l(0, 0, 0, 0)\n", r);
   }
-  const std::vector<Instruction> prologue = Snippet(prologue_text);
+  const std::vector<Instruction> prologue = Snippet(prologue_text, stage);
   const std::vector<Instruction> count_loop =
-      Snippet(absl::StrFormat("iadd r%1$d.z, r%1$d.z, l(1)\n", rc));
+      Snippet(absl::StrFormat("iadd r%1$d.z, r%1$d.z, l(1)\n", rc), stage);
   const RecordWriter record(scan, l, rc, ra, masks, values);
-  const std::vector<Instruction> final_record = Snippet(record.Looped());
-  const std::vector<Instruction> nested_record = Snippet(record.Unrolled());
+  const std::vector<Instruction> final_record = Snippet(record.Looped(), stage);
+  const std::vector<Instruction> nested_record =
+      Snippet(record.Unrolled(), stage);
   if (decls.empty() || prologue.empty() || count_loop.empty() ||
       final_record.empty() || nested_record.empty()) {
     return absl::InternalError("trace snippet did not assemble");
@@ -342,14 +330,23 @@ absl::StatusOr<InstrumentedCase> InstrumentForTrace(const isa::Case& c) {
     Instruction in = src[i];
     if (idx == scan.temps_decl) in.operands[0].index = temps;
     if (idx == scan.thread_id_decl) in.operands[0].mask |= 0x7;
+    if (idx == inputs.position_decl) in.operands[0].mask |= 0x3;
+    if (in.info().family == isa::Family::kDiscard) {
+      // Once discarded, the invocation's stores are dropped (OpKill ends
+      // it; a demoted one is a helper): what it did so far goes out now,
+      // and a later record, if it goes on, replaces this one.
+      p.instructions.insert(p.instructions.end(), nested_record.begin(),
+                            nested_record.end());
+    }
     if (in.op == Op::kRet || in.op == Op::kRetcZ || in.op == Op::kRetcNz) {
       // Every way out writes the record first; retc becomes if + ret.
       const bool conditional = in.op != Op::kRet;
       std::vector<Instruction> around;
       if (conditional) {
-        around = Snippet(absl::StrCat(in.op == Op::kRetcZ ? "if_z " : "if_nz ",
-                                      isa::PrintOperand(in.operands[0]),
-                                      "\nret\nendif\n"));
+        around = Snippet(
+            absl::StrCat(in.op == Op::kRetcZ ? "if_z " : "if_nz ",
+                         isa::PrintOperand(in.operands[0]), "\nret\nendif\n"),
+            stage);
         if (around.size() != 3)
           return absl::InternalError("trace snippet did not assemble");
         p.instructions.push_back(around[0]);
@@ -408,7 +405,7 @@ absl::StatusOr<InstrumentedCase> InstrumentForTrace(const isa::Case& c) {
                           "iadd r%3$d.x, r%3$d.x, l(1)\n",
                           ra, l.log_slot, rc));
     }
-    const std::vector<Instruction> log = Snippet(text);
+    const std::vector<Instruction> log = Snippet(text, stage);
     if (log.empty())
       return absl::InternalError("trace snippet did not assemble");
     p.instructions.insert(p.instructions.end(), log.begin(), log.end());
@@ -461,11 +458,8 @@ isa::Outcome DecodeTrace(const isa::Case& original, const TraceLayout& l,
     out.message = "trace log missing from the outcome";
     return out;
   }
-  const std::array<uint32_t, 3> extent = {l.groups[0] * l.group_size[0],
-                                          l.groups[1] * l.group_size[1],
-                                          l.groups[2] * l.group_size[2]};
   if (options.loop_cap != 0) {
-    if (std::string why = LoopCapHit(log, l, extent, options); !why.empty()) {
+    if (std::string why = LoopCapHit(log, l, options); !why.empty()) {
       out.status = isa::RunStatus::kBudgetExceeded;
       out.message = why;
       return out;
@@ -474,15 +468,12 @@ isa::Outcome DecodeTrace(const isa::Case& original, const TraceLayout& l,
   const auto& code = original.shader.instructions;
   std::string problem;
   for (uint32_t t = 0; t < l.threads && problem.empty(); ++t) {
-    const std::array<uint32_t, 3> id = {
-        t % extent[0], t / extent[0] % extent[1], t / extent[0] / extent[1]};
     isa::AtomicEvent base;
-    for (size_t k = 0; k < 3; ++k) {
-      base.group[k] = id[k] / l.group_size[k];
-      base.thread[k] = id[k] % l.group_size[k];
-    }
+    l.invocations.Key(t, base.group, base.thread);
     const uint32_t* record = &log[uint64_t{t} * l.record_words];
     const uint32_t loops = record[0], entries = record[1];
+    // A pixel invocation that never was live has no record, and no events.
+    if (loops == kSentinel && l.invocations.pixel) continue;
     if (loops == kSentinel) {
       problem =
           absl::StrFormat("trace log corrupt: thread %d wrote no record", t);

@@ -37,7 +37,7 @@ std::vector<UavBinding> BindingsOf(const isa::Case& c) {
 }
 
 CaseShader CompileCase(const isa::Case& c, BufferUavMode mode,
-                       const Vkd3dLibrary& vkd3d) {
+                       const Vkd3dLibrary& vkd3d, DiscardMode discard) {
   CaseShader out;
   absl::StatusOr<std::vector<uint8_t>> dxbc = isa::EncodeDxbc(c.shader);
   if (!dxbc.ok()) {
@@ -48,7 +48,8 @@ CaseShader CompileCase(const isa::Case& c, BufferUavMode mode,
   }
   out.dxbc = *std::move(dxbc);
   out.bindings = BindingsOf(c);
-  SpirvModule spirv = CompileDxbcToSpirv(out.dxbc, out.bindings, mode, vkd3d);
+  SpirvModule spirv =
+      CompileDxbcToSpirv(out.dxbc, out.bindings, mode, vkd3d, discard);
   if (!spirv.compiler.ok()) {
     // --vkd3d=wine's helper died or hung on this program: like a crash of
     // the linked vkd3d, which takes the fork child down, an outcome.
@@ -148,9 +149,10 @@ bool Deserialize(absl::string_view in, CaseShader& s) {
 
 }  // namespace
 
-CaseShader CompileCaseInChild(const isa::Case& c, BufferUavMode mode) {
+CaseShader CompileCaseInChild(const isa::Case& c, BufferUavMode mode,
+                              DiscardMode discard) {
   absl::StatusOr<std::string> answer = RunInChild(
-      [&] { return Serialize(CompileCase(c, mode, LinkedVkd3d())); });
+      [&] { return Serialize(CompileCase(c, mode, LinkedVkd3d(), discard)); });
   CaseShader out;
   if (absl::IsAborted(answer.status())) {
     out.refused = isa::Outcome::Ended(

@@ -39,12 +39,14 @@ struct CaseShader {
 };
 
 CaseShader CompileCase(const isa::Case& c, BufferUavMode mode,
-                       const Vkd3dLibrary& vkd3d);
+                       const Vkd3dLibrary& vkd3d,
+                       DiscardMode discard = DiscardMode::kKill);
 
 // CompileCase in a child process, for a caller that must outlive a
 // vkd3d-shader that crashes on the case (the exporter): the child's death
 // is a kCrashed refusal naming the signal. The linked vkd3d-shader only.
-CaseShader CompileCaseInChild(const isa::Case& c, BufferUavMode mode);
+CaseShader CompileCaseInChild(const isa::Case& c, BufferUavMode mode,
+                              DiscardMode discard = DiscardMode::kKill);
 
 }  // namespace atomfuzz::targets::vulkan
 

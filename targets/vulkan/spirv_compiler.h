@@ -17,6 +17,12 @@ namespace atomfuzz::targets::vulkan {
 // storage buffers (SSBOs). Typed textures are storage images either way.
 enum class BufferUavMode : uint8_t { kTexel, kSsbo };
 
+// How vkd3d lowers discard_*: OpKill, its default, which ends the
+// invocation, or (with its SPV_EXT_demote_to_helper_invocation target
+// extension) OpDemoteToHelperInvocationEXT, which lets it run on as a
+// helper, as D3D's discard does (docs/pixel-stage.md P.3).
+enum class DiscardMode : uint8_t { kKill, kDemote };
+
 inline constexpr uint32_t kCounterBindingBase = 64;
 
 struct UavBinding {
@@ -43,7 +49,7 @@ class SpirvCompiler {
   virtual ~SpirvCompiler() = default;
   virtual SpirvModule Compile(absl::Span<const uint8_t> dxbc,
                               absl::Span<const UavBinding> uavs,
-                              BufferUavMode mode) = 0;
+                              BufferUavMode mode, DiscardMode discard) = 0;
 };
 
 }  // namespace atomfuzz::targets::vulkan

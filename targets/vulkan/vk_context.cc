@@ -11,6 +11,17 @@
 namespace atomfuzz::targets::vulkan {
 namespace {
 
+bool HasExtension(VkPhysicalDevice d, const char* name) {
+  uint32_t count = 0;
+  vkEnumerateDeviceExtensionProperties(d, nullptr, &count, nullptr);
+  std::vector<VkExtensionProperties> extensions(count);
+  vkEnumerateDeviceExtensionProperties(d, nullptr, &count, extensions.data());
+  for (const VkExtensionProperties& e : extensions) {
+    if (std::string(e.extensionName) == name) return true;
+  }
+  return false;
+}
+
 absl::StatusOr<VkContext> CreateContext(const std::string& substring) {
   SetQuietEnvironment();
   VkContext c;
@@ -61,7 +72,17 @@ absl::StatusOr<VkContext> CreateContext(const std::string& substring) {
   vkGetPhysicalDeviceQueueFamilyProperties(c.physical, &count, nullptr);
   std::vector<VkQueueFamilyProperties> families(count);
   vkGetPhysicalDeviceQueueFamilyProperties(c.physical, &count, families.data());
+  // A family that computes and draws where there is one (pixel cases draw);
+  // else the first that computes.
   bool found = false;
+  constexpr VkQueueFlags kBoth = VK_QUEUE_COMPUTE_BIT | VK_QUEUE_GRAPHICS_BIT;
+  for (uint32_t i = 0; i < count && !found; ++i) {
+    if ((families[i].queueFlags & kBoth) == kBoth) {
+      c.queue_family = i;
+      c.graphics = true;
+      found = true;
+    }
+  }
   for (uint32_t i = 0; i < count && !found; ++i) {
     if (families[i].queueFlags & VK_QUEUE_COMPUTE_BIT) {
       c.queue_family = i;
@@ -95,7 +116,15 @@ absl::StatusOr<VkContext> CreateContext(const std::string& substring) {
       supported.shaderStorageImageWriteWithoutFormat;
   features.shaderStorageImageReadWithoutFormat =
       supported.shaderStorageImageReadWithoutFormat;
-  const char* robust2_name = VK_EXT_ROBUSTNESS_2_EXTENSION_NAME;
+  // Pixel cases (vk_draw.h); none changes what a compute shader does.
+  features.fragmentStoresAndAtomics = supported.fragmentStoresAndAtomics;
+  features.sampleRateShading = supported.sampleRateShading;
+  features.geometryShader = supported.geometryShader;
+  c.fragment_stores_and_atomics = supported.fragmentStoresAndAtomics;
+  c.sample_rate_shading = supported.sampleRateShading;
+  c.geometry_shader = supported.geometryShader;
+  std::vector<const char*> extensions;
+  const void* chain = nullptr;
   std::optional<VkPhysicalDeviceRobustness2FeaturesEXT> robust2 =
       Robustness2Features(c.physical);
   if (robust2) {
@@ -104,16 +133,29 @@ absl::StatusOr<VkContext> CreateContext(const std::string& substring) {
     c.robust_buffer_access2 = robust2->robustBufferAccess2 == VK_TRUE &&
                               features.robustBufferAccess == VK_TRUE;
   }
+  if (c.robust_buffer_access2) {
+    extensions.push_back(VK_EXT_ROBUSTNESS_2_EXTENSION_NAME);
+    chain = &*robust2;
+  }
+  auto demote = VkStruct<
+      VkPhysicalDeviceShaderDemoteToHelperInvocationFeaturesEXT>(
+      VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_SHADER_DEMOTE_TO_HELPER_INVOCATION_FEATURES_EXT);
+  c.demote_to_helper = HasDemoteToHelper(c.physical);
+  if (c.demote_to_helper) {
+    extensions.push_back(
+        VK_EXT_SHADER_DEMOTE_TO_HELPER_INVOCATION_EXTENSION_NAME);
+    demote.shaderDemoteToHelperInvocation = VK_TRUE;
+    demote.pNext = const_cast<void*>(chain);
+    chain = &demote;
+  }
   VkDeviceCreateInfo dci =
       VkStruct<VkDeviceCreateInfo>(VK_STRUCTURE_TYPE_DEVICE_CREATE_INFO);
   dci.queueCreateInfoCount = 1;
   dci.pQueueCreateInfos = &qci;
   dci.pEnabledFeatures = &features;
-  if (c.robust_buffer_access2) {
-    dci.pNext = &*robust2;
-    dci.enabledExtensionCount = 1;
-    dci.ppEnabledExtensionNames = &robust2_name;
-  }
+  dci.pNext = chain;
+  dci.enabledExtensionCount = static_cast<uint32_t>(extensions.size());
+  dci.ppEnabledExtensionNames = extensions.data();
   if (VkResult r = vkCreateDevice(c.physical, &dci, nullptr, &c.device);
       r != VK_SUCCESS) {
     vkDestroyInstance(c.instance, nullptr);
@@ -183,23 +225,30 @@ absl::Status VkCheck(VkResult r, const char* what) {
 
 std::optional<VkPhysicalDeviceRobustness2FeaturesEXT> Robustness2Features(
     VkPhysicalDevice d) {
-  uint32_t count = 0;
-  vkEnumerateDeviceExtensionProperties(d, nullptr, &count, nullptr);
-  std::vector<VkExtensionProperties> extensions(count);
-  vkEnumerateDeviceExtensionProperties(d, nullptr, &count, extensions.data());
-  for (const VkExtensionProperties& e : extensions) {
-    if (std::string(e.extensionName) != VK_EXT_ROBUSTNESS_2_EXTENSION_NAME)
-      continue;
-    auto robust2 = VkStruct<VkPhysicalDeviceRobustness2FeaturesEXT>(
-        VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_ROBUSTNESS_2_FEATURES_EXT);
-    auto query = VkStruct<VkPhysicalDeviceFeatures2>(
-        VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_FEATURES_2);
-    query.pNext = &robust2;
-    vkGetPhysicalDeviceFeatures2(d, &query);
-    robust2.pNext = nullptr;
-    return robust2;
+  if (!HasExtension(d, VK_EXT_ROBUSTNESS_2_EXTENSION_NAME)) return std::nullopt;
+  auto robust2 = VkStruct<VkPhysicalDeviceRobustness2FeaturesEXT>(
+      VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_ROBUSTNESS_2_FEATURES_EXT);
+  auto query = VkStruct<VkPhysicalDeviceFeatures2>(
+      VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_FEATURES_2);
+  query.pNext = &robust2;
+  vkGetPhysicalDeviceFeatures2(d, &query);
+  robust2.pNext = nullptr;
+  return robust2;
+}
+
+bool HasDemoteToHelper(VkPhysicalDevice d) {
+  if (!HasExtension(d,
+                    VK_EXT_SHADER_DEMOTE_TO_HELPER_INVOCATION_EXTENSION_NAME)) {
+    return false;
   }
-  return std::nullopt;
+  auto demote = VkStruct<
+      VkPhysicalDeviceShaderDemoteToHelperInvocationFeaturesEXT>(
+      VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_SHADER_DEMOTE_TO_HELPER_INVOCATION_FEATURES_EXT);
+  auto query = VkStruct<VkPhysicalDeviceFeatures2>(
+      VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_FEATURES_2);
+  query.pNext = &demote;
+  vkGetPhysicalDeviceFeatures2(d, &query);
+  return demote.shaderDemoteToHelperInvocation == VK_TRUE;
 }
 
 int VkContext::FindMemoryType(uint32_t type_bits,

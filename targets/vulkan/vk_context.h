@@ -1,5 +1,6 @@
-// The process-wide Vulkan state: instance, device, one compute queue, a
-// command pool, a descriptor pool and a fence. Created once and reused: per
+// The process-wide Vulkan state: instance, device, one compute queue (a
+// graphics one too where the device has one, for pixel cases), a command
+// pool, a descriptor pool and a fence. Created once and reused: per
 // program only the shader module, pipeline and descriptors change
 // (docs/vulkan-target.md). A hung or crashed driver cannot be
 // recovered in-process; isolate this target in a worker process.
@@ -35,6 +36,11 @@ absl::Status VkCheck(VkResult r, const char* what);
 std::optional<VkPhysicalDeviceRobustness2FeaturesEXT> Robustness2Features(
     VkPhysicalDevice d);
 
+// Whether `d` has VK_EXT_shader_demote_to_helper_invocation with its
+// feature: a discard that keeps the invocation running as a helper, as
+// D3D's does (docs/pixel-stage.md P.3).
+bool HasDemoteToHelper(VkPhysicalDevice d);
+
 struct VkContext {
   VkInstance instance = VK_NULL_HANDLE;
   VkPhysicalDevice physical = VK_NULL_HANDLE;
@@ -48,6 +54,15 @@ struct VkContext {
   VkPhysicalDeviceMemoryProperties memory{};
   std::string device_substring;        // what selected it ("" = the first)
   bool robust_buffer_access2 = false;  // VK_EXT_robustness2 enabled
+  // What a pixel case's draw needs, enabled where the device has it: a
+  // queue that also draws, UAVs in fragment shaders, SampleId (vkd3d's
+  // SV_SampleIndex: per-sample shading), PrimitiveId (the Geometry
+  // capability) and OpDemoteToHelperInvocationEXT.
+  bool graphics = false;
+  bool fragment_stores_and_atomics = false;
+  bool sample_rate_shading = false;
+  bool geometry_shader = false;
+  bool demote_to_helper = false;  // VK_EXT_shader_demote_to_helper_invocation
 
   // A memory type index with all of `flags` among `type_bits`, or -1.
   int FindMemoryType(uint32_t type_bits, VkMemoryPropertyFlags flags) const;

@@ -19,7 +19,8 @@ namespace atomfuzz::targets::vulkan {
 
 // Why a case cannot run on this device, or "" when it can: groups or
 // descriptors past the device's limits, an empty UAV (Vulkan has no
-// zero-sized view), more memory than kMaxDispatchWords.
+// zero-sized view), more memory than kMaxDispatchWords; for a ps_5_0 case
+// also what DrawRefusal (vk_draw.h) says.
 inline constexpr uint64_t kMaxDispatchWords = uint64_t{1} << 24;  // 64 MiB
 std::string DeviceRefusal(const VkContext& vk, const isa::Case& c,
                           absl::Span<const UavBinding> bindings,

@@ -12,6 +12,8 @@ RunObjects::~RunObjects() {
                          commands_.data());
   }
   for (VkPipeline p : pipelines_) vkDestroyPipeline(d, p, nullptr);
+  for (VkFramebuffer f : framebuffers_) vkDestroyFramebuffer(d, f, nullptr);
+  for (VkRenderPass r : render_passes_) vkDestroyRenderPass(d, r, nullptr);
   for (VkPipelineLayout l : pipeline_layouts_)
     vkDestroyPipelineLayout(d, l, nullptr);
   for (VkDescriptorSetLayout l : set_layouts_)
@@ -235,6 +237,116 @@ absl::StatusOr<VkPipeline> RunObjects::Pipeline(VkShaderModule shader,
           VkCheck(vkCreateComputePipelines(vk_.device, VK_NULL_HANDLE, 1, &cci,
                                            nullptr, &p),
                   "vkCreateComputePipelines");
+      !s.ok()) {
+    return s;
+  }
+  pipelines_.push_back(p);
+  return p;
+}
+
+absl::StatusOr<VkRenderPass> RunObjects::EmptyRenderPass() {
+  VkSubpassDescription subpass{};
+  subpass.pipelineBindPoint = VK_PIPELINE_BIND_POINT_GRAPHICS;
+  VkRenderPassCreateInfo rci = VkStruct<VkRenderPassCreateInfo>(
+      VK_STRUCTURE_TYPE_RENDER_PASS_CREATE_INFO);
+  rci.subpassCount = 1;
+  rci.pSubpasses = &subpass;
+  VkRenderPass r;
+  if (absl::Status s =
+          VkCheck(vkCreateRenderPass(vk_.device, &rci, nullptr, &r),
+                  "vkCreateRenderPass");
+      !s.ok()) {
+    return s;
+  }
+  render_passes_.push_back(r);
+  return r;
+}
+
+absl::StatusOr<VkFramebuffer> RunObjects::EmptyFramebuffer(VkRenderPass pass,
+                                                           uint32_t width,
+                                                           uint32_t height) {
+  VkFramebufferCreateInfo fci = VkStruct<VkFramebufferCreateInfo>(
+      VK_STRUCTURE_TYPE_FRAMEBUFFER_CREATE_INFO);
+  fci.renderPass = pass;
+  fci.width = width;
+  fci.height = height;
+  fci.layers = 1;
+  VkFramebuffer f;
+  if (absl::Status s =
+          VkCheck(vkCreateFramebuffer(vk_.device, &fci, nullptr, &f),
+                  "vkCreateFramebuffer");
+      !s.ok()) {
+    return s;
+  }
+  framebuffers_.push_back(f);
+  return f;
+}
+
+absl::StatusOr<VkPipeline> RunObjects::GraphicsPipeline(const DrawState& st) {
+  VkPipelineShaderStageCreateInfo stages[2] = {
+      VkStruct<VkPipelineShaderStageCreateInfo>(
+          VK_STRUCTURE_TYPE_PIPELINE_SHADER_STAGE_CREATE_INFO),
+      VkStruct<VkPipelineShaderStageCreateInfo>(
+          VK_STRUCTURE_TYPE_PIPELINE_SHADER_STAGE_CREATE_INFO)};
+  stages[0].stage = VK_SHADER_STAGE_VERTEX_BIT;
+  stages[0].module = st.vertex;
+  stages[0].pName = "main";
+  stages[1].stage = VK_SHADER_STAGE_FRAGMENT_BIT;
+  stages[1].module = st.fragment;
+  stages[1].pName = "main";
+  const VkVertexInputBindingDescription binding = {0, 16,
+                                                   VK_VERTEX_INPUT_RATE_VERTEX};
+  const VkVertexInputAttributeDescription attribute = {
+      0, 0, VK_FORMAT_R32G32B32A32_SFLOAT, 0};
+  auto vertex_input = VkStruct<VkPipelineVertexInputStateCreateInfo>(
+      VK_STRUCTURE_TYPE_PIPELINE_VERTEX_INPUT_STATE_CREATE_INFO);
+  vertex_input.vertexBindingDescriptionCount = 1;
+  vertex_input.pVertexBindingDescriptions = &binding;
+  vertex_input.vertexAttributeDescriptionCount = 1;
+  vertex_input.pVertexAttributeDescriptions = &attribute;
+  auto assembly = VkStruct<VkPipelineInputAssemblyStateCreateInfo>(
+      VK_STRUCTURE_TYPE_PIPELINE_INPUT_ASSEMBLY_STATE_CREATE_INFO);
+  assembly.topology = VK_PRIMITIVE_TOPOLOGY_TRIANGLE_LIST;
+  auto viewport = VkStruct<VkPipelineViewportStateCreateInfo>(
+      VK_STRUCTURE_TYPE_PIPELINE_VIEWPORT_STATE_CREATE_INFO);
+  viewport.viewportCount = 1;
+  viewport.pViewports = &st.viewport;
+  viewport.scissorCount = 1;
+  viewport.pScissors = &st.scissor;
+  auto raster = VkStruct<VkPipelineRasterizationStateCreateInfo>(
+      VK_STRUCTURE_TYPE_PIPELINE_RASTERIZATION_STATE_CREATE_INFO);
+  raster.polygonMode = VK_POLYGON_MODE_FILL;
+  raster.cullMode = VK_CULL_MODE_NONE;
+  raster.frontFace = VK_FRONT_FACE_COUNTER_CLOCKWISE;
+  raster.lineWidth = 1.0f;
+  // Per-sample shading follows the shader: SPIR-V that reads SampleId
+  // runs per sample whatever this says.
+  auto multisample = VkStruct<VkPipelineMultisampleStateCreateInfo>(
+      VK_STRUCTURE_TYPE_PIPELINE_MULTISAMPLE_STATE_CREATE_INFO);
+  multisample.rasterizationSamples = st.samples;
+  auto depth = VkStruct<VkPipelineDepthStencilStateCreateInfo>(
+      VK_STRUCTURE_TYPE_PIPELINE_DEPTH_STENCIL_STATE_CREATE_INFO);
+  auto blend = VkStruct<VkPipelineColorBlendStateCreateInfo>(
+      VK_STRUCTURE_TYPE_PIPELINE_COLOR_BLEND_STATE_CREATE_INFO);
+  auto gci = VkStruct<VkGraphicsPipelineCreateInfo>(
+      VK_STRUCTURE_TYPE_GRAPHICS_PIPELINE_CREATE_INFO);
+  gci.stageCount = 2;
+  gci.pStages = stages;
+  gci.pVertexInputState = &vertex_input;
+  gci.pInputAssemblyState = &assembly;
+  gci.pViewportState = &viewport;
+  gci.pRasterizationState = &raster;
+  gci.pMultisampleState = &multisample;
+  gci.pDepthStencilState = &depth;
+  gci.pColorBlendState = &blend;
+  gci.layout = st.layout;
+  gci.renderPass = st.pass;
+  gci.subpass = 0;
+  VkPipeline p;
+  if (absl::Status s =
+          VkCheck(vkCreateGraphicsPipelines(vk_.device, VK_NULL_HANDLE, 1, &gci,
+                                            nullptr, &p),
+                  "vkCreateGraphicsPipelines");
       !s.ok()) {
     return s;
   }

@@ -52,6 +52,25 @@ class RunObjects {
                                       VkPipelineLayout layout);
   absl::StatusOr<VkCommandBuffer> Commands();
 
+  // A pixel case's draw (vk_draw.h): a render pass of one subpass and no
+  // attachments, a framebuffer of its size, and the pipeline that draws
+  // triangle lists of vec4 positions (binding 0, location 0) with
+  // `samples` samples, no culling, no depth, and a viewport and scissor
+  // fixed at creation.
+  absl::StatusOr<VkRenderPass> EmptyRenderPass();
+  absl::StatusOr<VkFramebuffer> EmptyFramebuffer(VkRenderPass pass,
+                                                 uint32_t width,
+                                                 uint32_t height);
+  struct DrawState {
+    VkShaderModule vertex = VK_NULL_HANDLE, fragment = VK_NULL_HANDLE;
+    VkPipelineLayout layout = VK_NULL_HANDLE;
+    VkRenderPass pass = VK_NULL_HANDLE;
+    VkSampleCountFlagBits samples = VK_SAMPLE_COUNT_1_BIT;
+    VkViewport viewport{};
+    VkRect2D scissor{};
+  };
+  absl::StatusOr<VkPipeline> GraphicsPipeline(const DrawState& state);
+
  private:
   absl::StatusOr<VkDeviceMemory> Bind(VkMemoryRequirements req,
                                       VkMemoryPropertyFlags flags);
@@ -66,6 +85,8 @@ class RunObjects {
   std::vector<VkDescriptorSetLayout> set_layouts_;
   std::vector<VkPipelineLayout> pipeline_layouts_;
   std::vector<VkPipeline> pipelines_;
+  std::vector<VkRenderPass> render_passes_;
+  std::vector<VkFramebuffer> framebuffers_;
   std::vector<VkCommandBuffer> commands_;
 };
 

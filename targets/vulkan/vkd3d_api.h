@@ -23,8 +23,8 @@ class InProcessVkd3d : public SpirvCompiler {
  public:
   explicit InProcessVkd3d(Vkd3dApi api) : api_(api) {}
   SpirvModule Compile(absl::Span<const uint8_t> dxbc,
-                      absl::Span<const UavBinding> uavs,
-                      BufferUavMode mode) override;
+                      absl::Span<const UavBinding> uavs, BufferUavMode mode,
+                      DiscardMode discard) override;
 
  private:
   Vkd3dApi api_;

@@ -12,8 +12,9 @@ namespace atomfuzz::targets::vulkan {
 
 SpirvModule CompileDxbcToSpirv(absl::Span<const uint8_t> dxbc,
                                absl::Span<const UavBinding> uavs,
-                               BufferUavMode mode, const Vkd3dLibrary& lib) {
-  return lib.compiler->Compile(dxbc, uavs, mode);
+                               BufferUavMode mode, const Vkd3dLibrary& lib,
+                               DiscardMode discard) {
+  return lib.compiler->Compile(dxbc, uavs, mode, discard);
 }
 
 namespace {
@@ -41,7 +42,7 @@ std::string WithoutDebugPrefixes(absl::string_view said) {
 // runner/vkd3d_compile_server.c fills the same chain under Wine.
 SpirvModule InProcessVkd3d::Compile(absl::Span<const uint8_t> dxbc,
                                     absl::Span<const UavBinding> uavs,
-                                    BufferUavMode mode) {
+                                    BufferUavMode mode, DiscardMode discard) {
   std::vector<vkd3d_shader_resource_binding> bindings;
   std::vector<vkd3d_shader_uav_counter_binding> counters;
   for (const UavBinding& u : uavs) {
@@ -77,6 +78,12 @@ SpirvModule InProcessVkd3d::Compile(absl::Span<const uint8_t> dxbc,
   spirv.next = &interface;
   spirv.entry_point = "main";
   spirv.environment = VKD3D_SHADER_SPIRV_ENVIRONMENT_VULKAN_1_0;
+  const vkd3d_shader_spirv_extension demote =
+      VKD3D_SHADER_SPIRV_EXTENSION_EXT_DEMOTE_TO_HELPER_INVOCATION;
+  if (discard == DiscardMode::kDemote) {
+    spirv.extensions = &demote;
+    spirv.extension_count = 1;
+  }
 
   const vkd3d_shader_compile_option options[] = {
       {VKD3D_SHADER_COMPILE_OPTION_BUFFER_UAV,

@@ -15,7 +15,8 @@ namespace atomfuzz::targets::vulkan {
 SpirvModule CompileDxbcToSpirv(absl::Span<const uint8_t> dxbc,
                                absl::Span<const UavBinding> uavs,
                                BufferUavMode mode,
-                               const Vkd3dLibrary& lib = LinkedVkd3d());
+                               const Vkd3dLibrary& lib = LinkedVkd3d(),
+                               DiscardMode discard = DiscardMode::kKill);
 
 }  // namespace atomfuzz::targets::vulkan
 

@@ -13,6 +13,7 @@
 #include "targets/vulkan/case_shader.h"
 #include "targets/vulkan/vk_context.h"
 #include "targets/vulkan/vk_dispatch.h"
+#include "targets/vulkan/vk_draw.h"
 
 namespace atomfuzz::targets::vulkan {
 namespace {
@@ -28,8 +29,9 @@ struct Compiled {
 };
 
 Compiled Compile(const VkContext& vk, const isa::Case& run, BufferUavMode mode,
-                 const Vkd3dLibrary& vkd3d) {
-  CaseShader shader = CompileCase(run, mode, vkd3d);
+                 const Vkd3dLibrary& vkd3d,
+                 DiscardMode discard = DiscardMode::kKill) {
+  CaseShader shader = CompileCase(run, mode, vkd3d, discard);
   Compiled out;
   out.error = shader.compiler;
   out.refused = std::move(shader.refused);
@@ -52,7 +54,9 @@ absl::StatusOr<isa::Outcome> Execute(VkContext& vk, const isa::Case& run,
   if (!shader.error.ok()) return shader.error;
   if (shader.refused) return *shader.refused;
   absl::StatusOr<std::vector<isa::UavState>> uavs =
-      Dispatch(vk, run, shader.spirv, shader.bindings, mode);
+      run.shader.pixel()
+          ? Draw(vk, run, shader.spirv, shader.bindings, mode)
+          : Dispatch(vk, run, shader.spirv, shader.bindings, mode);
   if (!uavs.ok()) {
     // A dispatch that never ends or a lost device is the driver's failure
     // on this case, not a setup error.
@@ -106,10 +110,11 @@ Prepared Prepare(const isa::Case& c) {
 class VulkanTarget : public Target {
  public:
   VulkanTarget(const TargetOptions& options, BufferUavMode mode,
-               const Vkd3dLibrary* vkd3d)
+               DiscardMode discard, const Vkd3dLibrary* vkd3d)
       : options_(options),
         device_(options.Flag(kDeviceFlag)),
         mode_(mode),
+        discard_(discard),
         vkd3d_(vkd3d) {}
 
   std::string Describe() const override {
@@ -117,13 +122,14 @@ class VulkanTarget : public Target {
   }
 
   absl::string_view name() const override {
+    if (discard_ == DiscardMode::kDemote) return "vulkan-demote";
     return mode_ == BufferUavMode::kSsbo ? "vulkan-ssbo" : "vulkan";
   }
 
   absl::StatusOr<isa::Outcome> Run(const isa::Case& c) override {
     Prepared p = Prepare(c);
     if (p.refused) return *std::move(p.refused);
-    absl::StatusOr<VkContext*> vk = GetVkContext(device_);
+    absl::StatusOr<VkContext*> vk = Context();
     if (!vk.ok()) return vk.status();
     return RunAlone(**vk, c, p);
   }
@@ -135,13 +141,13 @@ class VulkanTarget : public Target {
       absl::Span<const isa::Case> cases) override {
     std::vector<absl::StatusOr<isa::Outcome>> out(
         cases.size(), absl::InternalError("not run"));
-    absl::StatusOr<VkContext*> vk = GetVkContext(device_);
+    absl::StatusOr<VkContext*> vk = Context();
     std::vector<Prepared> prepared;
     std::map<std::optional<BatchKey>, std::vector<size_t>> by_key;
     for (size_t i = 0; i < cases.size(); ++i) {
       Prepared& p = prepared.emplace_back(Prepare(cases[i]));
       if (!p.refused && vk.ok()) {
-        p.alone = Compile(**vk, p.ic.instrumented, mode_, *vkd3d_);
+        p.alone = Compile(**vk, p.ic.instrumented, mode_, *vkd3d_, discard_);
         p.refused = p.alone->refused;
       }
       if (p.alone && !p.alone->error.ok()) {
@@ -154,7 +160,8 @@ class VulkanTarget : public Target {
         // lavapipe runs a loop no thread of the group enters until the
         // masked-off lanes would leave it, on the shader's one loop budget
         // (docs/findings.md #10): another case's loop could cut this case's
-        // loops short, so a case with loops runs alone.
+        // loops short, so a case with loops runs alone. So does a pixel
+        // case (it has no group size: BatchKeyOf gives none).
         by_key[Loops(cases[i].shader) > 0 ? std::nullopt
                                           : BatchKeyOf(p.ic.instrumented)]
             .push_back(i);
@@ -211,7 +218,8 @@ class VulkanTarget : public Target {
   absl::StatusOr<isa::Outcome> RunAlone(VkContext& vk, const isa::Case& c,
                                         const Prepared& p) {
     const Compiled shader =
-        p.alone ? *p.alone : Compile(vk, p.ic.instrumented, mode_, *vkd3d_);
+        p.alone ? *p.alone
+                : Compile(vk, p.ic.instrumented, mode_, *vkd3d_, discard_);
     absl::StatusOr<isa::Outcome> run =
         Execute(vk, p.ic.instrumented, shader, mode_);
     if (!run.ok() || run->status != isa::RunStatus::kOk) return run;
@@ -229,7 +237,8 @@ class VulkanTarget : public Target {
       absl::StatusOr<isa::Outcome> run = absl::InternalError("no batch");
       if (combined.ok()) {
         run = Execute(vk, combined->combined,
-                      Compile(vk, combined->combined, mode_, *vkd3d_), mode_);
+                      Compile(vk, combined->combined, mode_, *vkd3d_, discard_),
+                      mode_);
       }
       if (run.ok() && run->status == isa::RunStatus::kOk) {
         const uint32_t loops = Loops(combined->combined.shader);
@@ -252,9 +261,23 @@ class VulkanTarget : public Target {
     for (size_t i : batch) out[i] = RunAlone(vk, cases[i], prepared[i]);
   }
 
+  // The device, when it can do what this target asks of it.
+  absl::StatusOr<VkContext*> Context() const {
+    absl::StatusOr<VkContext*> vk = GetVkContext(device_);
+    if (vk.ok() && discard_ == DiscardMode::kDemote &&
+        !(*vk)->demote_to_helper) {
+      return absl::FailedPreconditionError(absl::StrCat(
+          "'", (*vk)->properties.deviceName,
+          "' has no VK_EXT_shader_demote_to_helper_invocation: ", name(),
+          " needs it"));
+    }
+    return vk;
+  }
+
   TargetOptions options_;
   std::string device_;  // --vk-device: a substring of the device's name
   BufferUavMode mode_;
+  DiscardMode discard_;
   const Vkd3dLibrary* vkd3d_;  // --vkd3d: the compiler
 };
 
@@ -279,7 +302,7 @@ BatchLimits VulkanBatchLimits(uint32_t descriptors) {
 }
 
 absl::StatusOr<std::unique_ptr<Target>> CreateVulkanTarget(
-    const TargetOptions& options, BufferUavMode mode) {
+    const TargetOptions& options, BufferUavMode mode, DiscardMode discard) {
   for (const auto& [flag, value] : options.flags) {
     if (!value.empty() && flag != kDeviceFlag && flag != kVkd3dFlag) {
       return absl::InvalidArgumentError(
@@ -290,7 +313,7 @@ absl::StatusOr<std::unique_ptr<Target>> CreateVulkanTarget(
       LoadVkd3d(options.Flag(kVkd3dFlag));
   if (!vkd3d.ok()) return vkd3d.status();
   SetQuietEnvironment();  // vkd3d reads its variable once, on first use
-  return std::make_unique<VulkanTarget>(options, mode, *vkd3d);
+  return std::make_unique<VulkanTarget>(options, mode, discard, *vkd3d);
 }
 
 }  // namespace atomfuzz::targets::vulkan

@@ -1,8 +1,11 @@
 // The Vulkan target: case -> trace instrumentation -> DXBC (isa::EncodeDxbc)
 // -> libvkd3d-shader -> SPIR-V (checked by spirv-tools) -> a compute
-// dispatch on lavapipe or the device --vk-device names. Names:
-//   vulkan       buffer UAVs as storage texel buffers (vkd3d's default)
-//   vulkan-ssbo  buffer UAVs as storage buffers
+// dispatch, or for a ps_5_0 case a draw (vk_draw.h), on lavapipe or the
+// device --vk-device names. Names:
+//   vulkan         buffer UAVs as storage texel buffers (vkd3d's default),
+//                  discard as OpKill (vkd3d's default)
+//   vulkan-ssbo    buffer UAVs as storage buffers
+//   vulkan-demote  discard as OpDemoteToHelperInvocationEXT (texel buffers)
 #ifndef ATOMFUZZ_TARGETS_VULKAN_VULKAN_TARGET_H_
 #define ATOMFUZZ_TARGETS_VULKAN_VULKAN_TARGET_H_
 
@@ -41,9 +44,11 @@ std::string VulkanDescription(const std::string& name,
                               const Vkd3dLibrary& vkd3d);
 
 // The device opens on the first Run (FailedPrecondition there when there is
-// none). InvalidArgument for flags this target does not take (--inject).
+// none, or when `discard` is kDemote and the device cannot demote).
+// InvalidArgument for flags this target does not take (--inject).
 absl::StatusOr<std::unique_ptr<Target>> CreateVulkanTarget(
-    const TargetOptions& options, BufferUavMode mode);
+    const TargetOptions& options, BufferUavMode mode,
+    DiscardMode discard = DiscardMode::kKill);
 
 }  // namespace atomfuzz::targets::vulkan
 

@@ -48,12 +48,14 @@ struct Reader {
 };
 
 std::string EncodeRequest(absl::Span<const uint8_t> dxbc,
-                          absl::Span<const UavBinding> uavs,
-                          BufferUavMode mode) {
+                          absl::Span<const UavBinding> uavs, BufferUavMode mode,
+                          DiscardMode discard) {
   std::string out;
   PutU32(out, ATOMFUZZ_VKD3D_REQUEST);
-  PutU32(out, mode == BufferUavMode::kSsbo ? ATOMFUZZ_VKD3D_SSBO
-                                           : ATOMFUZZ_VKD3D_TEXEL);
+  PutU32(out,
+         (mode == BufferUavMode::kSsbo ? ATOMFUZZ_VKD3D_SSBO
+                                       : ATOMFUZZ_VKD3D_TEXEL) |
+             (discard == DiscardMode::kDemote ? ATOMFUZZ_VKD3D_DEMOTE : 0));
   PutU32(out, static_cast<uint32_t>(uavs.size()));
   for (const UavBinding& u : uavs) {
     PutU32(out, u.slot);
@@ -139,8 +141,8 @@ class WineVkd3d : public SpirvCompiler {
   }
 
   SpirvModule Compile(absl::Span<const uint8_t> dxbc,
-                      absl::Span<const UavBinding> uavs,
-                      BufferUavMode mode) override {
+                      absl::Span<const UavBinding> uavs, BufferUavMode mode,
+                      DiscardMode discard) override {
     std::lock_guard<std::mutex> lock(mu_);
     // A fork child holds copies of its parent's descriptors: writing to
     // them would interleave with the parent's frames.
@@ -149,7 +151,7 @@ class WineVkd3d : public SpirvCompiler {
       owner_ = getpid();
     }
     absl::StatusOr<std::string> reply =
-        session_.Exchange(EncodeRequest(dxbc, uavs, mode));
+        session_.Exchange(EncodeRequest(dxbc, uavs, mode, discard));
     session_.TakeErrors();  // kept in the message of a crash only
     if (reply.ok()) return DecodeReply(*reply);
     SpirvModule m;

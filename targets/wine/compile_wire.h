@@ -9,7 +9,9 @@
  *          of its vkd3d_shader_* entry points is missing), n, n bytes:
  *          what vkd3d_shader_get_version says, or why it is not ready.
  * Request: ATOMFUZZ_VKD3D_REQUEST, buffer UAV mode (ATOMFUZZ_VKD3D_TEXEL or
- *          ATOMFUZZ_VKD3D_SSBO), uav count, then per UAV: register (u#),
+ *          ATOMFUZZ_VKD3D_SSBO, with ATOMFUZZ_VKD3D_DEMOTE or'd in for
+ *          vkd3d's demote-to-helper extension), uav count, then per UAV:
+ *          register (u#),
  *          flags (ATOMFUZZ_VKD3D_BUFFER, ATOMFUZZ_VKD3D_COUNTER), Vulkan
  *          binding, counter binding (both in set 0); then n, n bytes of the
  *          DXBC container, zero-padded to 4.
@@ -27,6 +29,9 @@
 
 #define ATOMFUZZ_VKD3D_TEXEL 0u /* storage texel buffers, vkd3d's default */
 #define ATOMFUZZ_VKD3D_SSBO 1u  /* storage buffers */
+#define ATOMFUZZ_VKD3D_MODE_MASK 0xffu
+/* discard as OpDemoteToHelperInvocationEXT (else OpKill) */
+#define ATOMFUZZ_VKD3D_DEMOTE 0x100u
 
 #define ATOMFUZZ_VKD3D_BUFFER 1u  /* a buffer UAV (else a typed texture) */
 #define ATOMFUZZ_VKD3D_COUNTER 2u /* bind its hidden counter too */

@@ -126,6 +126,14 @@ class WineTarget : public Target {
     if (absl::Status valid = isa::Validate(c); !valid.ok())
       return isa::Outcome::Ended(isa::RunStatus::kRejected,
                                  std::string(valid.message()));
+    // The runner dispatches compute shaders only: a ps_5_0 container would
+    // reach CreateComputeShader and read as wined3d's refusal.
+    if (c.shader.pixel()) {
+      return isa::Outcome::Ended(
+          isa::RunStatus::kRejected,
+          "the Wine targets do not draw yet: ps_5_0 cases run on the vulkan "
+          "targets");
+    }
     absl::StatusOr<InstrumentedCase> ic = InstrumentForTrace(c);
     // wined3d binds 8 UAV slots at most, even at feature level 11_1 (the
     // runner refuses more): a case using all 8 runs as it is, judged on its

@@ -93,8 +93,8 @@ TEST(TargetRegistry, OptionsARowDoesNotTakeAreRefused) {
   t = MakeTarget(run);
   ASSERT_FALSE(t.ok());
   EXPECT_NE(t.status().message().find(
-                "known: oracle, fast, vulkan, vulkan-ssbo, wine-d3d11-gl, "
-                "wine-d3d11-vk, ext:PATH.so"),
+                "known: oracle, fast, vulkan, vulkan-ssbo, vulkan-demote, "
+                "wine-d3d11-gl, wine-d3d11-vk, ext:PATH.so"),
             std::string::npos)
       << t.status();
 }

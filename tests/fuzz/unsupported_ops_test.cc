@@ -74,7 +74,7 @@ TEST(UnsupportedOps, ARowsRefusedOpsAreNeitherGeneratedNorMutatedInto) {
 }
 
 TEST(UnsupportedOps, TheVulkanRowsDeclareUmad) {
-  for (const char* name : {"vulkan", "vulkan-ssbo"}) {
+  for (const char* name : {"vulkan", "vulkan-ssbo", "vulkan-demote"}) {
     const std::optional<targets::TargetInfo> row = targets::FindTarget(name);
     ASSERT_TRUE(row.has_value()) << name;
     ASSERT_EQ(row->unsupported.size(), 1u) << name;

@@ -11,6 +11,7 @@
 
 #include "gtest/gtest.h"
 #include "isa/dxbc.h"
+#include "targets/vulkan/spirv_disassembly.h"
 #include "targets/vulkan/spirv_validation.h"
 #include "targets/vulkan/vkd3d_compiler.h"
 #include "tests/fuzz/corpus_files.h"
@@ -47,6 +48,30 @@ TEST(WineVkd3d, CompilesToValidSpirvAndNamesItsVersion) {
     ASSERT_TRUE(m.ok) << m.messages;
     EXPECT_EQ(m.words[0], 0x07230203u);  // the SPIR-V magic
     EXPECT_EQ(ValidateSpirv(m.words), std::nullopt);
+  }
+}
+
+// The request carries the discard mode (ATOMFUZZ_VKD3D_DEMOTE): 1.6 too
+// lowers discard to OpKill, or with its demote extension to
+// OpDemoteToHelperInvocation.
+TEST(WineVkd3d, CarriesTheDiscardMode) {
+  LOAD_WINE_VKD3D_OR_SKIP(lib);
+  const std::vector<uint8_t> dxbc =
+      CorpusDxbc("tests/targets/pixel_cases/discard_around_atomics.case");
+  const UavBinding uavs[] = {{0, true, false}, {1, true, false}};
+  for (DiscardMode discard : {DiscardMode::kKill, DiscardMode::kDemote}) {
+    SpirvModule m =
+        CompileDxbcToSpirv(dxbc, uavs, BufferUavMode::kTexel, **lib, discard);
+    ASSERT_TRUE(m.compiler.ok()) << m.compiler;
+    ASSERT_TRUE(m.ok) << m.messages;
+    EXPECT_EQ(ValidateSpirv(m.words), std::nullopt);
+    absl::StatusOr<std::string> text = DisassembleSpirv(m.words);
+    ASSERT_TRUE(text.ok()) << text.status();
+    const bool demote = discard == DiscardMode::kDemote;
+    EXPECT_EQ(text->find("OpKill") != std::string::npos, !demote) << *text;
+    EXPECT_EQ(text->find("OpDemoteToHelperInvocation") != std::string::npos,
+              demote)
+        << *text;
   }
 }
 

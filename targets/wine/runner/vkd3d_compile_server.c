@@ -105,9 +105,15 @@ static void serve(const uint8_t* frame, size_t len) {
   spirv.next = &interface;
   spirv.entry_point = "main";
   spirv.environment = VKD3D_SHADER_SPIRV_ENVIRONMENT_VULKAN_1_0;
+  static const enum vkd3d_shader_spirv_extension demote =
+      VKD3D_SHADER_SPIRV_EXTENSION_EXT_DEMOTE_TO_HELPER_INVOCATION;
+  if (mode & ATOMFUZZ_VKD3D_DEMOTE) {
+    spirv.extensions = &demote;
+    spirv.extension_count = 1;
+  }
   const struct vkd3d_shader_compile_option options[] = {
       {VKD3D_SHADER_COMPILE_OPTION_BUFFER_UAV,
-       mode == ATOMFUZZ_VKD3D_SSBO
+       (mode & ATOMFUZZ_VKD3D_MODE_MASK) == ATOMFUZZ_VKD3D_SSBO
            ? VKD3D_SHADER_COMPILE_OPTION_BUFFER_UAV_STORAGE_BUFFER
            : VKD3D_SHADER_COMPILE_OPTION_BUFFER_UAV_STORAGE_TEXEL_BUFFER},
       {VKD3D_SHADER_COMPILE_OPTION_STRIP_DEBUG, 1},
