@@ -34,12 +34,14 @@ TargetInfo Vulkan(const char* name, const char* description,
             absl::StatusOr<const vulkan::Vkd3dLibrary*> vkd3d =
                 vulkan::LoadVkd3d(options.Flag(vulkan::kVkd3dFlag));
             if (!vkd3d.ok()) return vkd3d.status();
+            IsolationOptions isolation = IsolationFor(options);
+            isolation.runs_pixel = true;  // it draws (vk_draw.h)
             return Isolate(
                 n,
                 [options, mode, discard] {
                   return vulkan::CreateVulkanTarget(options, mode, discard);
                 },
-                IsolationFor(options), vulkan::VulkanDescription(n, **vkd3d));
+                isolation, vulkan::VulkanDescription(n, **vkd3d));
           },
           // vkd3d-shader 1.2 has no umad (docs/findings.md #8).
           {isa::Op::kUMad}};

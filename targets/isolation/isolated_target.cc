@@ -71,6 +71,9 @@ class IsolatedTarget : public Target {
   }
 
   absl::string_view name() const override { return name_; }
+  bool RunsStage(isa::Stage stage) const override {
+    return stage == isa::Stage::kCompute || options_.runs_pixel;
+  }
   std::string Describe() const override {
     return description_.empty() ? name_ : description_;
   }

@@ -26,6 +26,9 @@ struct IsolationOptions {
   // RLIMIT_AS of the child, in bytes; 0 leaves the limit alone.
   uint64_t memory_limit_bytes = uint64_t{4} << 30;
   size_t max_reply_bytes = size_t{512} << 20;
+  // The child's target runs ps_5_0 cases too (Target::RunsStage): the
+  // parent cannot ask it.
+  bool runs_pixel = false;
 };
 
 // A target's isolation as its options ask: timeout_seconds, memory_limit_mb.

@@ -125,6 +125,7 @@ class VulkanTarget : public Target {
     if (discard_ == DiscardMode::kDemote) return "vulkan-demote";
     return mode_ == BufferUavMode::kSsbo ? "vulkan-ssbo" : "vulkan";
   }
+  bool RunsStage(isa::Stage) const override { return true; }
 
   absl::StatusOr<isa::Outcome> Run(const isa::Case& c) override {
     Prepared p = Prepare(c);
