@@ -57,8 +57,8 @@ std::string OutcomeText(const Outcome& o, const Program& program, bool trace) {
         e.instruction < program.instructions.size()
             ? program.instructions[e.instruction].info().mnemonic
             : "?";
-    absl::StrAppend(&out, "  group (", Xyz(e.group), ") thread (",
-                    Xyz(e.thread), ") #", e.instruction, " ", name, " ",
+    absl::StrAppend(&out, "  ", InvocationName(program, e.group, e.thread),
+                    " #", e.instruction, " ", name, " ",
                     e.file == RegFile::kUav ? "u" : "g", e.slot, "[", e.word,
                     "] ", AddressClassName(e.address), " src ", Hex(e.src0),
                     " ", Hex(e.src1), " -> ",
@@ -112,6 +112,19 @@ std::string OutcomeJson(const Outcome& o, bool trace) {
     out += "]";
   }
   return out + "}\n";
+}
+
+std::string InvocationName(const Program& program,
+                           const std::array<uint32_t, 3>& group,
+                           const std::array<uint32_t, 3>& thread) {
+  if (program.pixel()) {
+    return absl::StrCat(
+        "primitive ", group[0], " pixel (", thread[0], ",", thread[1], ")",
+        thread[2] != 0 ? absl::StrCat(" sample ", thread[2]) : std::string());
+  }
+  return absl::StrCat("group (", group[0], ",", group[1], ",", group[2],
+                      ") thread (", thread[0], ",", thread[1], ",", thread[2],
+                      ")");
 }
 
 }  // namespace atomfuzz::isa

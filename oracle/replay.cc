@@ -6,6 +6,7 @@
 
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
+#include "isa/outcome_format.h"
 #include "oracle/possible_ends.h"
 #include "oracle/rmw.h"
 
@@ -13,10 +14,6 @@ namespace atomfuzz::oracle {
 namespace {
 
 std::string Hex(uint32_t v) { return absl::StrFormat("0x%08x", v); }
-
-std::string Xyz(const std::array<uint32_t, 3>& v) {
-  return absl::StrCat("(", v[0], ",", v[1], ",", v[2], ")");
-}
 
 }  // namespace
 
@@ -70,10 +67,11 @@ void Replay::Missing(const AtomicSite& site) {
   const auto& inst = program_.instructions[site.key.instruction];
   findings_.push_back(
       {FindingKind::kMissingAtomic,
-       absl::StrCat(inst.info().mnemonic, " (instruction ",
-                    site.key.instruction, ", line ", inst.line, ") in group ",
-                    Xyz(site.key.group), " thread ", Xyz(site.key.thread),
-                    " occurrence ", site.key.occurrence),
+       absl::StrCat(
+           inst.info().mnemonic, " (instruction ", site.key.instruction,
+           ", line ", inst.line, ") in ",
+           isa::InvocationName(program_, site.key.group, site.key.thread),
+           " occurrence ", site.key.occurrence),
        "the spec executes it but the target's trace does not have it",
        static_cast<int>(site.key.instruction)});
 }
@@ -317,8 +315,9 @@ void Replay::Finish() {
     const isa::AtomicEvent& e = observed_.trace[i];
     findings_.push_back(
         {FindingKind::kExtraAtomic,
-         absl::StrCat("instruction ", e.instruction, " in group ", Xyz(e.group),
-                      " thread ", Xyz(e.thread), " occurrence ", e.occurrence),
+         absl::StrCat("instruction ", e.instruction, " in ",
+                      isa::InvocationName(program_, e.group, e.thread),
+                      " occurrence ", e.occurrence),
          "the target's trace has an atomic the spec does not execute",
          static_cast<int>(e.instruction), e.file == isa::RegFile::kTgsm,
          static_cast<int>(e.slot)});
@@ -405,10 +404,10 @@ void Replay::Close(const Cell& c, History& h,
       if (r.culprit && *r.culprit < h.keys.size()) {
         instruction = static_cast<int>(h.keys[*r.culprit].instruction);
         const EventKey& k = h.keys[*r.culprit];
-        absl::StrAppend(&where, ", ",
-                        program_.instructions[k.instruction].info().mnemonic,
-                        " (line ", program_.instructions[k.instruction].line,
-                        ") in group ", Xyz(k.group), " thread ", Xyz(k.thread));
+        absl::StrAppend(
+            &where, ", ", program_.instructions[k.instruction].info().mnemonic,
+            " (line ", program_.instructions[k.instruction].line, ") in ",
+            isa::InvocationName(program_, k.group, k.thread));
       }
       findings_.push_back(
           {c.word == UINT32_MAX ? FindingKind::kWrongCounter

@@ -11,6 +11,7 @@
 #include "fuzz/runner.h"
 #include "fuzz/triage/case_size.h"
 #include "fuzz/triage/generalise.h"
+#include "isa/outcome_format.h"
 #include "isa/printer.h"
 
 namespace atomfuzz::fuzz {
@@ -103,10 +104,6 @@ Key KeyOf(const isa::AtomicEvent& e) {
   return {e.group, e.thread, e.instruction, e.occurrence};
 }
 
-std::string Xyz(const std::array<uint32_t, 3>& v) {
-  return absl::StrCat(v[0], ",", v[1], ",", v[2]);
-}
-
 // Returned values that differ from the canonical run's, for the atomics
 // the findings name.
 std::vector<Row> ReturnRows(const isa::Outcome& spec, const isa::Outcome& seen,
@@ -126,10 +123,11 @@ std::vector<Row> ReturnRows(const isa::Outcome& spec, const isa::Outcome& seen,
                          : 0;
     const std::string occurrence =
         e.occurrence ? absl::StrCat(" #", e.occurrence) : "";
-    rows.push_back({absl::StrCat("line ", line, " group ", Xyz(e.group),
-                                 " thread ", Xyz(e.thread), occurrence),
-                    w ? Hex(*w) : kUndefined,
-                    e.returned ? Hex(*e.returned) : "-"});
+    rows.push_back(
+        {absl::StrCat("line ", line, " ",
+                      isa::InvocationName(printed, e.group, e.thread),
+                      occurrence),
+         w ? Hex(*w) : kUndefined, e.returned ? Hex(*e.returned) : "-"});
   }
   return rows;
 }
