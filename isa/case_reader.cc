@@ -312,6 +312,7 @@ void CaseReader::ReadDraw(TextCursor& cur) {
 std::optional<std::array<int32_t, 2>> CaseReader::Vertex(TextCursor& cur) {
   std::array<int32_t, 2> v;
   for (size_t k = 0; k < 2; ++k) {
+    cur.SkipSpace();
     const int col = cur.col();
     const absl::string_view text = cur.ReadNumberText();
     auto units = ParseCoordinate(text);

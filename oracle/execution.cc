@@ -74,11 +74,12 @@ absl::Status Execution::RunRandom() {
     runnable[pick] = runnable.back();
     runnable.pop_back();
     if (!MaybeRelease(t.group)) continue;
-    // Every live thread of the group was waiting, so none is in the list.
+    // Every live thread of the group was waiting, so none is in the list;
+    // those a quad's release left waiting (ps) stay out.
     const Group& group = groups_[t.group];
     for (uint32_t k = 0; k < group.thread_count; ++k) {
       const Thread& u = threads_[group.first_thread + k];
-      if (!u.done) runnable.push_back(u.id);
+      if (!u.done && !u.waiting) runnable.push_back(u.id);
     }
   }
   return absl::OkStatus();
@@ -120,8 +121,7 @@ ABSL_ATTRIBUTE_ALWAYS_INLINE inline absl::Status Execution::Execute(
       break;
     case isa::Family::kControl:
       ExecControl(t, inst);
-      // Where control went, into the digest derivatives compare (P.5).
-      if (pixel_) t.path = (t.path ^ t.pc) * 0x9E3779B97F4A7C15u + 1;
+      if (pixel_) TrackLoops(t, inst.op, index);  // for derivatives (P.5)
       break;
     case isa::Family::kDiscard:
       ExecDiscard(t, inst);

@@ -49,9 +49,10 @@ struct Thread {
   // ps: covered and not discarded; only then do stores and atomics take
   // effect (spec 1.3, P.3). Always true in cs.
   bool active = true;
-  // ps: a digest of the control flow taken, so that a derivative can tell
-  // whether its quad got there together (P.5).
-  uint64_t path = 0;
+  // ps: the iteration each enclosing loop is in, outermost first: lanes at
+  // one instruction with the same iterations run it together, whatever
+  // branches they took before (structured flow reconverges), P.5.
+  absl::InlinedVector<uint32_t, 4> iterations;
   uint64_t steps = 0;
   uint32_t accesses =
       0;  // memory words read or written so far (WriteRecord::seq)
@@ -180,6 +181,9 @@ class Execution {
   absl::Status SetupPixel();
   // StartGroup's part for quad `g`: each lane's inputs and state.
   void StartQuad(uint32_t g);
+  // After the control instruction at `here` moved the lane: the loop it
+  // entered, went round or left, in t.iterations.
+  void TrackLoops(Thread& t, isa::Op op, uint32_t here);
   // discard_z/nz: the lane goes on for its neighbours, inactive (P.3).
   void ExecDiscard(Thread& t, const isa::Instruction& inst);
   // Once every lane of quad `g` that has not ended waits at a derivative,

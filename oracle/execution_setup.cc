@@ -237,7 +237,7 @@ void Execution::StartGroup(uint32_t g) {
     t.group = g;
     t.domain = g;
     t.active = true;
-    t.path = 0;
+    t.iterations.clear();
     t.tid = tid;
     t.gid = gid;
     t.pc = 0;

@@ -1,5 +1,6 @@
 // Execution in the pixel stage (docs/pixel-stage.md): quads as groups of
 // four lanes, their inputs, discard, and derivatives across the quad.
+#include <algorithm>
 #include <bit>
 #include <cmath>
 #include <cstring>
@@ -36,6 +37,19 @@ Value ExactDifference(Value a, Value b) {
   const float f = static_cast<float>(d);
   if (static_cast<double>(f) != d || !Plain(f)) return Value::Undefined();
   return Value::Of(FloatBits(f == 0.0f ? 0.0f : f));  // x - x is +0
+}
+
+// Whether `a` is further behind in the program than `b`: in an earlier
+// iteration of a loop around both, else at an earlier instruction
+// (structured flow: what lies ahead in the text runs later).
+bool Behind(const Thread& a, const Thread& b) {
+  const size_t n = std::min(a.iterations.size(), b.iterations.size());
+  for (size_t i = 0; i < n; ++i) {
+    if (a.iterations[i] != b.iterations[i]) {
+      return a.iterations[i] < b.iterations[i];
+    }
+  }
+  return a.pc < b.pc;
 }
 
 }  // namespace
@@ -117,7 +131,7 @@ void Execution::StartQuad(uint32_t g) {
     t.done = false;
     t.waiting = false;
     t.active = lane.covered;
-    t.path = 0;
+    t.iterations.clear();
     t.steps = 0;
     t.accesses = 0;
     const size_t live = canonical ? k : group.first_thread + k;
@@ -161,6 +175,32 @@ void Execution::StartQuad(uint32_t g) {
   }
 }
 
+void Execution::TrackLoops(Thread& t, Op op, uint32_t here) {
+  const bool jumped = t.pc != here + 1;
+  switch (op) {
+    case Op::kLoop: t.iterations.push_back(0); return;
+    case Op::kEndLoop:  // the back edge, always taken
+    case Op::kContinue:
+    case Op::kContinuecZ:
+    case Op::kContinuecNz:
+      if ((op == Op::kEndLoop || jumped) && !t.iterations.empty()) {
+        ++t.iterations.back();
+      }
+      return;
+    case Op::kBreak:
+    case Op::kBreakcZ:
+    case Op::kBreakcNz:
+      // Out of a loop, not a switch: it lands just past an endloop.
+      if (jumped && t.pc > 0 && t.pc <= program_.instructions.size() &&
+          program_.instructions[t.pc - 1].op == Op::kEndLoop &&
+          !t.iterations.empty()) {
+        t.iterations.pop_back();
+      }
+      return;
+    default: return;
+  }
+}
+
 void Execution::ExecDiscard(Thread& t, const isa::Instruction& inst) {
   const bool nonzero = Condition(t, inst.operands[0]);
   if (nonzero == inst.info().test_nonzero) t.active = false;
@@ -191,18 +231,28 @@ bool Execution::MaybeReleaseQuad(uint32_t g) {
     }
   }
   if (waiting == 0) return false;
-  // Together: all four at one instruction by one path. Else the quad is in
-  // divergent flow, where derivatives are undefined (P.5).
-  bool together = waiting == 4;
-  for (uint32_t k = 1; k < 4 && together; ++k) {
-    together = quad[k]->pc == quad[0]->pc && quad[k]->path == quad[0]->path;
+  // The lanes furthest behind go on; those ahead wait for them, as a quad
+  // reconverges after a branch. Together means all four at one
+  // instruction in the same iteration of every loop around it; else the
+  // quad is in divergent flow, where derivatives are undefined (P.5).
+  const Thread* behind = nullptr;
+  for (const Thread* t : quad) {
+    if (t->waiting && (behind == nullptr || Behind(*t, *behind))) behind = t;
   }
+  std::array<bool, 4> released{};
+  uint32_t at_behind = 0;
+  for (uint32_t k = 0; k < 4; ++k) {
+    released[k] = quad[k]->waiting && quad[k]->pc == behind->pc &&
+                  quad[k]->iterations == behind->iterations;
+    at_behind += released[k];
+  }
+  const bool together = at_behind == 4;
   // Every lane reads its neighbours' sources before any writes its result
   // (a destination may be a source).
   std::array<std::array<Value, 4>, 4> results{};
   for (uint32_t k = 0; k < 4; ++k) {
     Thread& t = *quad[k];
-    if (!t.waiting) continue;
+    if (!released[k]) continue;
     const isa::Instruction& inst = program_.instructions[t.pc];
     if (inst.info().family != isa::Family::kDeriv) continue;  // invalid case
     const isa::Operand& src = inst.operands[1];
@@ -229,7 +279,7 @@ bool Execution::MaybeReleaseQuad(uint32_t g) {
   }
   for (uint32_t k = 0; k < 4; ++k) {
     Thread& t = *quad[k];
-    if (!t.waiting) continue;
+    if (!released[k]) continue;
     const isa::Instruction& inst = program_.instructions[t.pc];
     if (inst.info().family == isa::Family::kDeriv) {
       const isa::Operand& dst = inst.operands[0];
