@@ -21,7 +21,9 @@ uint32_t FamilyWeight(isa::Family f) {
     case isa::Family::kAlu: return 4;
     case isa::Family::kControl:
     case isa::Family::kSync: return 1;
-    case isa::Family::kDecl: return 0;
+    case isa::Family::kDecl:
+    case isa::Family::kDiscard:  // pixel only: the pixel preset weighs them
+    case isa::Family::kDeriv: return 0;
   }
   return 0;
 }
@@ -135,6 +137,13 @@ std::array<uint32_t, isa::kOpCount> DefaultOpWeights() {
   std::array<uint32_t, isa::kOpCount> w{};
   for (const isa::OpcodeInfo& row : isa::AllOpcodes()) {
     w[static_cast<size_t>(row.op)] = FamilyWeight(row.family);
+  }
+  // ftoi and ftou exist to turn SV_Position into an address (P.4), and the
+  // pixel generator emits them where it does; on the generator's integer
+  // values they only reinterpret bits. Weighted as ALU rows they changed
+  // the case of every compute seed with an ALU statement (GoldenCases).
+  for (isa::Op op : {isa::Op::kFtoI, isa::Op::kFtoU}) {
+    w[static_cast<size_t>(op)] = 0;
   }
   return w;
 }
