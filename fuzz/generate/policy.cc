@@ -116,6 +116,26 @@ Policy Wide() {
   return p;
 }
 
+// ps_5_0 draws (docs/pixel-stage.md): UAVs only (no g#, no sync), atomics
+// before and after discards, derivatives of SV_Position, helper lanes.
+Policy Pixel() {
+  Policy p;
+  p.name = "pixel";
+  p.stage = isa::Stage::kPixel;
+  Set(p.memory_weights, isa::TargetKind::kTgsmRaw, 0);
+  Set(p.memory_weights, isa::TargetKind::kTgsmStructured, 0);
+  p.max_tgsm = 0;
+  p.counter_per_mille = 150;
+  p.max_raw_words = 64;
+  for (const isa::OpcodeInfo& row : isa::AllOpcodes()) {
+    if (row.family == isa::Family::kDiscard ||
+        row.family == isa::Family::kDeriv) {
+      p.op_weights[static_cast<size_t>(row.op)] = 4;
+    }
+  }
+  return p;
+}
+
 using Preset = std::pair<absl::string_view, std::function<Policy()>>;
 
 const std::vector<Preset>& Presets() {
@@ -127,6 +147,7 @@ const std::vector<Preset>& Presets() {
       {"bounds", Bounds},
       {"control", Control},
       {"wide", Wide},
+      {"pixel", Pixel},
   };
   return *kPresets;
 }
