@@ -143,6 +143,9 @@ void CountCoverage(const isa::Case& c, const isa::Outcome& outcome,
   std::array<uint32_t, kCellCount>& per_cell = scratch.per_cell;
   absl::InlinedVector<int, 16> cells;  // those with a count, as first seen
   std::array<uint64_t, (kFeatureCount + 63) / 64> seen{};
+  const bool pixel = c.shader.pixel();
+  thread_local std::vector<LaneState> states;
+  if (pixel) EventLaneStates(c, outcome, states);
   for (uint32_t i = 0; i < outcome.trace.size(); ++i) {
     const isa::AtomicEvent& e = outcome.trace[i];
     if (e.instruction >= c.shader.instructions.size()) continue;
@@ -159,7 +162,11 @@ void CountCoverage(const isa::Case& c, const isa::Outcome& outcome,
     if (e.address == isa::AddressClass::kInBounds) {
       alias = AliasBucket(scratch.table[slot_of[i]].count);
     }
-    const int f = cell * kAliasBuckets + alias;
+    int f = cell * kAliasBuckets + alias;
+    if (pixel) {
+      f = kComputeFeatureCount + f * kLaneStateCount +
+          static_cast<int>(states[i]);
+    }
     seen[static_cast<size_t>(f) / 64] |= uint64_t{1} << (f % 64);
   }
   for (const int cell : cells) {
@@ -214,7 +221,8 @@ std::string SeenFeaturesText(const SharedState& shared) {
 absl::Status LoadSeenFeatures(absl::string_view text, const std::string& path,
                               SharedState& shared) {
   text = absl::StripTrailingAsciiWhitespace(text);
-  if (text.size() != (kFeatureCount + 3) / 4) {
+  if (text.size() != (kFeatureCount + 3) / 4 &&
+      text.size() != (kComputeFeatureCount + 3) / 4) {
     return absl::InvalidArgumentError(absl::StrFormat(
         "%s:1: expected %d hex digits (the features of this build), found %d",
         path, (kFeatureCount + 3) / 4, text.size()));
@@ -232,7 +240,10 @@ absl::Status LoadSeenFeatures(absl::string_view text, const std::string& path,
     }
     for (int b = 0; b < 4; ++b) {
       const size_t f = 4 * i + static_cast<size_t>(b);
-      if ((nibble >> b & 1) != 0 && f < kFeatureCount)
+      // An older build's last digit holds fewer features than four.
+      if ((nibble >> b & 1) != 0 && f < kFeatureCount &&
+          (text.size() != (kComputeFeatureCount + 3) / 4 ||
+           f < kComputeFeatureCount))
         shared.seen[f].store(1, std::memory_order_relaxed);
     }
   }

@@ -11,6 +11,7 @@
 #include <string>
 
 #include "fuzz/campaign/case_progress.h"
+#include "fuzz/campaign/lane_states.h"
 #include "fuzz/triage/finding_store.h"
 #include "isa/case_file.h"
 #include "isa/coverage.h"
@@ -27,8 +28,17 @@ static_assert(kAtomicOpCount == 21);
 
 // How many atomics of the case touched the same word: 1, 2, 3-4, 5-8, 9+.
 inline constexpr int kAliasBuckets = 5;
-inline constexpr int kFeatureCount = kAtomicOpCount * isa::kTargetKindCount *
-                                     isa::kAddressClassCount * kAliasBuckets;
+// Features of compute cases: opcode x memory kind x address class x alias
+// bucket. Numbered as before the pixel stage, so that a campaign's saved
+// features (SeenFeaturesText) of an older build still load.
+inline constexpr int kComputeFeatureCount =
+    kAtomicOpCount * isa::kTargetKindCount * isa::kAddressClassCount *
+    kAliasBuckets;
+// Pixel cases' follow, the same cells once per state of the atomic's quad
+// (lane_states.h): the stage is a dimension, and the lane state one within
+// the pixel stage.
+inline constexpr int kFeatureCount =
+    kComputeFeatureCount * (1 + kLaneStateCount);
 
 // Opcode x memory kind x address class: what the trace of a run exercised.
 using CoverageCounts =
@@ -102,12 +112,14 @@ struct CampaignTotals {
 // session kept again the cases that first reach each feature.
 std::string SeenFeaturesText(const SharedState& shared);
 // Marks the features `text` lists as seen; InvalidArgument naming `path`
-// for text SeenFeaturesText did not write.
+// for text SeenFeaturesText did not write. Text of a build before the
+// pixel stage (compute features only) loads too.
 absl::Status LoadSeenFeatures(absl::string_view text, const std::string& path,
                               SharedState& shared);
 
 // Adds the trace's atomics to `counters` and returns the features of the
-// run (feature ids < kFeatureCount) into `features`. A run that did not
+// run (feature ids < kFeatureCount; a pixel case's past
+// kComputeFeatureCount) into `features`. A run that did not
 // finish adds nothing: its trace stops wherever a budget ran out, and an
 // endless loop of atomics would be counted (and sorted) by the hundred
 // thousand, then kept as a parent that breeds more endless mutants.

@@ -107,6 +107,22 @@ std::optional<Op> Builder::PickAtomicOp() {
   return ops[c_.Weighted(absl::MakeConstSpan(w.data(), ops.size()))];
 }
 
+std::optional<Op> Builder::PickAtomicOpFor(uint8_t memory_bit) {
+  const std::vector<Op>& ops = AtomicOps();
+  std::array<uint32_t, isa::kOpCount> w{};
+  bool any = false;
+  for (size_t k = 0; k < ops.size(); ++k) {
+    const OpcodeInfo& row = isa::Info(ops[k]);
+    if (row.family == Family::kCounter || (row.memories & memory_bit) == 0) {
+      continue;
+    }
+    w[k] = p_.op_weights[static_cast<size_t>(row.op)];
+    any = any || w[k] != 0;
+  }
+  if (!any) return std::nullopt;
+  return ops[c_.Weighted(absl::MakeConstSpan(w.data(), ops.size()))];
+}
+
 AddressClass Builder::PickAddressClass(const Target& t) {
   std::array<uint32_t, kAddressClassCount> w =
       t.tgsm ? p_.tgsm_address_weights : p_.uav_address_weights;
@@ -138,11 +154,18 @@ void Builder::Atomic() {
               : ComparandClass::kValue;
   const Address a =
       BuildAddress(*t, cls, cmp_cls == ComparandClass::kMatchesInit);
+  EmitAtomic(*op, *t, a, cmp_cls);
+}
+
+void Builder::EmitAtomic(Op op, Target& t, const Address& a,
+                         ComparandClass cmp_cls) {
+  const OpcodeInfo& row = isa::Info(op);
+  const bool has_cmp = row.operand_with_role(Role::kComparand) >= 0;
   ValueOperand v =
       Value(row.rmw, static_cast<ValueClass>(Pick(p_.value_weights)), kX);
   Operand cmp;
   if (has_cmp) {
-    cmp = Comparand(*t, a, v, cmp_cls);
+    cmp = Comparand(t, a, v, cmp_cls);
     // E-5: a swapped translation is caught only if the two differ.
     if (cmp == v.operand && v.operand.file == isa::RegFile::kImmediate) {
       v.operand.values[0] = ~v.operand.values[0];
@@ -154,18 +177,18 @@ void Builder::Atomic() {
   const std::optional<Operand> alias =
       result >= 0 ? AliasDst0(a, v) : std::nullopt;
   if (alias) r.dest = Dst(alias->index, alias->swizzle[0]);
-  r.target = MemoryOperand(*t, isa::Selection::kNone, 0);
+  r.target = MemoryOperand(t, isa::Selection::kNone, 0);
   r.address = a.operand;
   r.comparand = cmp;
   r.value = v.operand;
-  Emit(*op, ByRole(row, r));
+  Emit(op, ByRole(row, r));
   if (alias) {
     Emit(Op::kMov, {Dst(results_[result].reg, results_[result].comp), *alias});
   }
   if (result >= 0) {
     // Defined where every thread ran it in bounds: usable as an address.
     results_[result].safe =
-        a.in_bounds && Everywhere() && (!t->tgsm || t->tgsm_initialized);
+        a.in_bounds && Everywhere() && (!t.tgsm || t.tgsm_initialized);
   }
 }
 
@@ -210,14 +233,19 @@ void Builder::Load() {
   const Address a = BuildAddress(*t, PickAddressClass(*t), false);
   const int result = NewResult();
   if (result < 0) return;
+  EmitLoad(*t, a, Dst(results_[result].reg, results_[result].comp));
+  results_[result].safe = false;  // a load may race (spec 2.4)
+}
+
+void Builder::EmitLoad(const Target& t, const Address& a, Operand dest) {
+  const OpcodeInfo* row = RowFor(Family::kLoad, t.memory_bit());
   RoleOperands r;
-  r.dest = Dst(results_[result].reg, results_[result].comp);
-  r.target = MemoryOperand(*t, isa::Selection::kSwizzle, 0);
+  r.dest = dest;
+  r.target = MemoryOperand(t, isa::Selection::kSwizzle, 0);
   r.address = a.operand;
   r.index = a.index;
-  r.offset = t->structured() ? a.offset : a.index;
+  r.offset = t.structured() ? a.offset : a.index;
   Emit(row->op, ByRole(*row, r));
-  results_[result].safe = false;  // a load may race (spec 2.4)
 }
 
 void Builder::Store() {

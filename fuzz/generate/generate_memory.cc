@@ -82,6 +82,7 @@ void Builder::ChooseMemories() {
     }
   }
   output_slot_ = uav_count_;
+  if (pixel_) AddReadOnlyUav();
 }
 
 void Builder::AddUav(TargetKind kind, uint32_t slot) {
@@ -131,6 +132,7 @@ void Builder::AddUav(TargetKind kind, uint32_t slot) {
       t.extent = r.size;
       break;
   }
+  if (pixel_ && Chance(p_.pixel.per_pixel_uav_per_mille)) SizePerPixel(r, t);
   t.glc = Chance(p_.glc_per_mille);
   t.words = static_cast<uint32_t>(r.WordCount());
   FillInit(r, t);

@@ -37,6 +37,7 @@ uint32_t Builder::InterestingValue() {
 }
 
 Operand Builder::Id() {
+  if (pixel_) return PixelId();
   switch (static_cast<IdSource>(Pick(p_.id_source_weights))) {
     case IdSource::kFlat: return Src(kIds, kX);
     case IdSource::kGroup: return Src(kIds, kY);
@@ -274,6 +275,10 @@ void Builder::AddressOperands(const Target& t, const AddressPlan& plan,
 
 Address Builder::BuildAddress(const Target& t, AddressClass cls,
                               bool want_linear) {
+  if (pixel_ && cls == AddressClass::kInBounds &&
+      Chance(p_.pixel.position_address_per_mille)) {
+    if (std::optional<Address> a = PositionAddress(t)) return *a;
+  }
   AddressPlan plan = PlanAddress(t, cls);
   const bool replaced = cls == AddressClass::kLastValid ||
                         cls == AddressClass::kFirstOutOfBounds ||

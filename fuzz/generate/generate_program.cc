@@ -128,6 +128,7 @@ void Builder::Block(uint32_t depth, uint32_t count) {
 }
 
 void Builder::Statement(uint32_t depth) {
+  if (pixel_) return PixelStatement(depth);
   std::array<uint32_t, kStatementKindCount> w = p_.statement_weights;
   if (depth >= std::min<uint32_t>(p_.max_depth, 4)) {  // r3 has 4 counters
     for (StatementKind k :
@@ -151,7 +152,11 @@ void Builder::Statement(uint32_t depth) {
 // from the group id (uniform within the group) otherwise.
 Operand Builder::Condition(bool divergent) {
   Operand src = Src(kIds, kY);
-  if (divergent) {
+  if (divergent && pixel_) {
+    // Never a returned value: a helper lane's is undefined (P.3), and a
+    // branch on it would leave the whole run unknowable (spec 6.0).
+    src = Id();
+  } else if (divergent) {
     const Result* r = PickResult(true);
     src = r != nullptr && static_cast<ValueClass>(Pick(p_.value_weights)) ==
                               ValueClass::kFromReturn
@@ -169,6 +174,7 @@ Operand Builder::Condition(bool divergent) {
 void Builder::If(uint32_t depth) {
   const bool divergent = Chance(p_.divergent_condition_per_mille);
   Emit(PickOp({Op::kIfNz, Op::kIfZ}), {Condition(divergent)});
+  diverged_ = diverged_ || divergent;
   divergent_depth_ += divergent;
   ++branch_depth_;
   Block(depth + 1, BodySize());
@@ -194,6 +200,7 @@ void Builder::Loop(uint32_t depth) {
     Emit(Op::kMov, {Dst(kLoops, c), isa::Imm(n)});
   }
   Emit(Op::kLoop, {});
+  diverged_ = diverged_ || divergent;
   if (PickOp({Op::kBreakcZ, Op::kBreakcNz}) == Op::kBreakcZ) {
     Emit(Op::kBreakcZ, {Src(kLoops, c)});
   } else {
@@ -217,6 +224,7 @@ void Builder::Switch(uint32_t depth) {
   Emit(Op::kAnd,
        {Dst(kVal, kZ), divergent ? Id() : Src(kIds, kY), isa::Imm(3)});
   Emit(Op::kSwitch, {Src(kVal, kZ)});
+  diverged_ = diverged_ || divergent;
   divergent_depth_ += divergent;
   ++branch_depth_;
   const uint32_t cases = c_.InRange(1, 3);

@@ -27,6 +27,12 @@ bool MayRevisit(Rmw rmw) {
 
 ValueOperand Builder::Value(Rmw rmw, ValueClass cls, uint8_t comp) {
   if (p_.traceable && MayRevisit(rmw)) cls = ValueClass::kTraceable;
+  // The pixel's covered samples (P.2): defined wherever a lane is live.
+  // Pixels share masks, so not where the value must tell them apart.
+  if (pixel_ && coverage_ && cls != ValueClass::kTraceable &&
+      Chance(p_.pixel.coverage_value_per_mille)) {
+    return {CoverageMask()};
+  }
   const Operand dst = Dst(kVal, comp);
   const Operand here = Src(kVal, comp);
   switch (cls) {

@@ -89,13 +89,8 @@ void Builder::Metadata() {
   case_.metadata.emplace_back("generator", absl::StrCat(kGeneratorVersion));
 }
 
-// Declarations in fxc's order (spec 3.1): flags, UAVs, inputs, temps, g#,
-// thread group.
-std::vector<Instruction> Builder::Declarations() const {
-  std::vector<Instruction> out;
-  // Room for every declaration and the program Build appends after them.
-  out.reserve(7 + case_.resources.size() + targets_.size() + code_.size());
-  Append(out, Op::kDclGlobalFlags, {}).global_flags = isa::kRefactoringAllowed;
+// The UAVs' declarations, by slot (resources are sorted by then).
+void Builder::DeclareUavs(std::vector<Instruction>& out) const {
   for (const isa::Resource& r : case_.resources) {
     const auto t = std::find_if(
         targets_.begin(), targets_.end(),
@@ -122,6 +117,27 @@ std::vector<Instruction> Builder::Declarations() const {
       d->opc = t->opc;  // only set where the view has a counter (spec 1.6)
     }
   }
+}
+
+// Declarations in fxc's order (spec 3.1): flags, UAVs, inputs, temps, g#,
+// thread group.
+std::vector<Instruction> Builder::Declarations() const {
+  std::vector<Instruction> out;
+  // Room for every declaration and the program Build appends after them.
+  out.reserve(7 + case_.resources.size() + targets_.size() + code_.size());
+  Append(out, Op::kDclGlobalFlags, {}).global_flags = isa::kRefactoringAllowed;
+  DeclareUavs(out);
+  const auto temps = [&] {
+    return isa::Number(
+        kFirstResult +
+        std::max<uint32_t>(1, *std::max_element(result_regs_used_.begin(),
+                                                result_regs_used_.end())));
+  };
+  if (pixel_) {
+    PixelInputDeclarations(out);
+    Append(out, Op::kDclTemps, {temps()});
+    return out;
+  }
   for (RegFile f : {RegFile::kThreadID, RegFile::kThreadGroupID,
                     RegFile::kThreadIDInGroup}) {
     Operand o;
@@ -133,11 +149,7 @@ std::vector<Instruction> Builder::Declarations() const {
   Operand flat;
   flat.file = RegFile::kThreadIDInGroupFlattened;
   Append(out, Op::kDclInput, {flat});
-  Append(out, Op::kDclTemps,
-         {isa::Number(kFirstResult +
-                      std::max<uint32_t>(
-                          1, *std::max_element(result_regs_used_.begin(),
-                                               result_regs_used_.end())))});
+  Append(out, Op::kDclTemps, {temps()});
   for (const Target& t : targets_) {
     if (!t.tgsm) continue;
     if (t.kind == isa::TargetKind::kTgsmRaw) {
@@ -172,10 +184,16 @@ isa::Case Builder::Build() {
   code_.clear();
   code_.reserve(128);          // most programs fit: no copies as the code grows
   case_.resources.reserve(8);  // the same for the UAVs
-  ChooseDispatch();
-  ChooseMemories();
-  Prologue();
-  FillTgsm();
+  if (p_.stage == isa::Stage::kPixel) {
+    ChooseDraw();  // the framebuffer sizes the per-pixel memories
+    ChooseMemories();
+    PixelPrologue();
+  } else {
+    ChooseDispatch();
+    ChooseMemories();
+    Prologue();
+    FillTgsm();
+  }
   Block(0, c_.InRange(1, p_.max_statements));
   // g# reaches the judge only through a UAV (spec 1.1); returned values
   // also through the trace, but the registers only through memory.
@@ -192,6 +210,7 @@ isa::Case Builder::Build() {
   all.insert(all.end(), std::make_move_iterator(code_.begin()),
              std::make_move_iterator(code_.end()));
   case_.shader.instructions = std::move(all);
+  case_.shader.stage = p_.stage;
   code_.clear();
   code_.swap(CodeBuffer());
   Metadata();

@@ -6,6 +6,8 @@
 //   generate_access.cc    atomics, counters, loads, stores, ALU statements
 //   generate_operands.cc  addresses: aliasing shapes and address classes
 //   generate_values.cc    values and comparands
+//   generate_pixel.cc     ps_5_0: the draw, inputs, ids from SV_Position
+//   generate_pixel_code.cc  ps_5_0 statements: discard, derivatives
 //
 // Register plan, fixed so that phases need not negotiate:
 //   r0  ids: .x flat thread id in the group, .y linear group id, .z linear
@@ -14,6 +16,10 @@
 //   r2  .x value, .y comparand, .z condition, .w temporary
 //   r3  loop counters, one component per nesting depth
 //   r4+ results: returned and loaded values, stored to the output UAV
+// In a pixel program (docs/pixel-stage.md) r0 holds the same roles over
+// the quads' pixels: .x the pixel (y * W + x, W the framebuffer's width
+// rounded up to whole quads), .y the primitive (0 without SV_PrimitiveID),
+// .z unique per invocation (pixel, sample, primitive), .w as above.
 #ifndef ATOMFUZZ_FUZZ_GENERATE_GENERATOR_INTERNAL_H_
 #define ATOMFUZZ_FUZZ_GENERATE_GENERATOR_INTERNAL_H_
 
@@ -131,6 +137,7 @@ class Builder {
   // ---- generator.cc ----
   std::vector<isa::Instruction> Declarations() const;
   void Metadata();
+  void DeclareUavs(std::vector<isa::Instruction>& out) const;
 
   // ---- generate_memory.cc ----
   void ChooseDispatch();
@@ -165,8 +172,44 @@ class Builder {
   void FillWord(const Target& t, uint32_t k);
   void CopyWord(const Target& t, uint32_t k, uint32_t base);
 
+  // ---- generate_pixel.cc ----
+  void ChooseDraw();
+  void ChooseInputs();
+  void AddReadOnlyUav();
+  void SizePerPixel(isa::Resource& r, Target& t);
+  void PixelPrologue();
+  void PixelInputDeclarations(std::vector<isa::Instruction>& out) const;
+  isa::Operand PixelId();
+  isa::Operand InputComponent(uint32_t reg, uint8_t comp) const;  // v#.c
+  isa::Operand Position(uint8_t comp) const;  // v#.x or v#.y
+  isa::Operand CoverageMask() const;          // vCoverage.x
+  // Where the pixel's own word is (y * W + x, or (x, y) on 2D), if `t`
+  // holds every pixel of the quads; nullopt otherwise.
+  std::optional<Address> PositionAddress(const Target& t);
+
+  // ---- generate_pixel_code.cc ----
+  void PixelStatement(uint32_t depth);
+  void Discard();
+  // r2.z = `src` compared with a constant in [0, range], or a low bit of it.
+  isa::Operand Compare(isa::Operand src, uint32_t range);
+  // A condition in r2.z that is defined in every lane, helpers included.
+  isa::Operand DiscardTest();
+  void Derivative(uint32_t depth);
+  // Whether a derivative of SV_Position emitted here is defined in the
+  // oracle's runs, so that a condition or an address may read it.
+  bool DerivativesDefined() const;
+  // ftoi(deriv_rt*(SV_Position.x or .y)) into r2.w: 1.0 or 0.0 as an int.
+  void PositionDerivative();
+  void DerivativeAtomic();
+
   // ---- generate_access.cc ----
   void Atomic();
+  // The atomic `op` on `t` at `a`, with its value, comparand and dst0.
+  void EmitAtomic(isa::Op op, Target& t, const Address& a,
+                  ComparandClass cmp_cls);
+  void EmitLoad(const Target& t, const Address& a, isa::Operand dest);
+  // An atomic (no counter) that memory kind `memory_bit` supports.
+  std::optional<isa::Op> PickAtomicOpFor(uint8_t memory_bit);
   void CounterAtomic(isa::Op op, Target& t);
   std::optional<isa::Operand> AliasDst0(const Address& a,
                                         const ValueOperand& v);
@@ -238,7 +281,24 @@ class Builder {
   uint32_t loop_depth_ = 0;                                  // enclosing loops
   uint32_t divergent_depth_ = 0;  // enclosing blocks with divergent conditions
   uint32_t branch_depth_ = 0;     // enclosing if/switch, uniform ones too
-  uint32_t salt_ = 0;             // makes values of different atomics differ
+  // A divergent block was emitted: threads' paths may differ from here on,
+  // even after their blocks end (the oracle compares whole paths before a
+  // derivative, docs/pixel-stage.md P.5).
+  bool diverged_ = false;
+  uint32_t salt_ = 0;  // makes values of different atomics differ
+
+  // ---- the pixel stage (generate_pixel.cc) ----
+  bool pixel_ = false;
+  // The framebuffer rounded up to whole quads: helpers past an odd edge
+  // get pixel indices of their own.
+  uint32_t width_ = 1, height_ = 1;
+  uint32_t runs_ = 1;  // samples the shader runs per pixel (SV_SampleIndex)
+  uint32_t position_reg_ = 0;
+  uint8_t position_mask_ = 0x3;
+  std::optional<uint32_t> primitive_reg_, sample_reg_;
+  bool coverage_ = false;  // vCoverage declared (pixel frequency only)
+  bool helpers_ = true;    // some quad has a helper lane (HasHelperLanes)
+  std::optional<Target> read_only_;  // a raw UAV only loaded, per pixel
 };
 
 // Largest power of two <= n (n >= 1), and its log2.

@@ -21,7 +21,9 @@ uint32_t FamilyWeight(isa::Family f) {
     case isa::Family::kAlu: return 4;
     case isa::Family::kControl:
     case isa::Family::kSync: return 1;
-    case isa::Family::kDecl: return 0;
+    case isa::Family::kDecl:
+    case isa::Family::kDiscard:  // pixel only: the pixel preset weighs them
+    case isa::Family::kDeriv: return 0;
   }
   return 0;
 }
@@ -114,6 +116,26 @@ Policy Wide() {
   return p;
 }
 
+// ps_5_0 draws (docs/pixel-stage.md): UAVs only (no g#, no sync), atomics
+// before and after discards, derivatives of SV_Position, helper lanes.
+Policy Pixel() {
+  Policy p;
+  p.name = "pixel";
+  p.stage = isa::Stage::kPixel;
+  Set(p.memory_weights, isa::TargetKind::kTgsmRaw, 0);
+  Set(p.memory_weights, isa::TargetKind::kTgsmStructured, 0);
+  p.max_tgsm = 0;
+  p.counter_per_mille = 150;
+  p.max_raw_words = 64;
+  for (const isa::OpcodeInfo& row : isa::AllOpcodes()) {
+    if (row.family == isa::Family::kDiscard ||
+        row.family == isa::Family::kDeriv) {
+      p.op_weights[static_cast<size_t>(row.op)] = 4;
+    }
+  }
+  return p;
+}
+
 using Preset = std::pair<absl::string_view, std::function<Policy()>>;
 
 const std::vector<Preset>& Presets() {
@@ -125,6 +147,7 @@ const std::vector<Preset>& Presets() {
       {"bounds", Bounds},
       {"control", Control},
       {"wide", Wide},
+      {"pixel", Pixel},
   };
   return *kPresets;
 }
@@ -135,6 +158,13 @@ std::array<uint32_t, isa::kOpCount> DefaultOpWeights() {
   std::array<uint32_t, isa::kOpCount> w{};
   for (const isa::OpcodeInfo& row : isa::AllOpcodes()) {
     w[static_cast<size_t>(row.op)] = FamilyWeight(row.family);
+  }
+  // ftoi and ftou exist to turn SV_Position into an address (P.4), and the
+  // pixel generator emits them where it does; on the generator's integer
+  // values they only reinterpret bits. Weighted as ALU rows they changed
+  // the case of every compute seed with an ALU statement (GoldenCases).
+  for (isa::Op op : {isa::Op::kFtoI, isa::Op::kFtoU}) {
+    w[static_cast<size_t>(op)] = 0;
   }
   return w;
 }

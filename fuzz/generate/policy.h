@@ -116,12 +116,96 @@ inline constexpr std::array<uint8_t, 10> kSyncVariants = {
     isa::kSyncUavGlobal | isa::kSyncTgsm | isa::kSyncThreads,
 };
 
+// What a statement of a pixel program is (docs/pixel-stage.md): the
+// compute kinds without sync, plus discard (P.3) and derivatives (P.5).
+enum class PixelStatementKind : uint8_t {
+  kAtomic,
+  kAlu,
+  kLoad,
+  kStore,
+  kIf,
+  kLoop,
+  kSwitch,
+  kDiscard,
+  kDerivative,
+};
+inline constexpr int kPixelStatementKindCount = 9;
+
+// What a discard's condition reads. Each is defined in every lane,
+// helpers included, where the generator uses it: a condition on an
+// undefined value makes the rest of the run unknowable (spec 6.0, P.3).
+enum class DiscardCondition : uint8_t {
+  kPosition,    // bits or a range of ftou(SV_Position)
+  kPrimitive,   // SV_PrimitiveID (uniform in a quad)
+  kSample,      // SV_SampleIndex (per-sample runs)
+  kCoverage,    // a bit of vCoverage: only where no quad has a helper
+  kLoaded,      // a word of a UAV that nothing writes
+  kDerivative,  // ftoi(deriv_rt*(SV_Position)), 1 or 0: uniform flow only
+};
+inline constexpr int kDiscardConditionCount = 6;
+
+// What a derivative of SV_Position feeds.
+enum class DerivativeUse : uint8_t {
+  kValue,      // a result stored to the output UAV
+  kAddress,    // the word of an atomic (ftoi of d/dx of x is 1)
+  kCondition,  // an if around a block, or a discard
+};
+inline constexpr int kDerivativeUseCount = 3;
+
+// The pixel stage's part of a policy: the draw and the inputs (P.1, P.2).
+// Compute policies leave it alone; a pixel policy also keeps the compute
+// fields that apply to both stages (memories, values, addresses, blocks).
+struct PixelPolicy {
+  // The framebuffer: small, so that quads are few and the judge is quick;
+  // odd sides leave quads hanging off the edge (their helpers lie outside).
+  uint32_t min_side = 2;
+  uint32_t max_side = 16;
+  uint32_t odd_side_per_mille = 400;
+  uint32_t four_samples_per_mille = 400;  // else 1 sample
+  uint32_t max_triangles = 4;
+  // A bound on isa::ThreadCount (quad pixels x samples x triangles): it
+  // times the instructions is the work the mutator's limits bound
+  // (case_limits.h), so mutants of these cases stay within them.
+  uint32_t max_invocations = 128;
+  uint32_t overlap_per_mille = 300;  // a triangle over an earlier one
+  // A triangle's vertices are moved this often until no sample lies on an
+  // edge (isa::ClearMarginProblem); then a simpler one is used.
+  uint32_t nudge_tries = 8;
+  uint32_t cover_all_per_mille = 30;        // the whole framebuffer
+  uint32_t right_triangle_per_mille = 300;  // axis-aligned legs
+
+  // Inputs (P.2). SV_Position is always read: ids and addresses come from it.
+  uint32_t primitive_id_per_mille = 250;        // one triangle
+  uint32_t primitive_id_multi_per_mille = 800;  // several: ids stay unique
+  uint32_t sample_index_per_mille = 200;        // per-sample shading
+  uint32_t coverage_per_mille = 350;            // vCoverage (pixel frequency)
+  uint32_t coverage_value_per_mille = 150;      // an atomic's value is it
+
+  // Memory.
+  uint32_t per_pixel_uav_per_mille = 400;     // raw/typed sized to the quads
+  uint32_t position_address_per_mille = 350;  // word (y * W + x), or (x, y)
+  uint32_t read_only_uav_per_mille = 300;     // loaded for discard conditions
+
+  std::array<uint32_t, kPixelStatementKindCount> statement_weights = {
+      // atomic, alu, load, store, if, loop, switch, discard, derivative
+      55, 5, 5, 4, 8, 5, 4, 12, 8};
+  std::array<uint32_t, kDiscardConditionCount> discard_condition_weights = {
+      30, 10, 10, 15, 15, 10};
+  std::array<uint32_t, kDerivativeUseCount> derivative_use_weights = {3, 4, 4};
+  uint32_t discard_nz_per_mille = 500;  // else discard_z
+  // A derivative's condition discards, else it guards a block.
+  uint32_t derivative_discard_per_mille = 400;
+};
+
 // The op weights a policy starts from, by the table's families: atomics of
 // every kind, then loads and stores, then ALU and control-flow forms.
 std::array<uint32_t, isa::kOpCount> DefaultOpWeights();
 
 struct Policy {
   std::string name = "default";  // as PolicyByName knows it
+  // cs_5_0 dispatches or ps_5_0 draws; `pixel` serves only the latter.
+  isa::Stage stage = isa::Stage::kCompute;
+  PixelPolicy pixel;
 
   // ---- Dispatch (spec 1.8) ----
   // Small by default: the judge's time grows with threads x instructions,
@@ -227,7 +311,8 @@ struct Policy {
 };
 
 // The named presets: default (edge cases), untraceable (no traceable
-// values: the judge must search), tgsm, counters, bounds, control.
+// values: the judge must search), tgsm, counters, bounds, control, wide,
+// and pixel (ps_5_0 draws: discards, derivatives, helper lanes).
 std::vector<std::string> PolicyNames();
 // InvalidArgument naming the known policies for an unknown name.
 absl::StatusOr<Policy> PolicyByName(absl::string_view name);

@@ -24,7 +24,7 @@ bool InsertAtomic(isa::Case& c, Choices& choices, const Policy& policy);
 bool DeleteInstruction(isa::Case& c, Choices& choices, const Policy& policy);
 // Another opcode of the same family: imm_atomic_or -> imm_atomic_xor,
 // atomic <-> imm_atomic, alloc <-> consume, iadd -> xor, if_z <-> if_nz,
-// or other sync flags.
+// deriv_rtx -> deriv_rty_fine, or other sync flags.
 bool ChangeOpcode(isa::Case& c, Choices& choices, const Policy& policy);
 // A copy of an instruction or block elsewhere in the code.
 bool DuplicateInstruction(isa::Case& c, Choices& choices, const Policy& policy);
@@ -61,6 +61,21 @@ bool ResizeTgsm(isa::Case& c, Choices& choices, const Policy& policy);
 bool ChangeGroups(isa::Case& c, Choices& choices, const Policy& policy);
 // dcl_thread_group.
 bool ChangeThreadGroup(isa::Case& c, Choices& choices, const Policy& policy);
+
+// Pixel cases only (mutations_pixel.cc): the draw and its discards. Each
+// keeps every sample point clear of the triangles' edges, or does not
+// apply.
+// A triangle's vertex moves a little (a quad gains or loses lanes) or
+// anywhere around the framebuffer.
+bool MoveVertex(isa::Case& c, Choices& choices, const Policy& policy);
+// A discard_z becomes discard_nz or back, goes, or a new one appears.
+bool ToggleDiscard(isa::Case& c, Choices& choices, const Policy& policy);
+// 1 sample <-> 4 samples.
+bool ChangeSamples(isa::Case& c, Choices& choices, const Policy& policy);
+// A triangle more (often over another) or one less; later primitives'
+// SV_PrimitiveID follow.
+bool AddTriangle(isa::Case& c, Choices& choices, const Policy& policy);
+bool RemoveTriangle(isa::Case& c, Choices& choices, const Policy& policy);
 
 }  // namespace atomfuzz::fuzz
 

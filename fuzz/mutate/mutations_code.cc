@@ -117,6 +117,16 @@ bool ChangeOpcode(isa::Case& c, Choices& choices, const Policy& policy) {
     case Family::kSync:
       inst.sync_flags = kSyncVariants[choices.Weighted(policy.sync_weights)];
       return true;
+    case Family::kDeriv: {  // another axis, or another form (P.5)
+      std::vector<Op> to;
+      for (const isa::OpcodeInfo& other : isa::AllOpcodes()) {
+        if (other.family == Family::kDeriv && other.op != inst.op) {
+          to.push_back(other.op);
+        }
+      }
+      inst.op = to[choices.Below(to.size())];
+      return true;
+    }
     case Family::kAlu:
     case Family::kControl: {
       // ALU: any row of the same shape; control: only the _z/_nz twin, so

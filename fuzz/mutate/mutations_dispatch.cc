@@ -27,6 +27,8 @@ bool WithinDispatchBound(uint64_t before, uint64_t after, uint32_t bound) {
 }  // namespace
 
 bool ChangeGroups(isa::Case& c, Choices& choices, const Policy& policy) {
+  // A draw has no groups: printed, they would be a [dispatch] section.
+  if (c.shader.pixel()) return false;
   const uint64_t before = Product(c.groups);
   uint32_t& g = c.groups[choices.Below(3)];
   switch (choices.Below(7)) {

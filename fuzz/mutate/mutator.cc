@@ -25,10 +25,23 @@ constexpr NamedMutation kMutations[] = {
     {ChangeUavKind, "change_uav_kind"},
     {ChangeCounter, "change_counter"},
     {ChangeUavData, "change_uav_data"},
-    {ResizeTgsm, "resize_tgsm"},
-    {ChangeGroups, "change_groups"},
-    {ChangeThreadGroup, "change_thread_group"},
+    {ResizeTgsm, "resize_tgsm", kForCompute},
+    {ChangeGroups, "change_groups", kForCompute},
+    {ChangeThreadGroup, "change_thread_group", kForCompute},
+    {MoveVertex, "move_vertex", kForPixel},
+    {ToggleDiscard, "toggle_discard", kForPixel},
+    {ChangeSamples, "change_samples", kForPixel},
+    {AddTriangle, "add_triangle", kForPixel},
+    {RemoveTriangle, "remove_triangle", kForPixel},
 };
+
+std::vector<NamedMutation> Serving(uint8_t stage_bit) {
+  std::vector<NamedMutation> out;
+  for (const NamedMutation& m : kMutations) {
+    if ((m.stages & stage_bit) != 0) out.push_back(m);
+  }
+  return out;
+}
 
 // Attempts at a valid splice before crossover falls back to mutation.
 constexpr int kCrossOverAttempts = 16;
@@ -56,16 +69,27 @@ isa::Case Child(const isa::Case& parent) {
 
 absl::Span<const NamedMutation> AllMutations() { return kMutations; }
 
+// Compute's are the table's first rows in order, so a compute case draws
+// the mutations it drew before pixel ones existed: seeds keep their mutants.
+absl::Span<const NamedMutation> MutationsFor(isa::Stage stage) {
+  static const auto* const kCompute =
+      new std::vector<NamedMutation>(Serving(kForCompute));
+  static const auto* const kPixel =
+      new std::vector<NamedMutation>(Serving(kForPixel));
+  return stage == isa::Stage::kPixel ? *kPixel : *kCompute;
+}
+
 Mutator::Mutator(const Policy& policy, MutatorOptions options)
     : policy_(&policy), options_(options) {}
 
-// A run depends on the dispatch, the resources and the shader (not on the
-// expectations, description or metadata): a candidate equal in all three is
+// A run depends on the dispatch (or draw), the resources and the shader (not on
+// the expectations, description or metadata): a candidate equal in all three is
 // no mutant. One whose shader is that of an original which passed Validate
 // needs only the case's own rules checked (isa::ValidateWithCheckedProgram).
 bool Mutator::Keep(isa::Case& candidate, const isa::Case& original,
                    bool original_valid) const {
   const bool same_case = candidate.groups == original.groups &&
+                         candidate.draw == original.draw &&
                          candidate.resources == original.resources;
   // The shaders are compared where it settles something: whether the
   // candidate is new, or (a memory mutation) whether its program is known
@@ -116,8 +140,10 @@ bool Mutator::Apply(const NamedMutation& m, isa::Case& c,
 }
 
 std::string Mutator::MutateOnce(Stack& s, Choices& choices) const {
+  const absl::Span<const NamedMutation> table =
+      MutationsFor(s.current->shader.stage);
   for (int attempt = 0; attempt < options_.max_attempts; ++attempt) {
-    const NamedMutation& m = kMutations[choices.Below(std::size(kMutations))];
+    const NamedMutation& m = table[choices.Below(table.size())];
     if (Apply(m, s, choices)) return std::string(m.name);
   }
   return "";
@@ -152,7 +178,11 @@ std::vector<std::string> Mutator::Mutate(isa::Case& c, Choices& choices) const {
 
 isa::Case Mutator::CrossOver(const isa::Case& a, const isa::Case& b,
                              Choices& choices) const {
-  for (int attempt = 0; attempt < kCrossOverAttempts; ++attempt) {
+  // Code of another stage reads inputs `a` cannot declare (vThreadID in a
+  // draw, v# in a dispatch): no splice would validate.
+  const int attempts =
+      a.shader.stage == b.shader.stage ? kCrossOverAttempts : 0;
+  for (int attempt = 0; attempt < attempts; ++attempt) {
     isa::Case child = Child(a);
     if (SpliceCode(child, b, choices) && Keep(child, a, false)) {
       RecordMutations(child, {"crossover"});

@@ -22,12 +22,21 @@
 
 namespace atomfuzz::fuzz {
 
+// The stages a mutation serves, as bits: a dispatch or a g# means nothing
+// to a draw, and a draw nothing to a dispatch.
+inline constexpr uint8_t kForCompute = 1, kForPixel = 2,
+                         kForBoth = kForCompute | kForPixel;
+
 struct NamedMutation {
   MutationFn fn;
   absl::string_view name;  // snake_case, as recorded in "mutations"
+  uint8_t stages = kForBoth;
 };
-// Every mutation, in a fixed order.
+// Every mutation, in a fixed order: those of compute cases first.
 absl::Span<const NamedMutation> AllMutations();
+// Those that serve `stage`, in the same order; the dispatcher picks among
+// them only, so a pixel case never draws a mutation that cannot apply.
+absl::Span<const NamedMutation> MutationsFor(isa::Stage stage);
 
 struct MutatorOptions {
   int max_attempts = 100;  // per applied mutation, as in libFuzzer

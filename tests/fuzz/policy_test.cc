@@ -17,8 +17,8 @@ namespace {
 
 TEST(PolicyTest, PresetsHaveTheirNames) {
   const std::vector<std::string> names = PolicyNames();
-  for (const char* name :
-       {"default", "untraceable", "tgsm", "counters", "bounds", "wide"}) {
+  for (const char* name : {"default", "untraceable", "tgsm", "counters",
+                           "bounds", "wide", "pixel"}) {
     EXPECT_NE(std::find(names.begin(), names.end(), name), names.end()) << name;
   }
   EXPECT_EQ(names.front(), "default");
@@ -60,6 +60,37 @@ TEST(PolicyTest, OpWeightsFollowTheTableFamilies) {
     }
   }
   EXPECT_EQ(Policy{}.op_weights, w);
+}
+
+// Compute presets never weigh what only a pixel shader may hold (discard,
+// derivatives) nor the float conversions SV_Position needs; the pixel
+// preset draws, with no g#, and weighs discard and derivatives.
+TEST(PolicyTest, StagesKeepToTheirOwnInstructions) {
+  for (const std::string& name : PolicyNames()) {
+    const Policy p = *PolicyByName(name);
+    const bool pixel = p.stage == isa::Stage::kPixel;
+    EXPECT_EQ(pixel, name == "pixel") << name;
+    for (const isa::OpcodeInfo& row : isa::AllOpcodes()) {
+      const uint32_t w = p.op_weights[static_cast<size_t>(row.op)];
+      if (row.family == isa::Family::kDiscard ||
+          row.family == isa::Family::kDeriv) {
+        EXPECT_EQ(w > 0, pixel) << name << " " << row.mnemonic;
+      }
+      if (row.op == isa::Op::kFtoI || row.op == isa::Op::kFtoU) {
+        EXPECT_EQ(w, 0u) << name << " " << row.mnemonic;
+      }
+    }
+    if (!pixel) continue;
+    EXPECT_EQ(p.memory_weights[static_cast<size_t>(isa::TargetKind::kTgsmRaw)],
+              0u);
+    EXPECT_EQ(
+        p.memory_weights[static_cast<size_t>(isa::TargetKind::kTgsmStructured)],
+        0u);
+    EXPECT_GT(p.pixel.statement_weights[static_cast<size_t>(
+                  PixelStatementKind::kDiscard)],
+              0u);
+    EXPECT_GT(p.pixel.cover_all_per_mille, 0u);  // out of bytes: CoverAll
+  }
 }
 
 TEST(PolicyTest, CountersPresetFavoursCounterOps) {
