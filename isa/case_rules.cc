@@ -211,7 +211,10 @@ void CheckDraw(const Case& c, DiagnosticSink& sink) {
     bad(c.dispatch_line, "no [dispatch] in a ps_5_0 case (it draws)",
         "a [dispatch] section");
   }
-  if (line == 0) return bad(0, "a [draw] section in a ps_5_0 case", "none");
+  // A case built in memory has no lines: its draw is what it has.
+  if (line == 0 && d == Draw{}) {
+    return bad(0, "a [draw] section in a ps_5_0 case", "none");
+  }
   if (d.width < 1 || d.width > kMaxFramebufferSide || d.height < 1 ||
       d.height > kMaxFramebufferSide) {
     bad(line,

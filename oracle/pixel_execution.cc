@@ -202,6 +202,9 @@ void Execution::TrackLoops(Thread& t, Op op, uint32_t here) {
 }
 
 void Execution::ExecDiscard(Thread& t, const isa::Instruction& inst) {
+  // An inactive lane stays inactive whatever its condition: a helper's
+  // undefined vCoverage decides nothing here.
+  if (!t.active) return;
   const bool nonzero = Condition(t, inst.operands[0]);
   if (nonzero == inst.info().test_nonzero) t.active = false;
 }
