@@ -125,6 +125,14 @@ absl::StatusOr<Exported> ExportCaseOnce(const isa::Case& c,
                                         const ExportOptions& options,
                                         bool canary_allowed) {
   Exported out;
+  // The C and Amber reproducers build a compute pipeline: a draw written
+  // as one would be a wrong reproducer, so none is written.
+  if (c.shader.pixel() && options.format != ExportFormat::kJson) {
+    return absl::FailedPreconditionError(
+        "a ps_5_0 case exports as json only for now: the vulkan-c, d3d12-c, "
+        "d3d11-c and amber reproducers dispatch compute shaders "
+        "(docs/export.md)");
+  }
   if (options.format == ExportFormat::kJson) {
     absl::StatusOr<std::string> json =
         ExportJson(c, options.targets, options.run);
