@@ -7,6 +7,7 @@
 #include "absl/strings/str_format.h"
 #include "isa/dxbc_bytes.h"
 #include "isa/dxbc_tokens.h"
+#include "isa/spelling.h"
 
 namespace atomfuzz::isa {
 namespace {
@@ -134,7 +135,12 @@ absl::Status InstructionReader::ReadControls(uint32_t controls) {
       }
       break;
     case Suffix::kInterpolation:
-      inst_.interpolation = static_cast<Interpolation>(rest & 0xf);
+      // Only the modes the assembly has words for (a round trip holds).
+      if (rest < 1 || rest > 7) {
+        return Fail(0, "an interpolation mode 1-7 (bits [14:11], P.2)",
+                    absl::StrCat(rest));
+      }
+      inst_.interpolation = static_cast<Interpolation>(rest);
       break;
     case Suffix::kIndexable:
     case Suffix::kNone: break;
@@ -202,9 +208,20 @@ absl::Status InstructionReader::ReadExtendedOpcodes() {
 
 absl::StatusOr<Operand> InstructionReader::ReadOperand(OperandKind kind) {
   const size_t at = pos_;
-  if (kind == OperandKind::kNumber || kind == OperandKind::kInputName) {
+  if (kind == OperandKind::kNumber) {
     absl::StatusOr<uint32_t> v = Next("a number");
     if (!v.ok()) return v.status();
+    return Number(*v);
+  }
+  if (kind == OperandKind::kInputName) {
+    absl::StatusOr<uint32_t> v = Next("an input name");
+    if (!v.ok()) return v.status();
+    if (InputNameSpelling(*v).empty()) {
+      return Fail(at,
+                  "an input name atomfuzz models (1 position, 7 primitive_id, "
+                  "10 sampleIndex; P.2)",
+                  absl::StrCat(*v));
+    }
     return Number(*v);
   }
   Operand op;

@@ -5,6 +5,7 @@
 #include "absl/strings/str_format.h"
 #include "isa/dxbc_tokens.h"
 #include "isa/printer.h"
+#include "isa/spelling.h"
 
 namespace atomfuzz::isa {
 namespace {
@@ -73,6 +74,9 @@ absl::Status AppendOperand(const Instruction& inst, int i,
                                  "it sets fields its register file and "
                                  "selection do not use");
   }
+  if (kind == OperandKind::kInputName && InputNameSpelling(op.index).empty()) {
+    return Unencodable(inst, which + "an input name atomfuzz models");
+  }
   if (kind == OperandKind::kNumber || kind == OperandKind::kInputName) {
     if (op.file != RegFile::kNumber)
       return Unencodable(inst, which + "a number");
@@ -120,8 +124,10 @@ absl::Status CheckFields(const Instruction& inst) {
   if (inst.sync_flags > 0xf) return Unencodable(inst, "sync flags");
   if (inst.global_flags > 0xff)
     return Unencodable(inst, "unknown global flags");
-  if (static_cast<uint32_t>(inst.interpolation) > 7) {
-    return Unencodable(inst, "an interpolation mode 0-7");
+  if (row.suffix == Suffix::kInterpolation &&
+      (inst.interpolation == Interpolation::kUndefined ||
+       static_cast<uint32_t>(inst.interpolation) > 7)) {
+    return Unencodable(inst, "an interpolation mode 1-7");
   }
   if (row.suffix == Suffix::kDimGlc) {
     if (TypedAddressWidth(inst.dim) == 0) {

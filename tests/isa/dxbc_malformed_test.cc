@@ -195,3 +195,31 @@ TEST(DxbcMalformedTest, RandomCorruptionsNeverCrash) {
 
 }  // namespace
 }  // namespace atomfuzz::isa
+
+namespace atomfuzz::isa {
+namespace {
+
+// A ps_5_0 program of one dcl_input_ps_siv (v0.xy) with the given mode and
+// name, then ret: what the decoder must refuse unless the assembly can
+// say it back (the DXBC fuzzer's crash-f9461e3b: name 48897 printed as a
+// number the assembler does not read).
+std::vector<uint32_t> PixelInput(uint32_t mode, uint32_t name) {
+  return {0x00000050, 7,         100u | mode << 11 | 4u << 24, 0x00101032, 0,
+          name,       0x0100003e};
+}
+
+TEST(DxbcMalformedTest, PixelInputsTheAssemblyCannotSay) {
+  EXPECT_TRUE(DecodeDxbc(Container(PixelInput(4, 1))).ok());
+  ExpectError(Container(PixelInput(4, 48897)),
+              "expected an input name atomfuzz models (1 position, 7 "
+              "primitive_id, 10 sampleIndex; P.2), found 48897");
+  ExpectError(Container(PixelInput(0, 1)),
+              "expected an interpolation mode 1-7 (bits [14:11], P.2), "
+              "found 0");
+  ExpectError(Container(PixelInput(9, 1)),
+              "expected an interpolation mode 1-7 (bits [14:11], P.2), "
+              "found 9");
+}
+
+}  // namespace
+}  // namespace atomfuzz::isa
