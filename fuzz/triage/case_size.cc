@@ -35,7 +35,11 @@ CaseSize SizeOf(const isa::Case& c) {
                      : int64_t{d.operands[1].index / 4} * d.operands[2].index;
     }
   }
-  s.threads = group * c.groups[0] * c.groups[1] * c.groups[2];
+  // A draw's invocations: the quads its framebuffer holds, per sample and
+  // triangle (isa::ThreadCount's bound), which shrinks with the draw.
+  s.threads = c.shader.pixel()
+                  ? static_cast<int64_t>(isa::ThreadCount(c))
+                  : group * c.groups[0] * c.groups[1] * c.groups[2];
   for (const isa::Resource& r : c.resources) {
     ++s.resources;
     s.words += static_cast<int64_t>(r.WordCount());

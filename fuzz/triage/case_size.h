@@ -13,7 +13,7 @@ namespace atomfuzz::fuzz {
 
 struct CaseSize {
   int64_t instructions = 0;  // non-declaration instructions, ret included
-  int64_t threads = 0;       // group count times group size
+  int64_t threads = 0;       // group count times group size (ps: ThreadCount)
   int64_t resources = 0;     // u# and g#
   int64_t words = 0;         // of every u# and g#
   // Lexicographic (instructions, threads, resources, words).
