@@ -5,7 +5,8 @@
 # every real translator this machine can run (vkd3d-shader to SPIR-V on a
 # Vulkan device, in both of its buffer lowerings, with Debian's vkd3d 1.2 and
 # with the 1.6 inside Wine; Wine's Direct3D 11 on its GL and Vulkan
-# renderers). It ends with one triage
+# renderers), then pixel-stage campaigns on fast and the vulkan targets
+# (discard as kill and as demote). It ends with one triage
 # table of all their findings. Findings, corpus and stats.json land in
 # atomfuzz-out/<target>; a second run continues the same campaigns.
 # ATOMFUZZ_MAIN_SECONDS (default 60) is the length of each campaign.
@@ -45,19 +46,41 @@ for wine in wine-d3d11-gl wine-d3d11-vk; do
     echo "== $wine cannot run here (Wine, Xvfb or the runner missing): skipped =="
   fi
 done
+# The pixel stage (docs/pixel-stage.md): its own campaigns, on the targets
+# that draw (the Wine targets do not yet: their seeds are compute only).
+pixel_targets=(fast)
+for target in "${targets[@]}"; do
+  [[ $target == vulkan ]] && pixel_targets+=(vulkan vulkan-demote)
+done
+compute_seeds=(corpus/seed/[!p]*.case corpus/spec/e*.case)
 status=0
 dirs=()
-for target in "${targets[@]}"; do
+# $1: the target and its flags; $2: the out suffix; $3: the policy; the
+# rest: seed files and directories.
+campaign() {
+  local target=$1 suffix=$2 policy=$3
+  shift 3
   read -r -a flags <<< "$target"
   name=${target// --/-}  # "vulkan --vkd3d=wine" -> vulkan-vkd3d=wine
-  out=atomfuzz-out/${name//=/-}
+  out=atomfuzz-out/${name//=/-}$suffix
   resume=()
   [[ -f $out/campaign.state ]] && resume=(--resume)
-  echo "== atomfuzz fuzz --target=$target (${seconds}s, $jobs jobs) =="
+  echo "== atomfuzz fuzz --target=$target --policy=$policy (${seconds}s, $jobs jobs) =="
   build/atomfuzz fuzz --target="${flags[0]}" "${flags[@]:1}" \
+    --policy="$policy" "$@" \
     --seconds="$seconds" --jobs="$jobs" --out="$out" "${resume[@]}" \
-    --known=corpus/known-findings.txt corpus/seed corpus/spec || status=$?
+    --known=corpus/known-findings.txt || status=$?
   dirs+=("$out")
+}
+for target in "${targets[@]}"; do
+  if [[ $target == wine-* ]]; then
+    campaign "$target" "" default "${compute_seeds[@]}"
+  else
+    campaign "$target" "" default corpus/seed corpus/spec
+  fi
+done
+for target in "${pixel_targets[@]}"; do
+  campaign "$target" -pixel pixel corpus/seed/ps-*.case corpus/spec/p*.case
 done
 echo "== atomfuzz triage --known=corpus/known-findings.txt ${dirs[*]} =="
 build/atomfuzz triage --known=corpus/known-findings.txt "${dirs[@]}"
