@@ -8,6 +8,7 @@
 
 #include "absl/strings/str_cat.h"
 #include "isa/raster.h"
+#include "isa/stages.h"
 #include "oracle/execution.h"
 
 namespace atomfuzz::oracle {
@@ -117,7 +118,7 @@ absl::Status Execution::SetupPixel() {
 void Execution::StartQuad(uint32_t g) {
   const Group& group = groups_[g];
   const bool canonical = options_.schedule.kind == Schedule::Kind::kCanonical;
-  const bool per_sample = RunsPerSample(program_);
+  const bool per_sample = isa::RunsPerSample(program_);
   const auto pattern = isa::SamplePattern(case_.draw.samples);
   for (uint32_t k = 0; k < 4; ++k) {
     const PixelLane& lane = quads_[g][k];

@@ -4,23 +4,13 @@
 #include <utility>
 
 #include "isa/raster.h"
+#include "isa/stages.h"
 
 namespace atomfuzz::oracle {
 
-bool RunsPerSample(const isa::Program& program) {
-  for (const isa::Instruction& inst : program.instructions) {
-    if (inst.op == isa::Op::kDclInputPsSgv && inst.operands.size() == 2 &&
-        inst.operands[1].index ==
-            static_cast<uint32_t>(isa::InputName::kSampleIndex)) {
-      return true;
-    }
-  }
-  return false;
-}
-
 std::vector<PixelQuad> PixelQuads(const isa::Case& c) {
   const std::vector<isa::PixelCoverage> covered = isa::Rasterize(c.draw);
-  const bool per_sample = RunsPerSample(c.shader);
+  const bool per_sample = isa::RunsPerSample(c.shader);
   const uint32_t runs = per_sample ? c.draw.samples : 1;
   // (primitive, sample, quad y, quad x) -> the quad; ordered, so that the
   // quads come out in the order the header promises.

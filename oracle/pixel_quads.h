@@ -26,10 +26,6 @@ struct PixelLane {
 // lane ^ 1 is the horizontal neighbour and lane ^ 2 the vertical one.
 using PixelQuad = std::array<PixelLane, 4>;
 
-// Whether the shader runs once per covered sample: it reads
-// SV_SampleIndex (P.2).
-bool RunsPerSample(const isa::Program& program);
-
 // The quads of the draw, by primitive, sample, row, column.
 std::vector<PixelQuad> PixelQuads(const isa::Case& c);
 

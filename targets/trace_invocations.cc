@@ -5,6 +5,7 @@
 #include <limits>
 
 #include "absl/strings/str_format.h"
+#include "isa/stages.h"
 
 namespace atomfuzz::targets {
 namespace {
@@ -99,13 +100,6 @@ std::string InvocationSpace::DescribeVector(
       v[3] * kVectorLanes + kVectorLanes - 1, v[0], v[1], v[2]);
 }
 
-bool ReadsSampleIndex(const isa::Program& p) {
-  return std::any_of(p.instructions.begin(), p.instructions.end(),
-                     [](const isa::Instruction& in) {
-                       return IsInput(in, InputName::kSampleIndex);
-                     });
-}
-
 InvocationSpace InvocationsOf(const isa::Case& c,
                               const std::array<uint32_t, 3>& group_size) {
   InvocationSpace s;
@@ -117,7 +111,7 @@ InvocationSpace InvocationsOf(const isa::Case& c,
   s.pixel = true;
   s.width = c.draw.width;
   s.height = c.draw.height;
-  s.samples = ReadsSampleIndex(c.shader) ? c.draw.samples : 1;
+  s.samples = isa::RunsPerSample(c.shader) ? c.draw.samples : 1;
   s.primitives = static_cast<uint32_t>(c.draw.triangles.size());
   return s;
 }

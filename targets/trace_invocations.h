@@ -51,10 +51,6 @@ struct InvocationSpace {
 InvocationSpace InvocationsOf(const isa::Case& c,
                               const std::array<uint32_t, 3>& group_size);
 
-// Whether a ps_5_0 program runs once per covered sample: it declares
-// SV_SampleIndex (docs/pixel-stage.md P.2).
-bool ReadsSampleIndex(const isa::Program& p);
-
 // The pixel inputs the flat index reads, as the program declares them or as
 // the instrumentation adds them. Never SV_SampleIndex: adding it would make
 // the shader run per sample.

@@ -4,6 +4,7 @@
 
 #include "absl/container/flat_hash_set.h"
 #include "isa/raster.h"
+#include "isa/stages.h"
 
 namespace atomfuzz::fuzz {
 namespace {
@@ -13,25 +14,13 @@ using Lane = std::array<uint32_t, 4>;
 // An invocation's run of one atomic: the lane, instruction, occurrence.
 using Run = std::array<uint32_t, 6>;
 
-// P.2: declaring SV_SampleIndex makes the shader run once per sample.
-bool RunsPerSample(const isa::Program& p) {
-  for (const isa::Instruction& i : p.instructions) {
-    if (i.op == isa::Op::kDclInputPsSgv &&
-        i.operands[1].index ==
-            static_cast<uint32_t>(isa::InputName::kSampleIndex)) {
-      return true;
-    }
-  }
-  return false;
-}
-
 }  // namespace
 
 void EventLaneStates(const isa::Case& c, const isa::Outcome& outcome,
                      std::vector<LaneState>& states) {
   states.assign(outcome.trace.size(), LaneState::kLive);
   if (!c.shader.pixel() || outcome.trace.empty()) return;
-  const bool per_sample = RunsPerSample(c.shader);
+  const bool per_sample = isa::RunsPerSample(c.shader);
   absl::flat_hash_set<Lane> covered;
   for (const isa::PixelCoverage& p : isa::Rasterize(c.draw)) {
     for (uint32_t s = 0; s < (per_sample ? 4u : 1u); ++s) {

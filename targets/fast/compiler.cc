@@ -5,6 +5,7 @@
 #include <utility>
 
 #include "absl/strings/str_cat.h"
+#include "isa/stages.h"
 #include "targets/fast/compiled.h"
 #include "targets/fast/handlers.h"
 
@@ -214,7 +215,7 @@ class Compiler {
         return absl::InvalidArgumentError("resource too large");
     }
     BuildPixelLanes(case_, out_.pixel_lanes);
-    out_.per_sample = ShaderRunsPerSample(case_.shader);
+    out_.per_sample = isa::RunsPerSample(case_.shader);
     return absl::OkStatus();
   }
 

@@ -3,23 +3,14 @@
 #include <algorithm>
 
 #include "isa/raster.h"
+#include "isa/stages.h"
 
 namespace atomfuzz::targets::fast {
-
-bool ShaderRunsPerSample(const isa::Program& program) {
-  return std::any_of(
-      program.instructions.begin(), program.instructions.end(),
-      [](const isa::Instruction& i) {
-        return i.op == isa::Op::kDclInputPsSgv && i.operands.size() > 1 &&
-               i.operands[1].index ==
-                   static_cast<uint32_t>(isa::InputName::kSampleIndex);
-      });
-}
 
 void BuildPixelLanes(const isa::Case& c, std::vector<PixelLaneInfo>& lanes) {
   lanes.clear();
   const std::vector<isa::PixelCoverage> covered = isa::Rasterize(c.draw);
-  const uint32_t runs = ShaderRunsPerSample(c.shader) ? c.draw.samples : 1;
+  const uint32_t runs = isa::RunsPerSample(c.shader) ? c.draw.samples : 1;
   // Rasterize lists pixels by primitive, then row: the quads of one
   // primitive's rows 2k and 2k+1 are met while scanning those two rows. A
   // quad is found by its top-left corner among the lanes added for the

@@ -19,10 +19,6 @@ struct PixelLaneInfo {
   bool covered = false;   // live at the start (not a helper)
 };
 
-// Whether the shader declares SV_SampleIndex, which makes it run once per
-// covered sample.
-bool ShaderRunsPerSample(const isa::Program& program);
-
 // Every quad the draw's coverage touches, four lanes each, into `lanes`
 // (cleared first).
 void BuildPixelLanes(const isa::Case& c, std::vector<PixelLaneInfo>& lanes);

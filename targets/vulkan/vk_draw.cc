@@ -4,6 +4,7 @@
 #include <cstring>
 
 #include "absl/strings/str_cat.h"
+#include "isa/stages.h"
 #include "targets/vulkan/vertex_shader.h"
 #include "targets/vulkan/vk_objects.h"
 #include "targets/vulkan/vk_uav_set.h"
@@ -16,18 +17,6 @@ namespace {
 // and every vertex, within [-64, 128] pixels, is inside (never clipped).
 constexpr float kViewportOrigin = -128.0f;
 constexpr float kViewportSide = 512.0f;
-
-bool DeclaresInput(const isa::Program& p, isa::InputName name) {
-  for (const isa::Instruction& in : p.instructions) {
-    if ((in.op == isa::Op::kDclInputPsSgv ||
-         in.op == isa::Op::kDclInputPsSiv) &&
-        in.operands.size() == 2 &&
-        in.operands[1].index == static_cast<uint32_t>(name)) {
-      return true;
-    }
-  }
-  return false;
-}
 
 VkSampleCountFlagBits SampleBits(uint32_t samples) {
   return samples == 4 ? VK_SAMPLE_COUNT_4_BIT : VK_SAMPLE_COUNT_1_BIT;
@@ -58,12 +47,12 @@ std::string DrawRefusal(const VkContext& vk, const isa::Case& c) {
       c.draw.height > lim.maxFramebufferHeight) {
     return "the framebuffer exceeds the device's";
   }
-  if (DeclaresInput(c.shader, isa::InputName::kSampleIndex) &&
+  if (isa::DeclaresInput(c.shader, isa::InputName::kSampleIndex) &&
       !vk.sample_rate_shading) {
     return absl::StrCat("'", name,
                         "' has no sampleRateShading (SV_SampleIndex)");
   }
-  if (DeclaresInput(c.shader, isa::InputName::kPrimitiveId) &&
+  if (isa::DeclaresInput(c.shader, isa::InputName::kPrimitiveId) &&
       !vk.geometry_shader) {
     return absl::StrCat(
         "'", name,
