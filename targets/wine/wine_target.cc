@@ -14,6 +14,8 @@
 #include "absl/strings/str_join.h"
 #include "absl/strings/str_split.h"
 #include "isa/dxbc.h"
+#include "isa/raster.h"
+#include "isa/stages.h"
 #include "isa/validator.h"
 #include "targets/trace_instrumentation.h"
 #include "targets/vulkan/vulkan_target.h"
@@ -54,10 +56,13 @@ constexpr uint32_t kWineUavSlots = 8;
 // Whether no thread's record in the trace log was written (each starts as
 // 0xffffffff). The rest of the log is not looked at: after a shader it
 // failed to translate, wined3d's GL renderer was seen to zero part of it.
-// A dispatch of no thread (a group count of 0) has no record to write.
-bool NoRecordWritten(const isa::Outcome& run, const TraceLayout& layout) {
+// A dispatch of no thread (a group count of 0) has no record to write, nor
+// has a draw that covers no sample: helpers write none.
+bool NoRecordWritten(const isa::Case& c, const isa::Outcome& run,
+                     const TraceLayout& layout) {
   const isa::UavState* log = run.FindUav(layout.log_slot);
   if (log == nullptr || layout.threads == 0) return false;
+  if (c.shader.pixel() && isa::Rasterize(c.draw).empty()) return false;
   for (uint64_t t = 0; t < layout.threads; ++t) {
     const uint64_t at = t * layout.record_words;
     if (at < log->words.size() && log->words[at] != 0xffffffffu) return false;
@@ -107,10 +112,27 @@ SessionConfig D3d11Session(Renderer renderer) {
   return config;
 }
 
+// Why D3D11 cannot draw `c` as the case says, or "". The runner draws with
+// no render target, so that the UAVs keep their slots from u0: 4 samples
+// then need the rasterizer's ForcedSampleCount, under which D3D11.1 does
+// not let the pixel shader run per sample (wined3d was seen to run sample
+// 0 alone, and to leak the state into the next draw).
+std::string DrawRefusal(const isa::Case& c) {
+  if (c.draw.samples > 1 && isa::RunsPerSample(c.shader)) {
+    return "D3D11 cannot draw it: 4 samples without a render target need "
+           "ForcedSampleCount, which forbids a shader running per sample "
+           "(SV_SampleIndex)";
+  }
+  return "";
+}
+
 class WineTarget : public Target {
  public:
   WineTarget(const TargetOptions& options, Renderer renderer)
       : options_(options), renderer_(renderer) {}
+
+  // Compute cases as a dispatch, pixel cases as a draw (runner_wire.h).
+  bool RunsStage(isa::Stage) const override { return true; }
 
   absl::string_view name() const override {
     return renderer_ == Renderer::kGl ? "wine-d3d11-gl" : "wine-d3d11-vk";
@@ -126,13 +148,9 @@ class WineTarget : public Target {
     if (absl::Status valid = isa::Validate(c); !valid.ok())
       return isa::Outcome::Ended(isa::RunStatus::kRejected,
                                  std::string(valid.message()));
-    // The runner dispatches compute shaders only: a ps_5_0 container would
-    // reach CreateComputeShader and read as wined3d's refusal.
     if (c.shader.pixel()) {
-      return isa::Outcome::Ended(
-          isa::RunStatus::kRejected,
-          "the Wine targets do not draw yet: ps_5_0 cases run on the vulkan "
-          "targets");
+      if (std::string refusal = DrawRefusal(c); !refusal.empty())
+        return isa::Outcome::Ended(isa::RunStatus::kRejected, refusal);
     }
     absl::StatusOr<InstrumentedCase> ic = InstrumentForTrace(c);
     // wined3d binds 8 UAV slots at most, even at feature level 11_1 (the
@@ -149,7 +167,7 @@ class WineTarget : public Target {
       return outcome;
     }
     const bool failed = ShaderFailed(last_errors_);
-    const bool no_record = NoRecordWritten(*outcome, ic->layout);
+    const bool no_record = NoRecordWritten(c, *outcome, ic->layout);
     if (!failed && no_record && HasLoop(c)) {
       // No thread reached its ret, and no error said why: a loop llvmpipe
       // stopped (an endless one, which the spec never finishes either) is
@@ -166,8 +184,10 @@ class WineTarget : public Target {
       return isa::Outcome::Ended(
           isa::RunStatus::kInvalidCode,
           absl::StrCat("wined3d did not run the shader: ",
-                       last_errors_.empty() ? "the dispatch did nothing"
-                                            : ErrorLines(last_errors_),
+                       last_errors_.empty()
+                           ? (c.shader.pixel() ? "the draw did nothing"
+                                               : "the dispatch did nothing")
+                           : ErrorLines(last_errors_),
                        " (D3D11 hears nothing of it)"));
     }
     // llvmpipe caps loop iterations for GLSL and SPIR-V alike. The GL

@@ -2,10 +2,12 @@
 
 #include <algorithm>
 
+#include "absl/base/casts.h"
 #include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
 #include "targets/wine/runner_wire.h"
+#include "targets/wine/vertex_shader_dxbc.h"
 
 namespace atomfuzz::targets::wine {
 namespace {
@@ -15,6 +17,13 @@ void Put(std::string& out, uint32_t v) {
                          static_cast<char>(v >> 16),
                          static_cast<char>(v >> 24)};
   out.append(bytes, 4);
+}
+
+// n, then n bytes zero-padded to 4.
+void PutBlob(std::string& out, absl::Span<const uint8_t> bytes) {
+  Put(out, static_cast<uint32_t>(bytes.size()));
+  out.append(reinterpret_cast<const char*>(bytes.data()), bytes.size());
+  out.append((4 - bytes.size() % 4) % 4, '\0');
 }
 
 uint32_t DimCode(isa::Dim d) {
@@ -77,11 +86,39 @@ absl::Status Bad(absl::string_view what) {
 
 }  // namespace
 
+std::array<float, 2> D3dClipPosition(const std::array<int32_t, 2>& vertex) {
+  std::array<float, 2> out;
+  for (size_t k = 0; k < 2; ++k) {
+    // (v / 256 - origin) / (side / 2) - 1, in two exact steps.
+    const float pixels = static_cast<float>(vertex[k]) /
+                         static_cast<float>(isa::kSubpixelsPerPixel);
+    out[k] = (pixels - ATOMFUZZ_WINE_VIEWPORT_ORIGIN) /
+                 (ATOMFUZZ_WINE_VIEWPORT_SIDE / 2) -
+             1.0f;
+  }
+  out[1] = -out[1];  // pixel rows grow downward, clip y upward
+  return out;
+}
+
 std::string EncodeRequest(const isa::Case& run,
                           absl::Span<const uint8_t> dxbc) {
   std::string out;
-  Put(out, ATOMFUZZ_WINE_REQUEST);
-  for (uint32_t g : run.groups) Put(out, g);
+  if (run.shader.pixel()) {
+    Put(out, ATOMFUZZ_WINE_DRAW);
+    Put(out, run.draw.width);
+    Put(out, run.draw.height);
+    Put(out, run.draw.samples);
+    Put(out, static_cast<uint32_t>(run.draw.triangles.size()));
+    for (const isa::Triangle& t : run.draw.triangles) {
+      for (const std::array<int32_t, 2>& v : t.v) {
+        for (float f : D3dClipPosition(v))
+          Put(out, absl::bit_cast<uint32_t>(f));
+      }
+    }
+  } else {
+    Put(out, ATOMFUZZ_WINE_REQUEST);
+    for (uint32_t g : run.groups) Put(out, g);
+  }
   Put(out, static_cast<uint32_t>(run.resources.size()));
   for (const isa::Resource* resource : BySlot(run)) {
     const isa::Resource& r = *resource;
@@ -107,9 +144,8 @@ std::string EncodeRequest(const isa::Case& run,
     Put(out, words);
     for (uint32_t w : r.init) Put(out, w);
   }
-  Put(out, static_cast<uint32_t>(dxbc.size()));
-  out.append(reinterpret_cast<const char*>(dxbc.data()), dxbc.size());
-  out.append((4 - dxbc.size() % 4) % 4, '\0');
+  if (run.shader.pixel()) PutBlob(out, PassThroughVertexShaderDxbc());
+  PutBlob(out, dxbc);
   return out;
 }
 
@@ -136,7 +172,8 @@ absl::StatusOr<isa::Outcome> DecodeReply(absl::string_view frame,
   // wined3d refusing the shader (umad: "Unrecognized opcode") is the
   // translator's answer about this case, not a failure of the set-up.
   if (status == ATOMFUZZ_WINE_FAILED &&
-      absl::StartsWith(o.message, "CreateComputeShader")) {
+      (absl::StartsWith(o.message, "CreateComputeShader") ||
+       absl::StartsWith(o.message, "CreatePixelShader"))) {
     o.status = isa::RunStatus::kRejected;
     o.message = absl::StrCat("wined3d refused the shader: ", o.message);
     return o;

@@ -3,6 +3,7 @@
 #ifndef ATOMFUZZ_TARGETS_WINE_WINE_WIRE_H_
 #define ATOMFUZZ_TARGETS_WINE_WINE_WIRE_H_
 
+#include <array>
 #include <cstdint>
 #include <string>
 #include <vector>
@@ -20,8 +21,16 @@ struct Hello {
   std::string adapter;         // or, without a device, why
 };
 
-// The request for `run` (its resources, dispatch and shader as DXBC).
+// The frame for `run`: a request (its resources, dispatch and compute
+// shader as DXBC), or for a ps_5_0 case a draw (its triangles as clip
+// positions, resources, the pass-through vertex shader and the pixel
+// shader).
 std::string EncodeRequest(const isa::Case& run, absl::Span<const uint8_t> dxbc);
+
+// The clip-space x, y of a vertex in 1/256 pixel under the runner's
+// viewport (runner_wire.h), D3D's way up (clip y grows upward): exact in
+// float.
+std::array<float, 2> D3dClipPosition(const std::array<int32_t, 2>& vertex);
 
 absl::StatusOr<Hello> DecodeHello(absl::string_view frame);
 

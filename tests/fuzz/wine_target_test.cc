@@ -1,8 +1,9 @@
 // The Wine targets end to end (Wine, Xvfb and the mingw-built runner; each
 // test skips, saying what is missing, where they are absent): a case runs
 // through Direct3D 11 on both renderers and is judged with its returned
-// values; a shader wined3d fails to translate is invalid-code, not wrong
-// values; what D3D11 cannot set up is rejected with the reason.
+// values, and a pixel case is drawn; a shader wined3d fails to translate is
+// invalid-code, not wrong values; what D3D11 cannot set up is rejected with
+// the reason.
 #include <memory>
 #include <string>
 
@@ -78,6 +79,32 @@ TEST_P(WineTarget, ADispatchOfNoGroupIsAllowed) {
   ASSERT_EQ(r.result.kind, RunKind::kJudged) << r.result.message;
   EXPECT_EQ(r.result.verdict.kind, oracle::Verdict::Kind::kAllowed)
       << r.result.verdict.Summary();
+}
+
+// A ps_5_0 case is drawn (runner_wire.h): its atomics before and after a
+// discard are judged with their returned values.
+TEST_P(WineTarget, APixelCaseIsDrawnAndJudgedWithItsReturnedValues) {
+  const WineRun r =
+      On(GetParam(), "corpus/spec/p05-atomics-before-and-after-discard.case");
+  SKIP_WITHOUT_WINE(r);
+  ASSERT_EQ(r.result.kind, RunKind::kJudged) << r.result.message;
+  EXPECT_EQ(r.result.verdict.kind, oracle::Verdict::Kind::kAllowed)
+      << r.result.verdict.Summary();
+  ASSERT_TRUE(r.result.outcome->has_trace) << r.result.outcome->message;
+  int returned = 0;
+  for (const isa::AtomicEvent& e : r.result.outcome->trace)
+    returned += e.returned.has_value();
+  EXPECT_GT(returned, 0);
+}
+
+// 4 samples with no render target need ForcedSampleCount, under which
+// D3D11 lets no shader run per sample: refused before anything is drawn.
+TEST_P(WineTarget, APerSampleDrawOfFourSamplesIsRejectedWithTheReason) {
+  const WineRun r = On(GetParam(), "corpus/spec/p03-per-sample.case");
+  ASSERT_TRUE(r.result.outcome.has_value()) << r.result.message;
+  EXPECT_EQ(r.result.outcome->status, isa::RunStatus::kRejected);
+  EXPECT_TRUE(absl::StrContains(r.result.outcome->message, "ForcedSampleCount"))
+      << r.result.outcome->message;
 }
 
 INSTANTIATE_TEST_SUITE_P(Renderers, WineTarget,

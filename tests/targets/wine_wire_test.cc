@@ -7,10 +7,14 @@
 #include <string>
 #include <vector>
 
+#include "absl/base/casts.h"
 #include "absl/strings/match.h"
 #include "gtest/gtest.h"
 #include "isa/case_file.h"
+#include "isa/dxbc_bytes.h"
+#include "isa/dxbc_container.h"
 #include "targets/wine/runner_wire.h"
+#include "targets/wine/vertex_shader_dxbc.h"
 
 namespace atomfuzz::targets::wine {
 namespace {
@@ -137,6 +141,79 @@ TEST(WineWire, RejectedFailedAndMisfitRepliesAreToldApart) {
     EXPECT_FALSE(o.ok());
     EXPECT_EQ(o.status().code(), absl::StatusCode::kInvalidArgument);
   }
+}
+
+constexpr char kDrawCase[] = R"([draw]
+framebuffer 4, 2
+samples 4
+triangle 0 0, 4 0, 0 1.5
+
+[uav u0]
+kind raw
+words 2
+
+[shader]
+ps_5_0
+dcl_uav_raw u0
+atomic_iadd u0, l(0), l(1)
+ret
+)";
+
+TEST(WineWire, ADrawCarriesItsTrianglesUavsAndBothShaders) {
+  absl::StatusOr<isa::Case> c = isa::ParseCase(kDrawCase, "draw.case");
+  ASSERT_TRUE(c.ok()) << c.status();
+  const std::vector<uint8_t> ps = {7, 7, 7, 7};
+  const std::vector<uint32_t> w = Words(EncodeRequest(*c, ps));
+  // Pixel (x, y) at clip ((x + 128) / 256 - 1, 1 - (y + 128) / 256).
+  const auto bits = [](float f) { return absl::bit_cast<uint32_t>(f); };
+  std::vector<uint32_t> want = {
+      ATOMFUZZ_WINE_DRAW, 4, 2, 4, 1, bits(-0.5f), bits(0.5f), bits(-0.484375f),
+      bits(0.5f), bits(-0.5f), bits(0.494140625f),
+      // u0: raw, 2 words of 0
+      1, 0, ATOMFUZZ_WINE_KIND_RAW, ATOMFUZZ_WINE_DIM_BUFFER, 0, 0, 2, 1, 1, 0,
+      0, 2, 0, 0};
+  const absl::Span<const uint8_t> vs = PassThroughVertexShaderDxbc();
+  want.push_back(static_cast<uint32_t>(vs.size()));
+  ASSERT_EQ(vs.size() % 4, 0u);
+  for (size_t at = 0; at < vs.size(); at += 4)
+    want.push_back(isa::LoadLe32(vs, at));
+  want.push_back(4);
+  want.push_back(0x07070707);
+  EXPECT_EQ(w, want);
+}
+
+TEST(WineWire, ClipPositionsLandOnTheirPixelsExactly) {
+  for (int32_t v :
+       {-64 * 256, -1, 0, 1, 37, 255, 256, 64 * 256 + 3, 128 * 256}) {
+    const std::array<float, 2> clip = D3dClipPosition({v, v});
+    // The device's viewport transform, D3D's way (y flipped).
+    const double x = ATOMFUZZ_WINE_VIEWPORT_ORIGIN +
+                     (clip[0] + 1.0) * ATOMFUZZ_WINE_VIEWPORT_SIDE / 2;
+    const double y = ATOMFUZZ_WINE_VIEWPORT_ORIGIN +
+                     (1.0 - clip[1]) * ATOMFUZZ_WINE_VIEWPORT_SIDE / 2;
+    EXPECT_EQ(x * 256, v);
+    EXPECT_EQ(y * 256, v);
+    EXPECT_LT(clip[0], 1.0f);  // inside the viewport: never clipped
+    EXPECT_GT(clip[0], -1.0f);
+  }
+}
+
+TEST(WineWire, TheVertexShaderIsAContainerWithBothSignatures) {
+  const absl::Span<const uint8_t> vs = PassThroughVertexShaderDxbc();
+  absl::StatusOr<std::vector<isa::DxbcChunk>> chunks =
+      isa::ParseDxbcContainer(vs);  // checksum included
+  ASSERT_TRUE(chunks.ok()) << chunks.status();
+  ASSERT_EQ(chunks->size(), 3u);
+  EXPECT_EQ((*chunks)[0].fourcc, isa::kFourCcIsgn);
+  EXPECT_EQ((*chunks)[1].fourcc, isa::kFourCcOsgn);
+  EXPECT_EQ((*chunks)[2].fourcc, isa::kFourCcShex);
+  const absl::Span<const uint8_t> shex = (*chunks)[2].data;
+  EXPECT_EQ(isa::LoadLe32(shex, 0), 0x00010050u);  // vs_5_0
+  EXPECT_EQ(isa::LoadLe32(shex, 4) * 4, shex.size());
+  const std::string isgn((*chunks)[0].data.begin(), (*chunks)[0].data.end());
+  const std::string osgn((*chunks)[1].data.begin(), (*chunks)[1].data.end());
+  EXPECT_TRUE(absl::StrContains(isgn, "POSITION"));
+  EXPECT_TRUE(absl::StrContains(osgn, "SV_Position"));
 }
 
 }  // namespace
