@@ -46,11 +46,12 @@ for wine in wine-d3d11-gl wine-d3d11-vk; do
     echo "== $wine cannot run here (Wine, Xvfb or the runner missing): skipped =="
   fi
 done
-# The pixel stage (docs/pixel-stage.md): its own campaigns, on the targets
-# that draw (the Wine targets do not yet: their seeds are compute only).
+# The pixel stage (docs/pixel-stage.md): its own campaigns, on fast, the
+# vulkan targets' two discard modes and the Wine targets (a D3D11 draw).
 pixel_targets=(fast)
 for target in "${targets[@]}"; do
   [[ $target == vulkan ]] && pixel_targets+=(vulkan vulkan-demote)
+  [[ $target == wine-* ]] && pixel_targets+=("$target")
 done
 compute_seeds=(corpus/seed/[!p]*.case corpus/spec/e*.case)
 status=0
