@@ -27,7 +27,7 @@ check 'fuzz/generate/*' 'isa/|fuzz/generate/'
 check 'fuzz/mutate/*' 'isa/|fuzz/generate/|fuzz/mutate/'
 check 'fuzz/triage/*' "$core|fuzz/triage/"
 check 'fuzz/reduce/*' "$core|fuzz/triage/|fuzz/reduce/"
-check 'fuzz/engines/*.cc fuzz/engines/*.h' "$core|fuzz/generate/|fuzz/mutate/|fuzz/engines/"
+check 'fuzz/engines/*.cc fuzz/engines/*.h' "$core|fuzz/generate/|fuzz/mutate/|fuzz/triage/|fuzz/engines/"
 check 'fuzz/export/*.cc fuzz/export/*.h' "$core|fuzz/export/"
 check 'fuzz/campaign/*' "$core|fuzz/"
 exit $status

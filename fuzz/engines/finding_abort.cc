@@ -3,50 +3,171 @@
 #include <cstdio>
 #include <cstdlib>
 
+#include "absl/strings/string_view.h"
+
 namespace atomfuzz::fuzz {
 namespace {
 
-// One frame per kind; noinline and distinct bodies, so neither the
-// compiler nor the linker folds them into one.
-#define ATOMFUZZ_ABORT_FRAME(name, code)               \
-  [[noreturn]] __attribute__((noinline)) void name() { \
-    volatile int kind = code;                          \
-    (void)kind;                                        \
-    std::abort();                                      \
+// Where the abort goes: indices into the op and memory frame lists below.
+struct AbortPath {
+  int op = 0;   // 0: any (unknown, several, or generalised away)
+  int mem = 0;  // 0: any
+};
+
+// The frames a divergence aborts through, innermost first: memory, then
+// atomic, then kind. ClusterFuzz's crash state is the top three frames
+// below abort(), so different bugs (a wrong return of imm_atomic_cmp_exch
+// on u-raw, a wrong counter of imm_atomic_alloc) get different states.
+// Each frame is noinline with a distinct body, so that neither the
+// compiler nor the linker folds frames together; disable_tail_calls keeps
+// the caller's frame on the stack.
+#define ATOMFUZZ_NORETURN_FRAME \
+  [[noreturn]] __attribute__((noinline, disable_tail_calls))
+
+// ---- Memory frames (signature's resource field).
+#define ATOMFUZZ_MEM_FRAMES(X)                                                \
+  X(AtomfuzzMemAny, "*")                                                      \
+  X(AtomfuzzMemURaw, "u-raw") X(AtomfuzzMemUStruct, "u-struct") X(            \
+      AtomfuzzMemUBuffer, "u-buffer") X(AtomfuzzMemUTex1d, "u-tex1d")         \
+      X(AtomfuzzMemUTex1dArray, "u-tex1darr") X(AtomfuzzMemUTex2d, "u-tex2d") \
+          X(AtomfuzzMemUTex2dArray, "u-tex2darr")                             \
+              X(AtomfuzzMemUTex3d, "u-tex3d") X(AtomfuzzMemGRaw, "g-raw")     \
+                  X(AtomfuzzMemGStruct, "g-struct")
+
+#define ATOMFUZZ_MEM_FRAME(name, token)  \
+  ATOMFUZZ_NORETURN_FRAME void name() {  \
+    volatile const char* memory = token; \
+    (void)memory;                        \
+    std::abort();                        \
   }
-ATOMFUZZ_ABORT_FRAME(AtomfuzzWrongReturn, 1)
-ATOMFUZZ_ABORT_FRAME(AtomfuzzWrongMemory, 2)
-ATOMFUZZ_ABORT_FRAME(AtomfuzzWrongCounter, 3)
-ATOMFUZZ_ABORT_FRAME(AtomfuzzMissingAtomic, 4)
-ATOMFUZZ_ABORT_FRAME(AtomfuzzExtraAtomic, 5)
-ATOMFUZZ_ABORT_FRAME(AtomfuzzRejected, 6)
-ATOMFUZZ_ABORT_FRAME(AtomfuzzCrashed, 7)
-ATOMFUZZ_ABORT_FRAME(AtomfuzzTimedOut, 8)
-ATOMFUZZ_ABORT_FRAME(AtomfuzzBudgetExceeded, 9)
-ATOMFUZZ_ABORT_FRAME(AtomfuzzInvalidCode, 10)
-ATOMFUZZ_ABORT_FRAME(AtomfuzzHarnessError, 11)
-#undef ATOMFUZZ_ABORT_FRAME
+ATOMFUZZ_MEM_FRAMES(ATOMFUZZ_MEM_FRAME)
+#undef ATOMFUZZ_MEM_FRAME
+
+#define ATOMFUZZ_TOKEN(name, token) token,
+constexpr absl::string_view kMemTokens[] = {
+    ATOMFUZZ_MEM_FRAMES(ATOMFUZZ_TOKEN)};
+
+[[noreturn]] __attribute__((always_inline)) inline void ToMemFrame(
+    const AbortPath& p) {
+  using Frame = void (*)();
+#define ATOMFUZZ_POINTER(name, token) &name,
+  static constexpr Frame kFrames[] = {ATOMFUZZ_MEM_FRAMES(ATOMFUZZ_POINTER)};
+  kFrames[p.mem]();
+  std::abort();  // not reached: every frame aborts
+}
+
+// ---- Atomic frames (signature's opcode field), one per atomic the spec
+// has; a test checks the list against the opcode table.
+#define ATOMFUZZ_OP_FRAMES(X)                                                  \
+  X(AtomfuzzOpAny, "*")                                                        \
+  X(AtomfuzzOp_atomic_and, "atomic_and") X(AtomfuzzOp_atomic_or, "atomic_or")  \
+      X(AtomfuzzOp_atomic_xor, "atomic_xor") X(                                \
+          AtomfuzzOp_atomic_cmp_store,                                         \
+          "atomic_cmp_store") X(AtomfuzzOp_atomic_iadd, "atomic_iadd")         \
+          X(AtomfuzzOp_atomic_imax, "atomic_imax") X(                          \
+              AtomfuzzOp_atomic_imin, "atomic_imin") X(AtomfuzzOp_atomic_umax, \
+                                                       "atomic_umax")          \
+              X(AtomfuzzOp_atomic_umin, "atomic_umin") X(                      \
+                  AtomfuzzOp_imm_atomic_alloc, "imm_atomic_alloc")             \
+                  X(AtomfuzzOp_imm_atomic_consume, "imm_atomic_consume") X(    \
+                      AtomfuzzOp_imm_atomic_iadd, "imm_atomic_iadd")           \
+                      X(AtomfuzzOp_imm_atomic_and, "imm_atomic_and") X(        \
+                          AtomfuzzOp_imm_atomic_or, "imm_atomic_or")           \
+                          X(AtomfuzzOp_imm_atomic_xor, "imm_atomic_xor") X(    \
+                              AtomfuzzOp_imm_atomic_exch, "imm_atomic_exch")   \
+                              X(AtomfuzzOp_imm_atomic_cmp_exch,                \
+                                "imm_atomic_cmp_exch")                         \
+                                  X(AtomfuzzOp_imm_atomic_imax,                \
+                                    "imm_atomic_imax")                         \
+                                      X(AtomfuzzOp_imm_atomic_imin,            \
+                                        "imm_atomic_imin")                     \
+                                          X(AtomfuzzOp_imm_atomic_umax,        \
+                                            "imm_atomic_umax")                 \
+                                              X(AtomfuzzOp_imm_atomic_umin,    \
+                                                "imm_atomic_umin")
+
+#define ATOMFUZZ_OP_FRAME(name, token)                    \
+  ATOMFUZZ_NORETURN_FRAME void name(const AbortPath& p) { \
+    volatile const char* atomic = token;                  \
+    (void)atomic;                                         \
+    ToMemFrame(p);                                        \
+  }
+ATOMFUZZ_OP_FRAMES(ATOMFUZZ_OP_FRAME)
+#undef ATOMFUZZ_OP_FRAME
+
+constexpr absl::string_view kOpTokens[] = {ATOMFUZZ_OP_FRAMES(ATOMFUZZ_TOKEN)};
+
+[[noreturn]] __attribute__((always_inline)) inline void ToOpFrame(
+    const AbortPath& p) {
+  using Frame = void (*)(const AbortPath&);
+  static constexpr Frame kFrames[] = {ATOMFUZZ_OP_FRAMES(ATOMFUZZ_POINTER)};
+  kFrames[p.op](p);
+  std::abort();
+}
+
+// ---- Kind frames (the divergence), outermost.
+#define ATOMFUZZ_KIND_FRAME(name, code)                   \
+  ATOMFUZZ_NORETURN_FRAME void name(const AbortPath& p) { \
+    volatile int kind = code;                             \
+    (void)kind;                                           \
+    ToOpFrame(p);                                         \
+  }
+ATOMFUZZ_KIND_FRAME(AtomfuzzWrongReturn, 1)
+ATOMFUZZ_KIND_FRAME(AtomfuzzWrongMemory, 2)
+ATOMFUZZ_KIND_FRAME(AtomfuzzWrongCounter, 3)
+ATOMFUZZ_KIND_FRAME(AtomfuzzMissingAtomic, 4)
+ATOMFUZZ_KIND_FRAME(AtomfuzzExtraAtomic, 5)
+ATOMFUZZ_KIND_FRAME(AtomfuzzRejected, 6)
+ATOMFUZZ_KIND_FRAME(AtomfuzzCrashed, 7)
+ATOMFUZZ_KIND_FRAME(AtomfuzzTimedOut, 8)
+ATOMFUZZ_KIND_FRAME(AtomfuzzBudgetExceeded, 9)
+ATOMFUZZ_KIND_FRAME(AtomfuzzInvalidCode, 10)
+ATOMFUZZ_KIND_FRAME(AtomfuzzHarnessError, 11)
+#undef ATOMFUZZ_KIND_FRAME
+#undef ATOMFUZZ_POINTER
+#undef ATOMFUZZ_TOKEN
+#undef ATOMFUZZ_NORETURN_FRAME
+
+template <size_t N>
+int IndexOf(const absl::string_view (&tokens)[N], absl::string_view token) {
+  for (size_t i = 1; i < N; ++i) {
+    if (tokens[i] == token) return static_cast<int>(i);
+  }
+  return 0;
+}
 
 }  // namespace
 
+bool HasOpFrame(absl::string_view mnemonic) {
+  return IndexOf(kOpTokens, mnemonic) != 0;
+}
+
+bool HasMemoryFrame(absl::string_view resource) {
+  return IndexOf(kMemTokens, resource) != 0;
+}
+
 void AbortOnFinding(const InputResult& r) {
   std::fprintf(stderr, "%s\n", r.report.c_str());
+  if (!r.signature_key.empty())
+    std::fprintf(stderr, "atomfuzz signature: %s\n", r.signature_key.c_str());
   std::fflush(stderr);
+  const AbortPath p{IndexOf(kOpTokens, r.signature_opcode),
+                    IndexOf(kMemTokens, r.signature_resource)};
   if (r.kind != InputResult::Kind::kDivergence || !r.divergence)
-    AtomfuzzHarnessError();
+    AtomfuzzHarnessError(p);
   switch (*r.divergence) {
-    case oracle::FindingKind::kWrongReturn: AtomfuzzWrongReturn();
-    case oracle::FindingKind::kWrongMemory: AtomfuzzWrongMemory();
-    case oracle::FindingKind::kWrongCounter: AtomfuzzWrongCounter();
-    case oracle::FindingKind::kMissingAtomic: AtomfuzzMissingAtomic();
-    case oracle::FindingKind::kExtraAtomic: AtomfuzzExtraAtomic();
-    case oracle::FindingKind::kRejected: AtomfuzzRejected();
-    case oracle::FindingKind::kCrashed: AtomfuzzCrashed();
-    case oracle::FindingKind::kTimedOut: AtomfuzzTimedOut();
-    case oracle::FindingKind::kBudgetExceeded: AtomfuzzBudgetExceeded();
-    case oracle::FindingKind::kInvalidCode: AtomfuzzInvalidCode();
+    case oracle::FindingKind::kWrongReturn: AtomfuzzWrongReturn(p);
+    case oracle::FindingKind::kWrongMemory: AtomfuzzWrongMemory(p);
+    case oracle::FindingKind::kWrongCounter: AtomfuzzWrongCounter(p);
+    case oracle::FindingKind::kMissingAtomic: AtomfuzzMissingAtomic(p);
+    case oracle::FindingKind::kExtraAtomic: AtomfuzzExtraAtomic(p);
+    case oracle::FindingKind::kRejected: AtomfuzzRejected(p);
+    case oracle::FindingKind::kCrashed: AtomfuzzCrashed(p);
+    case oracle::FindingKind::kTimedOut: AtomfuzzTimedOut(p);
+    case oracle::FindingKind::kBudgetExceeded: AtomfuzzBudgetExceeded(p);
+    case oracle::FindingKind::kInvalidCode: AtomfuzzInvalidCode(p);
   }
-  AtomfuzzHarnessError();
+  AtomfuzzHarnessError(p);
 }
 
 }  // namespace atomfuzz::fuzz

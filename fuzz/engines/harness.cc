@@ -13,6 +13,7 @@
 #include "absl/strings/str_split.h"
 #include "fuzz/differential.h"
 #include "fuzz/runner.h"
+#include "fuzz/triage/signature.h"
 #include "targets/fast/fast_target.h"
 
 namespace atomfuzz::fuzz {
@@ -233,6 +234,14 @@ InputResult Harness::RunOne(absl::Span<const uint8_t> bytes) const {
         Result(Kind::kDivergence, Report(d->c, "divergence", summary));
     if (!r.verdict.findings.empty())
       found.divergence = r.verdict.findings.front().kind;
+    const Differential differential{*r.outcome, r.verdict};
+    if (absl::StatusOr<Signature> sig = SignatureOf(
+            d->c, differential, TargetLabel(options_.target, options_.inject));
+        sig.ok()) {
+      found.signature_key = sig->Key();
+      found.signature_opcode = sig->opcode;
+      found.signature_resource = sig->resource;
+    }
     return found;
   }
   return Result(Kind::kPassed, summary);

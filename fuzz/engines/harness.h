@@ -56,9 +56,13 @@ struct InputResult {
   // kDivergence and kError: a report with the case (isa::PrintCase);
   // otherwise the reason or the verdict's summary.
   std::string report;
-  // kDivergence: the kind of its first finding, which the engines' abort
-  // frame is named after (finding_abort.h).
+  // kDivergence: the kind of its first finding, and the bucket's signature
+  // (fuzz/triage/signature.h): its key, atomic and memory, which the
+  // engines' abort frames are named after (finding_abort.h).
   std::optional<oracle::FindingKind> divergence;
+  std::string signature_key;
+  std::string signature_opcode = "?";
+  std::string signature_resource = "?";
 };
 
 class Harness {

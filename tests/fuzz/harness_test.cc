@@ -6,8 +6,11 @@
 
 #include <string>
 
+#include "fuzz/engines/finding_abort.h"
 #include "fuzz/generate/choices.h"
 #include "gtest/gtest.h"
+#include "isa/coverage.h"
+#include "isa/opcode_table.h"
 #include "tests/fuzz/corpus_files.h"
 #include "tests/fuzz/fast_testing.h"
 
@@ -99,6 +102,55 @@ TEST(HarnessTest, InjectedBugIsADivergenceWithTheCase) {
   ASSERT_NE(at, std::string::npos);
   // The report's case is a case file: it reads back.
   EXPECT_TRUE(isa::ParseCase(r.report.substr(at + 13)).ok()) << r.report;
+}
+
+// A divergence carries its bucket's signature, which names the frames the
+// engines abort through (finding_abort.h).
+TEST(HarnessTest, ADivergenceCarriesItsSignature) {
+  const std::unique_ptr<Harness> h = Make("inject=return-new");
+  ASSERT_NE(h, nullptr);
+  const InputResult r =
+      h->RunOne(Bytes(CorpusText("corpus/spec/e07-returns-old.case")));
+  ASSERT_EQ(r.kind, Kind::kDivergence) << r.report;
+  EXPECT_NE(r.signature_key.find("|wrong-return|fast+inject=return-new"),
+            std::string::npos)
+      << r.signature_key;
+  EXPECT_TRUE(HasOpFrame(r.signature_opcode)) << r.signature_opcode;
+  EXPECT_TRUE(HasMemoryFrame(r.signature_resource)) << r.signature_resource;
+}
+
+// Every atomic the spec has, and every memory kind, aborts through a frame
+// of its own.
+TEST(FindingAbortTest, EveryAtomicAndMemoryKindHasAFrame) {
+  for (const isa::OpcodeInfo& row : isa::AllOpcodes()) {
+    if (row.family != isa::Family::kAtomic &&
+        row.family != isa::Family::kImmAtomic &&
+        row.family != isa::Family::kCounter)
+      continue;
+    EXPECT_TRUE(HasOpFrame(row.mnemonic)) << row.mnemonic;
+  }
+  for (int k = 0; k < isa::kTargetKindCount; ++k) {
+    const absl::string_view name =
+        isa::TargetKindName(static_cast<isa::TargetKind>(k));
+    EXPECT_TRUE(HasMemoryFrame(name)) << name;
+  }
+  EXPECT_FALSE(HasOpFrame("mov"));
+  EXPECT_FALSE(HasOpFrame("atomic_and+atomic_or"));
+  EXPECT_FALSE(HasMemoryFrame("*"));
+}
+
+// The abort's stack names the kind, atomic and memory (death test: the
+// symbolized frames are what ClusterFuzz reads).
+TEST(FindingAbortDeathTest, AbortsThroughFramesNamedAfterTheSignature) {
+  InputResult r;
+  r.kind = Kind::kDivergence;
+  r.divergence = oracle::FindingKind::kWrongReturn;
+  r.report = "a report";
+  r.signature_key = "imm_atomic_cmp_exch|u-raw|in-bounds|wrong-return|fast";
+  r.signature_opcode = "imm_atomic_cmp_exch";
+  r.signature_resource = "u-raw";
+  EXPECT_DEATH(AbortOnFinding(r),
+               "atomfuzz signature: imm_atomic_cmp_exch\\|u-raw");
 }
 
 // The limits leave every corpus case runnable, and none diverges (an
