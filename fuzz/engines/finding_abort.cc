@@ -27,12 +27,13 @@ struct AbortPath {
 // ---- Memory frames (signature's resource field).
 #define ATOMFUZZ_MEM_FRAMES(X)                                                \
   X(AtomfuzzMemAny, "*")                                                      \
-  X(AtomfuzzMemURaw, "u-raw") X(AtomfuzzMemUStruct, "u-struct") X(            \
-      AtomfuzzMemUBuffer, "u-buffer") X(AtomfuzzMemUTex1d, "u-tex1d")         \
-      X(AtomfuzzMemUTex1dArray, "u-tex1darr") X(AtomfuzzMemUTex2d, "u-tex2d") \
-          X(AtomfuzzMemUTex2dArray, "u-tex2darr")                             \
-              X(AtomfuzzMemUTex3d, "u-tex3d") X(AtomfuzzMemGRaw, "g-raw")     \
-                  X(AtomfuzzMemGStruct, "g-struct")
+  X(AtomfuzzMemURaw, "u-raw")                                                 \
+  X(AtomfuzzMemUStruct, "u-struct") X(AtomfuzzMemUBuffer, "u-buffer")         \
+      X(AtomfuzzMemUTex1d, "u-tex1d") X(AtomfuzzMemUTex1dArray, "u-tex1darr") \
+          X(AtomfuzzMemUTex2d, "u-tex2d")                                     \
+              X(AtomfuzzMemUTex2dArray, "u-tex2darr")                         \
+                  X(AtomfuzzMemUTex3d, "u-tex3d") X(AtomfuzzMemGRaw, "g-raw") \
+                      X(AtomfuzzMemGStruct, "g-struct")
 
 #define ATOMFUZZ_MEM_FRAME(name, token)  \
   ATOMFUZZ_NORETURN_FRAME void name() {  \
@@ -47,70 +48,63 @@ ATOMFUZZ_MEM_FRAMES(ATOMFUZZ_MEM_FRAME)
 constexpr absl::string_view kMemTokens[] = {
     ATOMFUZZ_MEM_FRAMES(ATOMFUZZ_TOKEN)};
 
-[[noreturn]] __attribute__((always_inline)) inline void ToMemFrame(
-    const AbortPath& p) {
-  using Frame = void (*)();
+// Called from the frame bodies themselves, not through a helper (even an
+// inlined one shows in a symbolized stack and would take a place in the
+// crash state).
 #define ATOMFUZZ_POINTER(name, token) &name,
-  static constexpr Frame kFrames[] = {ATOMFUZZ_MEM_FRAMES(ATOMFUZZ_POINTER)};
-  kFrames[p.mem]();
-  std::abort();  // not reached: every frame aborts
-}
+constexpr void (*kMemFrames[])() = {ATOMFUZZ_MEM_FRAMES(ATOMFUZZ_POINTER)};
 
 // ---- Atomic frames (signature's opcode field), one per atomic the spec
 // has; a test checks the list against the opcode table.
 #define ATOMFUZZ_OP_FRAMES(X)                                                  \
   X(AtomfuzzOpAny, "*")                                                        \
-  X(AtomfuzzOp_atomic_and, "atomic_and") X(AtomfuzzOp_atomic_or, "atomic_or")  \
-      X(AtomfuzzOp_atomic_xor, "atomic_xor") X(                                \
-          AtomfuzzOp_atomic_cmp_store,                                         \
-          "atomic_cmp_store") X(AtomfuzzOp_atomic_iadd, "atomic_iadd")         \
-          X(AtomfuzzOp_atomic_imax, "atomic_imax") X(                          \
-              AtomfuzzOp_atomic_imin, "atomic_imin") X(AtomfuzzOp_atomic_umax, \
-                                                       "atomic_umax")          \
-              X(AtomfuzzOp_atomic_umin, "atomic_umin") X(                      \
-                  AtomfuzzOp_imm_atomic_alloc, "imm_atomic_alloc")             \
-                  X(AtomfuzzOp_imm_atomic_consume, "imm_atomic_consume") X(    \
-                      AtomfuzzOp_imm_atomic_iadd, "imm_atomic_iadd")           \
-                      X(AtomfuzzOp_imm_atomic_and, "imm_atomic_and") X(        \
-                          AtomfuzzOp_imm_atomic_or, "imm_atomic_or")           \
-                          X(AtomfuzzOp_imm_atomic_xor, "imm_atomic_xor") X(    \
-                              AtomfuzzOp_imm_atomic_exch, "imm_atomic_exch")   \
-                              X(AtomfuzzOp_imm_atomic_cmp_exch,                \
-                                "imm_atomic_cmp_exch")                         \
-                                  X(AtomfuzzOp_imm_atomic_imax,                \
-                                    "imm_atomic_imax")                         \
-                                      X(AtomfuzzOp_imm_atomic_imin,            \
-                                        "imm_atomic_imin")                     \
-                                          X(AtomfuzzOp_imm_atomic_umax,        \
-                                            "imm_atomic_umax")                 \
-                                              X(AtomfuzzOp_imm_atomic_umin,    \
-                                                "imm_atomic_umin")
+  X(AtomfuzzOp_atomic_and, "atomic_and")                                       \
+  X(AtomfuzzOp_atomic_or, "atomic_or") X(AtomfuzzOp_atomic_xor, "atomic_xor")  \
+      X(AtomfuzzOp_atomic_cmp_store, "atomic_cmp_store") X(                    \
+          AtomfuzzOp_atomic_iadd, "atomic_iadd") X(AtomfuzzOp_atomic_imax,     \
+                                                   "atomic_imax")              \
+          X(AtomfuzzOp_atomic_imin, "atomic_imin") X(                          \
+              AtomfuzzOp_atomic_umax, "atomic_umax") X(AtomfuzzOp_atomic_umin, \
+                                                       "atomic_umin")          \
+              X(AtomfuzzOp_imm_atomic_alloc, "imm_atomic_alloc") X(            \
+                  AtomfuzzOp_imm_atomic_consume, "imm_atomic_consume")         \
+                  X(AtomfuzzOp_imm_atomic_iadd, "imm_atomic_iadd") X(          \
+                      AtomfuzzOp_imm_atomic_and, "imm_atomic_and")             \
+                      X(AtomfuzzOp_imm_atomic_or, "imm_atomic_or") X(          \
+                          AtomfuzzOp_imm_atomic_xor, "imm_atomic_xor")         \
+                          X(AtomfuzzOp_imm_atomic_exch, "imm_atomic_exch") X(  \
+                              AtomfuzzOp_imm_atomic_cmp_exch,                  \
+                              "imm_atomic_cmp_exch")                           \
+                              X(AtomfuzzOp_imm_atomic_imax, "imm_atomic_imax") \
+                                  X(AtomfuzzOp_imm_atomic_imin,                \
+                                    "imm_atomic_imin")                         \
+                                      X(AtomfuzzOp_imm_atomic_umax,            \
+                                        "imm_atomic_umax")                     \
+                                          X(AtomfuzzOp_imm_atomic_umin,        \
+                                            "imm_atomic_umin")
 
 #define ATOMFUZZ_OP_FRAME(name, token)                    \
   ATOMFUZZ_NORETURN_FRAME void name(const AbortPath& p) { \
     volatile const char* atomic = token;                  \
     (void)atomic;                                         \
-    ToMemFrame(p);                                        \
+    kMemFrames[p.mem]();                                  \
+    std::abort(); /* not reached: every frame aborts */   \
   }
 ATOMFUZZ_OP_FRAMES(ATOMFUZZ_OP_FRAME)
 #undef ATOMFUZZ_OP_FRAME
 
 constexpr absl::string_view kOpTokens[] = {ATOMFUZZ_OP_FRAMES(ATOMFUZZ_TOKEN)};
 
-[[noreturn]] __attribute__((always_inline)) inline void ToOpFrame(
-    const AbortPath& p) {
-  using Frame = void (*)(const AbortPath&);
-  static constexpr Frame kFrames[] = {ATOMFUZZ_OP_FRAMES(ATOMFUZZ_POINTER)};
-  kFrames[p.op](p);
-  std::abort();
-}
+constexpr void (*kOpFrames[])(const AbortPath&) = {
+    ATOMFUZZ_OP_FRAMES(ATOMFUZZ_POINTER)};
 
 // ---- Kind frames (the divergence), outermost.
 #define ATOMFUZZ_KIND_FRAME(name, code)                   \
   ATOMFUZZ_NORETURN_FRAME void name(const AbortPath& p) { \
     volatile int kind = code;                             \
     (void)kind;                                           \
-    ToOpFrame(p);                                         \
+    kOpFrames[p.op](p);                                   \
+    std::abort(); /* not reached */                       \
   }
 ATOMFUZZ_KIND_FRAME(AtomfuzzWrongReturn, 1)
 ATOMFUZZ_KIND_FRAME(AtomfuzzWrongMemory, 2)
