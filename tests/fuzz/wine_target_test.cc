@@ -36,6 +36,13 @@ WineRun On(const std::string& target, const std::string& file) {
   return r;
 }
 
+// How many events of the trace carry a returned value.
+int ReturnedValues(const isa::Outcome& o) {
+  int returned = 0;
+  for (const isa::AtomicEvent& e : o.trace) returned += e.returned.has_value();
+  return returned;
+}
+
 #define SKIP_WITHOUT_WINE(run)                            \
   if ((run).skipped) {                                    \
     GTEST_SKIP() << "the Wine target cannot start here: " \
@@ -51,10 +58,7 @@ TEST_P(WineTarget, ACaseIsJudgedWithItsReturnedValues) {
   EXPECT_EQ(r.result.verdict.kind, oracle::Verdict::Kind::kAllowed)
       << r.result.verdict.Summary();
   ASSERT_TRUE(r.result.outcome->has_trace) << r.result.outcome->message;
-  int returned = 0;
-  for (const isa::AtomicEvent& e : r.result.outcome->trace)
-    returned += e.returned.has_value();
-  EXPECT_GT(returned, 0);
+  EXPECT_GT(ReturnedValues(*r.result.outcome), 0);
 }
 
 TEST_P(WineTarget, WhatD3D11CannotSetUpIsRejectedWithTheReason) {
@@ -91,10 +95,7 @@ TEST_P(WineTarget, APixelCaseIsDrawnAndJudgedWithItsReturnedValues) {
   EXPECT_EQ(r.result.verdict.kind, oracle::Verdict::Kind::kAllowed)
       << r.result.verdict.Summary();
   ASSERT_TRUE(r.result.outcome->has_trace) << r.result.outcome->message;
-  int returned = 0;
-  for (const isa::AtomicEvent& e : r.result.outcome->trace)
-    returned += e.returned.has_value();
-  EXPECT_GT(returned, 0);
+  EXPECT_GT(ReturnedValues(*r.result.outcome), 0);
 }
 
 // 4 samples with no render target need ForcedSampleCount, under which

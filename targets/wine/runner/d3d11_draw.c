@@ -41,15 +41,6 @@ int draw_refused(const Draw* d, char* msg, size_t msg_cap) {
   return 0;
 }
 
-#define TRY(call, name)                                                \
-  do {                                                                 \
-    HRESULT hr_ = (call);                                              \
-    if (FAILED(hr_)) {                                                 \
-      snprintf(msg, msg_cap, "%s: 0x%08lx", name, (unsigned long)hr_); \
-      return 0;                                                        \
-    }                                                                  \
-  } while (0)
-
 static int create_raster_state(const Draw* d, DrawPipeline* p, char* msg,
                                size_t msg_cap) {
   D3D11_RASTERIZER_DESC1 rd;

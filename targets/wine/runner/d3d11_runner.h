@@ -10,10 +10,22 @@
 #include <d3d11.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 
 extern ID3D11Device* device;
 extern ID3D11DeviceContext* ctx;
 extern D3D_FEATURE_LEVEL level;
+
+/* A failed D3D11 call in a function that reports through (msg, msg_cap)
+ * and returns 0: the message names the call and its HRESULT. */
+#define TRY(call, name)                                                \
+  do {                                                                 \
+    HRESULT hr_ = (call);                                              \
+    if (FAILED(hr_)) {                                                 \
+      snprintf(msg, msg_cap, "%s: 0x%08lx", name, (unsigned long)hr_); \
+      return 0;                                                        \
+    }                                                                  \
+  } while (0)
 
 /* ---- UAVs (d3d11_uavs.c). */
 

@@ -87,15 +87,6 @@ void release_uav(Uav* u) {
   u->uav = NULL, u->res = u->staging = NULL;
 }
 
-#define TRY(call, name)                                                \
-  do {                                                                 \
-    HRESULT hr_ = (call);                                              \
-    if (FAILED(hr_)) {                                                 \
-      snprintf(msg, msg_cap, "%s: 0x%08lx", name, (unsigned long)hr_); \
-      return 0;                                                        \
-    }                                                                  \
-  } while (0)
-
 int create_uav(Uav* u, char* msg, size_t msg_cap) {
   D3D11_UNORDERED_ACCESS_VIEW_DESC vd;
   memset(&vd, 0, sizeof vd);
