@@ -25,15 +25,20 @@ struct AbortPath {
   [[noreturn]] __attribute__((noinline, disable_tail_calls))
 
 // ---- Memory frames (signature's resource field).
-#define ATOMFUZZ_MEM_FRAMES(X)                                                \
-  X(AtomfuzzMemAny, "*")                                                      \
-  X(AtomfuzzMemURaw, "u-raw")                                                 \
-  X(AtomfuzzMemUStruct, "u-struct")                                           \
-  X(AtomfuzzMemUBuffer, "u-buffer") X(AtomfuzzMemUTex1d, "u-tex1d")           \
-      X(AtomfuzzMemUTex1dArray, "u-tex1darr") X(AtomfuzzMemUTex2d, "u-tex2d") \
-          X(AtomfuzzMemUTex2dArray, "u-tex2darr")                             \
-              X(AtomfuzzMemUTex3d, "u-tex3d") X(AtomfuzzMemGRaw, "g-raw")     \
-                  X(AtomfuzzMemGStruct, "g-struct")
+// clang-format off
+#define ATOMFUZZ_MEM_FRAMES(X) \
+  X(AtomfuzzMemAny, "*") \
+  X(AtomfuzzMemURaw, "u-raw") \
+  X(AtomfuzzMemUStruct, "u-struct") \
+  X(AtomfuzzMemUBuffer, "u-buffer") \
+  X(AtomfuzzMemUTex1d, "u-tex1d") \
+  X(AtomfuzzMemUTex1dArray, "u-tex1darr") \
+  X(AtomfuzzMemUTex2d, "u-tex2d") \
+  X(AtomfuzzMemUTex2dArray, "u-tex2darr") \
+  X(AtomfuzzMemUTex3d, "u-tex3d") \
+  X(AtomfuzzMemGRaw, "g-raw") \
+  X(AtomfuzzMemGStruct, "g-struct")
+// clang-format on
 
 #define ATOMFUZZ_MEM_FRAME(name, token)  \
   ATOMFUZZ_NORETURN_FRAME void name() {  \
@@ -56,31 +61,31 @@ constexpr void (*kMemFrames[])() = {ATOMFUZZ_MEM_FRAMES(ATOMFUZZ_POINTER)};
 
 // ---- Atomic frames (signature's opcode field), one per atomic the spec
 // has; a test checks the list against the opcode table.
-#define ATOMFUZZ_OP_FRAMES(X)                                                  \
-  X(AtomfuzzOpAny, "*")                                                        \
-  X(AtomfuzzOp_atomic_and, "atomic_and")                                       \
-  X(AtomfuzzOp_atomic_or, "atomic_or")                                         \
-  X(AtomfuzzOp_atomic_xor, "atomic_xor") X(                                    \
-      AtomfuzzOp_atomic_cmp_store,                                             \
-      "atomic_cmp_store") X(AtomfuzzOp_atomic_iadd, "atomic_iadd")             \
-      X(AtomfuzzOp_atomic_imax, "atomic_imax") X(                              \
-          AtomfuzzOp_atomic_imin, "atomic_imin") X(AtomfuzzOp_atomic_umax,     \
-                                                   "atomic_umax")              \
-          X(AtomfuzzOp_atomic_umin, "atomic_umin") X(                          \
-              AtomfuzzOp_imm_atomic_alloc, "imm_atomic_alloc")                 \
-              X(AtomfuzzOp_imm_atomic_consume, "imm_atomic_consume") X(        \
-                  AtomfuzzOp_imm_atomic_iadd, "imm_atomic_iadd")               \
-                  X(AtomfuzzOp_imm_atomic_and, "imm_atomic_and") X(            \
-                      AtomfuzzOp_imm_atomic_or, "imm_atomic_or")               \
-                      X(AtomfuzzOp_imm_atomic_xor, "imm_atomic_xor") X(        \
-                          AtomfuzzOp_imm_atomic_exch,                          \
-                          "imm_atomic_exch") X(AtomfuzzOp_imm_atomic_cmp_exch, \
-                                               "imm_atomic_cmp_exch")          \
-                          X(AtomfuzzOp_imm_atomic_imax, "imm_atomic_imax") X(  \
-                              AtomfuzzOp_imm_atomic_imin, "imm_atomic_imin")   \
-                              X(AtomfuzzOp_imm_atomic_umax, "imm_atomic_umax") \
-                                  X(AtomfuzzOp_imm_atomic_umin,                \
-                                    "imm_atomic_umin")
+// clang-format off
+#define ATOMFUZZ_OP_FRAMES(X) \
+  X(AtomfuzzOpAny, "*") \
+  X(AtomfuzzOp_atomic_and, "atomic_and") \
+  X(AtomfuzzOp_atomic_or, "atomic_or") \
+  X(AtomfuzzOp_atomic_xor, "atomic_xor") \
+  X(AtomfuzzOp_atomic_cmp_store, "atomic_cmp_store") \
+  X(AtomfuzzOp_atomic_iadd, "atomic_iadd") \
+  X(AtomfuzzOp_atomic_imax, "atomic_imax") \
+  X(AtomfuzzOp_atomic_imin, "atomic_imin") \
+  X(AtomfuzzOp_atomic_umax, "atomic_umax") \
+  X(AtomfuzzOp_atomic_umin, "atomic_umin") \
+  X(AtomfuzzOp_imm_atomic_alloc, "imm_atomic_alloc") \
+  X(AtomfuzzOp_imm_atomic_consume, "imm_atomic_consume") \
+  X(AtomfuzzOp_imm_atomic_iadd, "imm_atomic_iadd") \
+  X(AtomfuzzOp_imm_atomic_and, "imm_atomic_and") \
+  X(AtomfuzzOp_imm_atomic_or, "imm_atomic_or") \
+  X(AtomfuzzOp_imm_atomic_xor, "imm_atomic_xor") \
+  X(AtomfuzzOp_imm_atomic_exch, "imm_atomic_exch") \
+  X(AtomfuzzOp_imm_atomic_cmp_exch, "imm_atomic_cmp_exch") \
+  X(AtomfuzzOp_imm_atomic_imax, "imm_atomic_imax") \
+  X(AtomfuzzOp_imm_atomic_imin, "imm_atomic_imin") \
+  X(AtomfuzzOp_imm_atomic_umax, "imm_atomic_umax") \
+  X(AtomfuzzOp_imm_atomic_umin, "imm_atomic_umin")
+// clang-format on
 
 #define ATOMFUZZ_OP_FRAME(name, token)                    \
   ATOMFUZZ_NORETURN_FRAME void name(const AbortPath& p) { \
