@@ -2,34 +2,25 @@
 // targets in one run (issue 22): N cases of the `pixel` policy and N of
 // the `default` policy, each generated from the same seed as a campaign
 // does, run one at a time (wall time, as a campaign worker runs them) on
-// fast, vulkan and vulkan-demote. The ratio is pixel cases/s over compute
+// fast, vulkan, vulkan-demote and the two Wine targets (which refuse
+// 4-sample draws: counted as not ok). The ratio is pixel cases/s over compute
 // cases/s on the same target. A target that cannot start here is listed
 // as skipped, with the reason. Mesa's shader cache is off.
 // Usage: pixel_bench [--cases=N] [--seed=S]
 #include <stdlib.h>
 
-#include <chrono>
 #include <cstdio>
 #include <memory>
 #include <string>
 #include <vector>
 
-#include "absl/strings/numbers.h"
 #include "absl/strings/str_cat.h"
-#include "absl/strings/strip.h"
-#include "fuzz/campaign/campaign_corpus.h"
-#include "fuzz/campaign/case_source.h"
+#include "bench/translator_bench.h"
 #include "fuzz/generate/policy.h"
 #include "fuzz/runner.h"
 
 namespace atomfuzz::fuzz {
 namespace {
-
-double Now() {
-  return std::chrono::duration<double>(
-             std::chrono::steady_clock::now().time_since_epoch())
-      .count();
-}
 
 struct Rate {
   double cases_per_second = 0;
@@ -42,7 +33,7 @@ struct Rate {
 // takes longer than that for one pass, so it runs each case once.
 Rate Measure(targets::Target& t, const std::vector<isa::Case>& cases) {
   Rate r;
-  const double t0 = Now();
+  const double t0 = bench::Now();
   uint64_t runs = 0;
   do {
     for (const isa::Case& c : cases) {
@@ -51,28 +42,9 @@ Rate Measure(targets::Target& t, const std::vector<isa::Case>& cases) {
       r.refused += o.ok() && o->status != isa::RunStatus::kOk;
     }
     runs += cases.size();
-  } while (Now() - t0 < 1.0);
-  r.cases_per_second = static_cast<double>(runs) / (Now() - t0);
+  } while (bench::Now() - t0 < 1.0);
+  r.cases_per_second = static_cast<double>(runs) / (bench::Now() - t0);
   return r;
-}
-
-// N cases of `policy_name` for `target`, without the ops it declares
-// unsupported (as a campaign on it generates them).
-std::vector<isa::Case> Generate(const std::string& policy_name,
-                                const std::string& target, uint64_t n,
-                                uint64_t seed) {
-  Policy policy = *PolicyByName(policy_name);
-  if (std::optional<targets::TargetInfo> row = targets::FindTarget(target)) {
-    for (isa::Op op : row->unsupported)
-      policy.op_weights[static_cast<size_t>(op)] = 0;
-  }
-  CampaignCorpus empty("/nonexistent");
-  std::vector<isa::Case> cases;
-  for (uint64_t i = 0; i < n; ++i) {
-    CaseOrigin origin;
-    cases.push_back(NextCase(seed, i, 0, empty, policy, origin));
-  }
-  return cases;
 }
 
 int Main(uint64_t n, uint64_t seed) {
@@ -88,7 +60,8 @@ int Main(uint64_t n, uint64_t seed) {
       static_cast<unsigned long long>(seed));
   std::printf("  %-15s %14s %14s %8s\n", "target", "compute (cs)", "pixel (ps)",
               "ps/cs");
-  for (const char* name : {"fast", "vulkan", "vulkan-demote"}) {
+  for (const char* name :
+       {"fast", "vulkan", "vulkan-demote", "wine-d3d11-gl", "wine-d3d11-vk"}) {
     RunOptions options;
     options.target = name;
     absl::StatusOr<std::unique_ptr<targets::Target>> t = MakeTarget(options);
@@ -97,8 +70,10 @@ int Main(uint64_t n, uint64_t seed) {
                   std::string(t.status().message()).c_str());
       continue;
     }
-    const std::vector<isa::Case> compute = Generate("default", name, n, seed);
-    const std::vector<isa::Case> pixel = Generate("pixel", name, n, seed);
+    const std::vector<isa::Case> compute =
+        bench::GeneratedCases("default", name, n, seed);
+    const std::vector<isa::Case> pixel =
+        bench::GeneratedCases("pixel", name, n, seed);
     // The device and the runner start here, not timed.
     if (absl::StatusOr<isa::Outcome> probe = (*t)->Run(compute.front());
         !probe.ok()) {
@@ -124,17 +99,8 @@ int Main(uint64_t n, uint64_t seed) {
 }  // namespace atomfuzz::fuzz
 
 int main(int argc, char** argv) {
-  uint64_t n = 50, seed = 1;
-  for (int i = 1; i < argc; ++i) {
-    absl::string_view arg = argv[i];
-    if (absl::ConsumePrefix(&arg, "--cases=") && absl::SimpleAtoi(arg, &n)) {
-      continue;
-    }
-    if (absl::ConsumePrefix(&arg, "--seed=") && absl::SimpleAtoi(arg, &seed)) {
-      continue;
-    }
-    std::fprintf(stderr, "usage: pixel_bench [--cases=N] [--seed=S]\n");
-    return 2;
-  }
-  return atomfuzz::fuzz::Main(n, seed);
+  const std::optional<atomfuzz::bench::CasesAndSeed> args =
+      atomfuzz::bench::ParseCasesAndSeed(argc, argv, "pixel_bench");
+  if (!args) return 2;
+  return atomfuzz::fuzz::Main(args->cases, args->seed);
 }

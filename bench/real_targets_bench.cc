@@ -9,28 +9,18 @@
 // Usage: real_targets_bench [--cases=N] [--seed=S]
 #include <stdlib.h>
 
-#include <chrono>
 #include <cstdio>
 #include <memory>
 #include <string>
 #include <vector>
 
-#include "absl/strings/numbers.h"
 #include "absl/strings/str_cat.h"
-#include "absl/strings/strip.h"
-#include "fuzz/campaign/campaign_corpus.h"
-#include "fuzz/campaign/case_source.h"
+#include "bench/translator_bench.h"
 #include "fuzz/generate/policy.h"
 #include "fuzz/runner.h"
 
 namespace atomfuzz::fuzz {
 namespace {
-
-double Now() {
-  return std::chrono::duration<double>(
-             std::chrono::steady_clock::now().time_since_epoch())
-      .count();
-}
 
 // A shader of one store of `value`: the cheapest case a target can run.
 isa::Case OneStore(int value) {
@@ -49,9 +39,9 @@ struct Rate {
 
 Rate Measure(targets::Target& t, const std::vector<isa::Case>& cases) {
   Rate r;
-  const double t0 = Now();
+  const double t0 = bench::Now();
   for (const isa::Case& c : cases) r.failed += !t.Run(c).ok();
-  r.cases_per_second = static_cast<double>(cases.size()) / (Now() - t0);
+  r.cases_per_second = static_cast<double>(cases.size()) / (bench::Now() - t0);
   return r;
 }
 
@@ -81,17 +71,8 @@ int Main(uint64_t n, uint64_t seed) {
                   std::string(probe.status().message()).c_str());
       continue;
     }
-    Policy policy = *PolicyByName("default");
-    if (std::optional<targets::TargetInfo> row = targets::FindTarget(name)) {
-      for (isa::Op op : row->unsupported)
-        policy.op_weights[static_cast<size_t>(op)] = 0;
-    }
-    CampaignCorpus empty("/nonexistent");
-    std::vector<isa::Case> generated;
-    for (uint64_t i = 0; i < n; ++i) {
-      CaseOrigin origin;
-      generated.push_back(NextCase(seed, i, 0, empty, policy, origin));
-    }
+    const std::vector<isa::Case> generated =
+        bench::GeneratedCases("default", name, n, seed);
     const Rate g = Measure(**t, generated);
     const Rate c = Measure(**t, ceiling);
     std::printf(
@@ -111,17 +92,8 @@ int Main(uint64_t n, uint64_t seed) {
 }  // namespace atomfuzz::fuzz
 
 int main(int argc, char** argv) {
-  uint64_t n = 50, seed = 1;
-  for (int i = 1; i < argc; ++i) {
-    absl::string_view arg = argv[i];
-    if (absl::ConsumePrefix(&arg, "--cases=") && absl::SimpleAtoi(arg, &n)) {
-      continue;
-    }
-    if (absl::ConsumePrefix(&arg, "--seed=") && absl::SimpleAtoi(arg, &seed)) {
-      continue;
-    }
-    std::fprintf(stderr, "usage: real_targets_bench [--cases=N] [--seed=S]\n");
-    return 2;
-  }
-  return atomfuzz::fuzz::Main(n, seed);
+  const std::optional<atomfuzz::bench::CasesAndSeed> args =
+      atomfuzz::bench::ParseCasesAndSeed(argc, argv, "real_targets_bench");
+  if (!args) return 2;
+  return atomfuzz::fuzz::Main(args->cases, args->seed);
 }
