@@ -17,42 +17,20 @@
 #include "fuzz/generate/choices.h"
 #include "fuzz/generate/policy.h"
 #include "fuzz/runner.h"
+#include "fuzz/triage/signature.h"
 #include "gtest/gtest.h"
 #include "isa/case_file.h"
 #include "isa/coverage.h"
 #include "isa/prng.h"
 #include "isa/validator.h"
+#include "tests/fuzz/generator_testing.h"
 
 namespace atomfuzz::fuzz {
 namespace {
 
-Policy Preset(const std::string& name) {
-  absl::StatusOr<Policy> p = PolicyByName(name);
-  EXPECT_TRUE(p.ok()) << p.status();
-  return p.ok() ? *p : Policy{};
-}
-
-isa::Case FromSeed(uint64_t seed, const Policy& policy) {
-  SeededChoices choices(seed);
-  return GenerateCase(choices, policy);
-}
-
-// "" when valid, else the violations and the case.
-std::string Problems(const isa::Case& c) {
-  const absl::Status s = isa::Validate(c);
-  if (s.ok()) return "";
-  return absl::StrFormat("%s\n%s", s.message(), isa::PrintCase(c));
-}
-
-// FNV-1a, 64 bits: our own, so the goldens do not depend on a library's hash.
-uint64_t Fnv1a(const std::string& s) {
-  uint64_t h = 0xcbf29ce484222325ull;
-  for (unsigned char ch : s) {
-    h ^= ch;
-    h *= 0x100000001b3ull;
-  }
-  return h;
-}
+using testutil::FromSeed;
+using testutil::Preset;
+using testutil::Problems;
 
 TEST(GeneratorTest, DefaultPolicyCasesAreValid) {
   const Policy policy;
@@ -275,9 +253,9 @@ TEST(GeneratorTest, GoldenCases) {
   };
   for (const Golden& g : kGoldens) {
     const std::string text = isa::PrintCase(FromSeed(g.seed, Preset(g.policy)));
-    EXPECT_EQ(Fnv1a(text), g.hash)
+    EXPECT_EQ(Fnv1a64(text), g.hash)
         << absl::StrFormat("seed 0x%x, %s: 0x%016xull\n", g.seed, g.policy,
-                           Fnv1a(text))
+                           Fnv1a64(text))
         << text;
   }
 }

@@ -13,6 +13,7 @@
 #include "fuzz/generate/draw_geometry.h"
 #include "fuzz/generate/generator.h"
 #include "fuzz/generate/policy.h"
+#include "fuzz/triage/signature.h"
 #include "gtest/gtest.h"
 #include "isa/case_file.h"
 #include "isa/coverage.h"
@@ -20,35 +21,15 @@
 #include "isa/raster.h"
 #include "isa/validator.h"
 #include "oracle/interpreter.h"
+#include "tests/fuzz/generator_testing.h"
 
 namespace atomfuzz::fuzz {
 namespace {
 
-Policy PixelPolicy() {
-  absl::StatusOr<Policy> p = PolicyByName("pixel");
-  EXPECT_TRUE(p.ok()) << p.status();
-  return p.ok() ? *p : Policy{};
-}
+Policy PixelPolicy() { return testutil::Preset("pixel"); }
 
-isa::Case FromSeed(uint64_t seed, const Policy& policy) {
-  SeededChoices choices(seed);
-  return GenerateCase(choices, policy);
-}
-
-std::string Problems(const isa::Case& c) {
-  const absl::Status s = isa::Validate(c);
-  if (s.ok()) return "";
-  return absl::StrFormat("%s\n%s", s.message(), isa::PrintCase(c));
-}
-
-uint64_t Fnv1a(const std::string& s) {
-  uint64_t h = 0xcbf29ce484222325ull;
-  for (unsigned char ch : s) {
-    h ^= ch;
-    h *= 0x100000001b3ull;
-  }
-  return h;
-}
+using testutil::FromSeed;
+using testutil::Problems;
 
 bool Has(const isa::Case& c, isa::Op op) {
   for (const isa::Instruction& i : c.shader.instructions) {
@@ -203,8 +184,8 @@ TEST(PixelPolicyTest, GoldenCases) {
   const Policy policy = PixelPolicy();
   for (const Golden& g : kGoldens) {
     const std::string text = isa::PrintCase(FromSeed(g.seed, policy));
-    EXPECT_EQ(Fnv1a(text), g.hash)
-        << absl::StrFormat("seed 0x%x: 0x%016xull\n", g.seed, Fnv1a(text))
+    EXPECT_EQ(Fnv1a64(text), g.hash)
+        << absl::StrFormat("seed 0x%x: 0x%016xull\n", g.seed, Fnv1a64(text))
         << text;
   }
 }
