@@ -62,12 +62,11 @@ bool NoRecordWritten(const isa::Case& c, const isa::Outcome& run,
                      const TraceLayout& layout) {
   const isa::UavState* log = run.FindUav(layout.log_slot);
   if (log == nullptr || layout.threads == 0) return false;
-  if (c.shader.pixel() && isa::Rasterize(c.draw).empty()) return false;
   for (uint64_t t = 0; t < layout.threads; ++t) {
     const uint64_t at = t * layout.record_words;
     if (at < log->words.size() && log->words[at] != 0xffffffffu) return false;
   }
-  return true;
+  return !c.shader.pixel() || !isa::Rasterize(c.draw).empty();
 }
 
 // Whether Wine's err channels of wined3d said that the shader did not

@@ -6,6 +6,7 @@
 #include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
+#include "targets/vulkan/vk_draw.h"
 #include "targets/wine/runner_wire.h"
 #include "targets/wine/vertex_shader_dxbc.h"
 
@@ -87,17 +88,11 @@ absl::Status Bad(absl::string_view what) {
 }  // namespace
 
 std::array<float, 2> D3dClipPosition(const std::array<int32_t, 2>& vertex) {
-  std::array<float, 2> out;
-  for (size_t k = 0; k < 2; ++k) {
-    // (v / 256 - origin) / (side / 2) - 1, in two exact steps.
-    const float pixels = static_cast<float>(vertex[k]) /
-                         static_cast<float>(isa::kSubpixelsPerPixel);
-    out[k] = (pixels - ATOMFUZZ_WINE_VIEWPORT_ORIGIN) /
-                 (ATOMFUZZ_WINE_VIEWPORT_SIDE / 2) -
-             1.0f;
-  }
-  out[1] = -out[1];  // pixel rows grow downward, clip y upward
-  return out;
+  // The runner's viewport is the vulkan draw's (runner_wire.h, vk_draw.h;
+  // tests/targets/wine_wire_test.cc checks them against each other), seen
+  // D3D's way up.
+  const std::array<float, 4> p = vulkan::ClipPosition(vertex);
+  return {p[0], -p[1]};
 }
 
 std::string EncodeRequest(const isa::Case& run,
