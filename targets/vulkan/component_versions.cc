@@ -1,7 +1,6 @@
 #include "targets/vulkan/component_versions.h"
 
 #include <vkd3d_shader.h>
-#include <vulkan/vulkan.h>
 
 #include <string>
 #include <vector>
@@ -10,6 +9,7 @@
 #include "absl/strings/str_format.h"
 #include "spirv-tools/libspirv.h"
 #include "targets/vulkan/vk_context.h"
+#include "targets/vulkan/vk_loader.h"
 
 namespace atomfuzz::targets::vulkan {
 namespace {
@@ -76,6 +76,10 @@ std::vector<std::pair<std::string, std::string>> ComponentVersions() {
   unsigned major = 0, minor = 0;
   rows.emplace_back("vkd3d-shader", vkd3d_shader_get_version(&major, &minor));
   rows.emplace_back("SPIRV-Tools", spvSoftwareVersionDetailsString());
+  if (absl::Status vulkan = LoadVulkan(); !vulkan.ok()) {
+    rows.emplace_back("Vulkan loader", std::string(vulkan.message()));
+    return rows;
+  }
   uint32_t loader = 0;
   rows.emplace_back("Vulkan loader",
                     vkEnumerateInstanceVersion(&loader) == VK_SUCCESS

@@ -24,6 +24,7 @@ bool HasExtension(VkPhysicalDevice d, const char* name) {
 
 absl::StatusOr<VkContext> CreateContext(const std::string& substring) {
   SetQuietEnvironment();
+  if (absl::Status loaded = LoadVulkan(); !loaded.ok()) return loaded;
   VkContext c;
   c.device_substring = substring;
   VkApplicationInfo app =

@@ -7,14 +7,13 @@
 #ifndef ATOMFUZZ_TARGETS_VULKAN_VK_CONTEXT_H_
 #define ATOMFUZZ_TARGETS_VULKAN_VK_CONTEXT_H_
 
-#include <vulkan/vulkan.h>
-
 #include <cstdint>
 #include <optional>
 #include <string>
 
 #include "absl/status/status.h"
 #include "absl/status/statusor.h"
+#include "targets/vulkan/vk_loader.h"
 
 namespace atomfuzz::targets::vulkan {
 

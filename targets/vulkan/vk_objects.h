@@ -3,8 +3,6 @@
 #ifndef ATOMFUZZ_TARGETS_VULKAN_VK_OBJECTS_H_
 #define ATOMFUZZ_TARGETS_VULKAN_VK_OBJECTS_H_
 
-#include <vulkan/vulkan.h>
-
 #include <array>
 #include <cstdint>
 #include <vector>
@@ -12,6 +10,7 @@
 #include "absl/status/statusor.h"
 #include "absl/types/span.h"
 #include "targets/vulkan/vk_context.h"
+#include "targets/vulkan/vk_loader.h"
 
 namespace atomfuzz::targets::vulkan {
 

@@ -6,8 +6,6 @@
 #ifndef ATOMFUZZ_TARGETS_VULKAN_VK_UAV_SET_H_
 #define ATOMFUZZ_TARGETS_VULKAN_VK_UAV_SET_H_
 
-#include <vulkan/vulkan.h>
-
 #include <vector>
 
 #include "absl/status/statusor.h"
@@ -16,6 +14,7 @@
 #include "isa/outcome.h"
 #include "targets/vulkan/spirv_compiler.h"
 #include "targets/vulkan/vk_context.h"
+#include "targets/vulkan/vk_loader.h"
 #include "targets/vulkan/vk_objects.h"
 
 namespace atomfuzz::targets::vulkan {
