@@ -44,6 +44,10 @@ struct TargetOptions {
   // child is killed (kTimedOut), and its address-space cap in MiB (0 = none).
   double timeout_seconds = 10;
   uint64_t memory_limit_mb = 4096;
+  // Those targets in this process instead: a fuzzing engine then sees the
+  // executor's coverage and its sanitizers' reports, and a crash or hang of
+  // it is the engine's to report (fuzz/engines/harness.h).
+  bool in_process = false;
   TargetFlags flags;  // this target's own flags (above)
   std::string Flag(const std::string& name) const {
     return FlagValue(flags, name);

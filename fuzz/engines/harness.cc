@@ -2,26 +2,35 @@
 
 #include <algorithm>
 #include <array>
+#include <filesystem>
+#include <system_error>
 #include <tuple>
 #include <utility>
 #include <vector>
 
 #include "absl/container/flat_hash_map.h"
 #include "absl/strings/ascii.h"
+#include "absl/strings/match.h"
 #include "absl/strings/numbers.h"
 #include "absl/strings/str_cat.h"
+#include "absl/strings/str_replace.h"
 #include "absl/strings/str_split.h"
 #include "fuzz/differential.h"
 #include "fuzz/runner.h"
 #include "fuzz/triage/signature.h"
 #include "targets/fast/fast_target.h"
+#include "targets/vulkan/vulkan_target.h"
 
 namespace atomfuzz::fuzz {
 namespace {
 
 constexpr absl::string_view kHelp =
-    "target=fast|oracle      executor under test (default fast)\n"
+    "target=NAME             executor under test: fast (default), oracle,\n"
+    "                        vulkan, ext:PATH.so ($ORIGIN = this binary's "
+    "dir)\n"
     "inject=NAME             an injected bug of the fast target\n"
+    "vkd3d=PATH              the vulkan targets' libvkd3d-shader (linked one)\n"
+    "isolate=0|1             ext:/vulkan in a child process (default 0)\n"
     "policy=NAME             generator policy for non-text inputs (default)\n"
     "schedule=canonical|random:SEED   the oracle target's interleaving\n"
     "deterministic=1|0       one worker, fixed order (default 1)\n"
@@ -62,6 +71,16 @@ constexpr std::pair<absl::string_view, Setter> kKeys[] = {
     {"inject",
      [](absl::string_view, absl::string_view v, O& o) {
        o.inject = std::string(v);
+       return absl::OkStatus();
+     }},
+    {"vkd3d",
+     [](absl::string_view, absl::string_view v, O& o) {
+       o.vkd3d = std::string(v);
+       return absl::OkStatus();
+     }},
+    {"isolate",
+     [](absl::string_view k, absl::string_view v, O& o) {
+       if (!absl::SimpleAtob(v, &o.isolate)) return Bad(k, v, "1 or 0");
        return absl::OkStatus();
      }},
     {"policy",
@@ -124,8 +143,19 @@ absl::Status SetOne(absl::string_view key, absl::string_view value, O& o) {
 
 absl::string_view HarnessOptionsHelp() { return kHelp; }
 
-absl::StatusOr<HarnessOptions> ParseHarnessOptions(absl::string_view text) {
-  HarnessOptions o;
+std::string ExpandOrigin(absl::string_view text) {
+  if (!absl::StrContains(text, "$ORIGIN")) return std::string(text);
+  std::error_code error;
+  const std::filesystem::path self =
+      std::filesystem::read_symlink("/proc/self/exe", error);
+  // Without /proc the text stays as it is, and names no file.
+  if (error) return std::string(text);
+  return absl::StrReplaceAll(text, {{"$ORIGIN", self.parent_path().string()}});
+}
+
+absl::StatusOr<HarnessOptions> ParseHarnessOptions(absl::string_view text,
+                                                   HarnessOptions defaults) {
+  HarnessOptions o = std::move(defaults);
   for (absl::string_view item :
        absl::StrSplit(text, ',', absl::SkipWhitespace())) {
     const std::pair<absl::string_view, absl::string_view> kv =
@@ -159,7 +189,12 @@ absl::StatusOr<std::unique_ptr<Harness>> Harness::Create(
   absl::StatusOr<Policy> policy = PolicyByName(options.policy);
   if (!policy.ok()) return policy.status();
   RunOptions run;
-  run.target = options.target;
+  run.target = ExpandOrigin(options.target);
+  if (!options.vkd3d.empty()) {
+    run.target_options.flags[targets::vulkan::kVkd3dFlag] =
+        ExpandOrigin(options.vkd3d);
+  }
+  run.target_options.in_process = !options.isolate;
   run.schedule = options.schedule;
   run.target_options.deterministic = options.deterministic;
   run.target_options.threads = options.threads;

@@ -23,8 +23,16 @@
 namespace atomfuzz::fuzz {
 
 struct HarnessOptions {
-  std::string target = "fast";  // or "oracle"
-  std::string inject;           // an injected bug of the fast target
+  // Any --target name ("fast", "oracle", "vulkan", "ext:PATH.so"); in it and
+  // in `vkd3d`, $ORIGIN is the directory of the harness binary, as in an
+  // rpath, so that a fuzzer finds what was shipped beside it.
+  std::string target = "fast";
+  std::string inject;  // an injected bug of the fast target
+  std::string vkd3d;   // the vulkan targets' libvkd3d-shader ("" = linked)
+  // Run ext: and vulkan targets in a child process (isolated_target.h).
+  // Off by default: in this process the engine sees the translator's
+  // coverage and its sanitizer reports, and a crash is its crash.
+  bool isolate = false;
   std::string policy = "default";
   oracle::Schedule schedule;  // the oracle target's interleaving
   bool deterministic = true;  // one worker, fixed order: reproducible
@@ -41,9 +49,13 @@ struct HarnessOptions {
 
 // The keys of ATOMFUZZ_OPTIONS, one line each, for messages and the README.
 absl::string_view HarnessOptionsHelp();
-// Parses "key=value,key=value" over HarnessOptions' defaults; unknown keys
-// and malformed values are InvalidArgument (a harness exits 2 on them).
-absl::StatusOr<HarnessOptions> ParseHarnessOptions(absl::string_view text);
+// Parses "key=value,key=value" over `defaults` (a harness built for one
+// target starts from its own); unknown keys and malformed values are
+// InvalidArgument (a harness exits 2 on them).
+absl::StatusOr<HarnessOptions> ParseHarnessOptions(
+    absl::string_view text, HarnessOptions defaults = {});
+// `text` with $ORIGIN replaced by the directory of the running binary.
+std::string ExpandOrigin(absl::string_view text);
 
 struct InputResult {
   enum class Kind : uint8_t {

@@ -2,6 +2,8 @@
 # inside ATOMFUZZ_BUILD_FUZZERS, after engine_link is set):
 #   atomics_fuzzer       libFuzzer (or $LIB_FUZZING_ENGINE) harness with the
 #                        structure-aware custom mutator and crossover
+#   atomics_vulkan_fuzzer, atomics_ext_fuzzer   the same on the vulkan target
+#                        and on ext:$ORIGIN/atomics_ext_target.so
 #   atomics_afl          AFL++ persistent-mode harness (afl preset)
 #   libatomics_afl_mutator.so   the custom mutator for AFL++ (afl preset)
 #   dxbc_fuzzer          libFuzzer harness for the DXBC decoder, seeded with
@@ -10,6 +12,21 @@
 if(NOT ATOMFUZZ_FUZZING_ENGINE STREQUAL "afl")
   add_executable(atomics_fuzzer libfuzzer_main.cc)
   target_link_libraries(atomics_fuzzer PRIVATE atomfuzz_engines ${engine_link})
+  # One harness per real target, for a translator's own OSS-Fuzz project
+  # (docs/oss-fuzz.md): the same program, started on that target, which runs
+  # in the fuzzer's process so that the engine sees its coverage and crashes.
+  add_executable(atomics_vulkan_fuzzer libfuzzer_main.cc)
+  target_compile_definitions(atomics_vulkan_fuzzer PRIVATE
+    ATOMFUZZ_HARNESS_DEFAULTS="target=vulkan")
+  target_link_libraries(atomics_vulkan_fuzzer PRIVATE atomfuzz_engines
+    ${engine_link})
+  # ext: the executor is the C-ABI library shipped beside the fuzzer
+  # (include/atomfuzz/target.h); build.sh puts the example one there.
+  add_executable(atomics_ext_fuzzer libfuzzer_main.cc)
+  target_compile_definitions(atomics_ext_fuzzer PRIVATE
+    ATOMFUZZ_HARNESS_DEFAULTS="target=ext:$ORIGIN/atomics_ext_target.so")
+  target_link_libraries(atomics_ext_fuzzer PRIVATE atomfuzz_engines
+    ${engine_link})
 endif()
 
 if(ATOMFUZZ_FUZZING_ENGINE STREQUAL "libfuzzer")
@@ -28,16 +45,45 @@ if(ATOMFUZZ_FUZZING_ENGINE STREQUAL "libfuzzer")
       -P ${CMAKE_CURRENT_SOURCE_DIR}/run_fuzzer.cmake)
   set_tests_properties(atomics_fuzzer_smoke PROPERTIES
     TIMEOUT 900 LABELS fuzz ENVIRONMENT "ATOMFUZZ_OPTIONS=target=fast")
+
+  # The per-target harnesses, briefly: the vulkan target and the example
+  # external executor in the fuzzer's process (oss-fuzz/build.sh ships the
+  # executor beside the fuzzer; here it is named).
+  set(ATOMFUZZ_TARGET_FUZZ_SECONDS 20 CACHE STRING
+      "Seconds each per-target harness's fuzz test runs")
+  add_test(NAME atomics_vulkan_fuzzer_smoke
+    COMMAND ${CMAKE_COMMAND}
+      -DFUZZER=$<TARGET_FILE:atomics_vulkan_fuzzer>
+      -DDICT=${CMAKE_BINARY_DIR}/parser.dict
+      -DSEEDS=${PROJECT_SOURCE_DIR}/corpus/seed
+      -DWORK=${CMAKE_BINARY_DIR}/atomics-vulkan-fuzz
+      -DSECONDS=${ATOMFUZZ_TARGET_FUZZ_SECONDS}
+      -DMAX_LEN=32768
+      -P ${CMAKE_CURRENT_SOURCE_DIR}/run_fuzzer.cmake)
+  add_test(NAME atomics_ext_fuzzer_smoke
+    COMMAND ${CMAKE_COMMAND}
+      -DFUZZER=$<TARGET_FILE:atomics_ext_fuzzer>
+      -DDICT=${CMAKE_BINARY_DIR}/parser.dict
+      -DSEEDS=${PROJECT_SOURCE_DIR}/corpus/seed
+      -DWORK=${CMAKE_BINARY_DIR}/atomics-ext-fuzz
+      -DSECONDS=${ATOMFUZZ_TARGET_FUZZ_SECONDS}
+      -DMAX_LEN=32768
+      -P ${CMAKE_CURRENT_SOURCE_DIR}/run_fuzzer.cmake)
+  set_tests_properties(atomics_vulkan_fuzzer_smoke atomics_ext_fuzzer_smoke
+    PROPERTIES TIMEOUT 600 LABELS fuzz)
+  set_tests_properties(atomics_ext_fuzzer_smoke PROPERTIES ENVIRONMENT
+    "ATOMFUZZ_OPTIONS=target=ext:$<TARGET_FILE:simple_executor>")
 endif()
 
 # The DXBC decoder: any bytes give an error or a program that round trips.
 add_executable(dxbc_fuzzer dxbc_fuzzer.cc)
 target_link_libraries(dxbc_fuzzer PRIVATE atomfuzz_isa ${engine_link})
+# Seeds: every corpus case's shader as a container (the smoke run's below,
+# oss-fuzz/build.sh's seed zip).
+add_executable(dxbc_seeds dxbc_seeds_main.cc)
+target_link_libraries(dxbc_seeds PRIVATE atomfuzz_isa)
 if(ATOMFUZZ_FUZZING_ENGINE STREQUAL "libfuzzer")
-  # Seeds: every corpus case's shader as a container, rebuilt when a case or
-  # the codec changes.
-  add_executable(dxbc_seeds dxbc_seeds_main.cc)
-  target_link_libraries(dxbc_seeds PRIVATE atomfuzz_isa)
+  # Rebuilt when a case or the codec changes.
   file(GLOB_RECURSE dxbc_seed_cases CONFIGURE_DEPENDS
        ${PROJECT_SOURCE_DIR}/corpus/*.case)
   set(dxbc_seed_dir ${CMAKE_BINARY_DIR}/dxbc-seeds)

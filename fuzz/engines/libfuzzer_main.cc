@@ -4,6 +4,9 @@
 // libFuzzer saves the input as a crash. Structure-aware: the custom mutator
 // and crossover edit cases (fuzz/mutate/mutator.h) and write them as text.
 //   ATOMFUZZ_OPTIONS="target=fast,inject=xor-as-or" atomics_fuzzer CORPUS
+// The same source builds one harness per target (fuzz/engines/
+// harnesses.cmake): ATOMFUZZ_HARNESS_DEFAULTS is its options before
+// ATOMFUZZ_OPTIONS ("target=vulkan" for atomics_vulkan_fuzzer).
 #include <cstdint>
 #include <cstdio>
 #include <cstdlib>
@@ -31,26 +34,36 @@ size_t ByteMutate(uint8_t* data, size_t size, size_t max_size) {
 
 }  // namespace
 
+#ifndef ATOMFUZZ_HARNESS_DEFAULTS
+#define ATOMFUZZ_HARNESS_DEFAULTS ""
+#endif
+
 extern "C" int LLVMFuzzerInitialize(int* argc, char*** argv) {
+  const char* const name =
+      (*argc > 0 && (*argv)[0] != nullptr) ? (*argv)[0] : "atomics_fuzzer";
+  auto defaults =
+      atomfuzz::fuzz::ParseHarnessOptions(ATOMFUZZ_HARNESS_DEFAULTS);
+  if (!defaults.ok()) std::abort();  // the build's own text
   const char* env = std::getenv("ATOMFUZZ_OPTIONS");
-  auto options = atomfuzz::fuzz::ParseHarnessOptions(env ? env : "");
+  auto options = atomfuzz::fuzz::ParseHarnessOptions(env ? env : "", *defaults);
   if (!options.ok()) {
-    std::fprintf(stderr, "atomics_fuzzer: %s\n",
+    std::fprintf(stderr, "%s: %s\n", name,
                  std::string(options.status().message()).c_str());
     std::exit(2);
   }
   auto created = atomfuzz::fuzz::Harness::Create(*options);
   if (!created.ok()) {
-    std::fprintf(stderr, "atomics_fuzzer: %s\n",
+    std::fprintf(stderr, "%s: %s\n", name,
                  std::string(created.status().message()).c_str());
     std::exit(2);
   }
   harness = created->release();
   mutator = new atomfuzz::fuzz::ByteMutator(harness->policy(),
                                             harness->options().decode);
-  std::fprintf(stderr, "INFO: atomics_fuzzer target=%s inject=%s policy=%s\n",
-               options->target.c_str(), options->inject.c_str(),
-               options->policy.c_str());
+  std::fprintf(stderr, "INFO: %s target=%s inject=%s policy=%s isolate=%d\n",
+               name, atomfuzz::fuzz::ExpandOrigin(options->target).c_str(),
+               options->inject.c_str(), options->policy.c_str(),
+               options->isolate ? 1 : 0);
   return 0;
 }
 
