@@ -67,12 +67,33 @@ void se_dst_all(const program* p, thread* t, const atomfuzz_operand* o,
 
 /* ---- ALU ---- */
 
+/* ftou/ftoi (docs/pixel-stage.md P.4): toward zero, NaN 0, clamped to the
+ * range. A C cast out of range is undefined, hence the comparisons first. */
+static uint32_t ftou(uint32_t bits) {
+  float f;
+  memcpy(&f, &bits, sizeof f);
+  if (!(f > 0.0f)) return 0; /* NaN, negatives and zeros */
+  if (f >= 4294967296.0f) return 0xffffffffu;
+  return (uint32_t)f;
+}
+
+static uint32_t ftoi(uint32_t bits) {
+  float f;
+  memcpy(&f, &bits, sizeof f);
+  if (f != f) return 0;
+  if (f >= 2147483648.0f) return 0x7fffffffu;
+  if (f <= -2147483648.0f) return 0x80000000u;
+  return (uint32_t)(int32_t)f;
+}
+
 static uint32_t alu(uint32_t op, uint32_t a, uint32_t b, uint32_t c,
                     uint32_t d) {
   const int32_t sa = (int32_t)a, sb = (int32_t)b;
   uint32_t w, o;
   switch (op) {
     case OP_MOV: return a;
+    case OP_FTOU: return ftou(a);
+    case OP_FTOI: return ftoi(a);
     case OP_MOVC: return a ? b : c;
     case OP_IADD: return a + b;
     case OP_INEG: return 0u - a;
@@ -138,6 +159,78 @@ static void run_alu(const program* p, thread* t,
   se_dst(p, t, &ops[0], lo);
 }
 
+/* What this example runs: the opcodes above, the atomics between them and
+ * the declarations it reads nothing from (dcl_uav_*, dcl_input,
+ * dcl_global_flags). Anything else (float arithmetic, say) is refused,
+ * never run as something else: a wrong value would be a false divergence of
+ * the example, not of the translator it stands in for. */
+static int implemented(uint32_t op) {
+  switch (op) {
+    case OP_FTOI:
+    case OP_FTOU:
+    case OP_AND:
+    case OP_BREAK:
+    case OP_BREAKC:
+    case OP_CASE:
+    case OP_CONTINUE:
+    case OP_CONTINUEC:
+    case OP_DEFAULT:
+    case OP_ELSE:
+    case OP_ENDIF:
+    case OP_ENDLOOP:
+    case OP_ENDSWITCH:
+    case OP_IADD:
+    case OP_IF:
+    case OP_IEQ:
+    case OP_IGE:
+    case OP_ILT:
+    case OP_IMAD:
+    case OP_IMAX:
+    case OP_IMIN:
+    case OP_IMUL:
+    case OP_INE:
+    case OP_INEG:
+    case OP_ISHL:
+    case OP_ISHR:
+    case OP_LOOP:
+    case OP_MOV:
+    case OP_MOVC:
+    case OP_NOT:
+    case OP_OR:
+    case OP_RET:
+    case OP_RETC:
+    case OP_SWITCH:
+    case OP_ULT:
+    case OP_UGE:
+    case OP_UMUL:
+    case OP_UMAD:
+    case OP_UMAX:
+    case OP_UMIN:
+    case OP_USHR:
+    case OP_XOR:
+    case OP_DCL_TEMPS:
+    case OP_DCL_INDEXABLE_TEMP:
+    case OP_COUNTBITS:
+    case OP_UBFE:
+    case OP_BFI:
+    case OP_DCL_THREAD_GROUP:
+    case OP_DCL_TGSM_RAW:
+    case OP_DCL_TGSM_STRUCTURED:
+    case OP_LD_UAV_TYPED:
+    case OP_STORE_UAV_TYPED:
+    case OP_LD_RAW:
+    case OP_STORE_RAW:
+    case OP_LD_STRUCTURED:
+    case OP_STORE_STRUCTURED:
+    case OP_ALLOC:
+    case OP_CONSUME:
+    case OP_SYNC: return 1;
+  }
+  return (op >= OP_ATOMIC_AND && op <= OP_ATOMIC_UMIN) ||
+         (op >= OP_IMM_IADD && op <= OP_IMM_UMIN) || op == 95 || op == 106 ||
+         (op >= 155 && op <= 160);
+}
+
 /* ---- preparation: declarations and jump targets ---- */
 
 static int prepare(se_run* run, program* p, const char** why) {
@@ -153,6 +246,8 @@ static int prepare(se_run* run, program* p, const char** why) {
     const atomfuzz_operand* o = in->operands;
     uint32_t top = depth ? p->in[stack[depth - 1]].opcode : 0;
     p->owner[i] = UINT32_MAX;
+    if (!implemented(in->opcode))
+      return *why = "an instruction this example does not implement", -1;
     switch (in->opcode) {
       case OP_DCL_TEMPS: p->temps = o[0].index; break;
       case OP_DCL_INDEXABLE_TEMP:

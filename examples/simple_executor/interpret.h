@@ -18,6 +18,8 @@ enum {
   OP_ENDIF = 21,
   OP_ENDLOOP = 22,
   OP_ENDSWITCH = 23,
+  OP_FTOI = 27,
+  OP_FTOU = 28,
   OP_IADD = 30,
   OP_IF = 31,
   OP_IEQ = 32,
