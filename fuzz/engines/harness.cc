@@ -8,6 +8,7 @@
 #include <utility>
 #include <vector>
 
+#include "absl/algorithm/container.h"
 #include "absl/container/flat_hash_map.h"
 #include "absl/strings/ascii.h"
 #include "absl/strings/match.h"
@@ -19,6 +20,7 @@
 #include "fuzz/runner.h"
 #include "fuzz/triage/signature.h"
 #include "targets/fast/fast_target.h"
+#include "targets/registry.h"
 #include "targets/vulkan/vulkan_target.h"
 
 namespace atomfuzz::fuzz {
@@ -31,6 +33,7 @@ constexpr absl::string_view kHelp =
     "inject=NAME             an injected bug of the fast target\n"
     "vkd3d=PATH              the vulkan targets' libvkd3d-shader (linked one)\n"
     "isolate=0|1             ext:/vulkan in a child process (default 0)\n"
+    "known=PATH              skip divergences of the buckets it lists\n"
     "policy=NAME             generator policy for non-text inputs (default)\n"
     "schedule=canonical|random:SEED   the oracle target's interleaving\n"
     "deterministic=1|0       one worker, fixed order (default 1)\n"
@@ -81,6 +84,11 @@ constexpr std::pair<absl::string_view, Setter> kKeys[] = {
     {"isolate",
      [](absl::string_view k, absl::string_view v, O& o) {
        if (!absl::SimpleAtob(v, &o.isolate)) return Bad(k, v, "1 or 0");
+       return absl::OkStatus();
+     }},
+    {"known",
+     [](absl::string_view, absl::string_view v, O& o) {
+       o.known = std::string(v);
        return absl::OkStatus();
      }},
     {"policy",
@@ -172,9 +180,10 @@ absl::StatusOr<HarnessOptions> ParseHarnessOptions(absl::string_view text,
   return o;
 }
 
-Harness::Harness(HarnessOptions options, Policy policy,
-                 std::unique_ptr<targets::Target> target)
+Harness::Harness(HarnessOptions options, std::optional<KnownFindings> known,
+                 Policy policy, std::unique_ptr<targets::Target> target)
     : options_(std::move(options)),
+      known_(std::move(known)),
       policy_(std::move(policy)),
       target_(std::move(target)) {
   judge_.interpret.max_steps_per_thread = options_.max_steps;
@@ -188,6 +197,22 @@ absl::StatusOr<std::unique_ptr<Harness>> Harness::Create(
     const HarnessOptions& options) {
   absl::StatusOr<Policy> policy = PolicyByName(options.policy);
   if (!policy.ok()) return policy.status();
+  // What the target is known to refuse (vkd3d 1.2's umad, findings.md #8) is
+  // neither generated nor run, as in a campaign (campaign_setup.cc).
+  std::vector<isa::Op> unsupported;
+  if (std::optional<targets::TargetInfo> row =
+          targets::FindTarget(ExpandOrigin(options.target))) {
+    unsupported = row->unsupported;
+    for (isa::Op op : unsupported)
+      policy->op_weights[static_cast<size_t>(op)] = 0;
+  }
+  std::optional<KnownFindings> known;
+  if (!options.known.empty()) {
+    absl::StatusOr<KnownFindings> loaded =
+        KnownFindings::Load(ExpandOrigin(options.known));
+    if (!loaded.ok()) return loaded.status();
+    known = *std::move(loaded);
+  }
   RunOptions run;
   run.target = ExpandOrigin(options.target);
   if (!options.vkd3d.empty()) {
@@ -203,8 +228,10 @@ absl::StatusOr<std::unique_ptr<Harness>> Harness::Create(
   run.target_options.max_steps_per_wave = options.max_steps;
   absl::StatusOr<std::unique_ptr<targets::Target>> target = MakeTarget(run);
   if (!target.ok()) return target.status();
-  return std::unique_ptr<Harness>(
-      new Harness(options, *std::move(policy), *std::move(target)));
+  std::unique_ptr<Harness> harness(new Harness(
+      options, std::move(known), *std::move(policy), *std::move(target)));
+  harness->unsupported_ = std::move(unsupported);
+  return harness;
 }
 
 std::string Harness::Report(const isa::Case& c, absl::string_view headline,
@@ -247,6 +274,13 @@ InputResult Harness::RunOne(absl::Span<const uint8_t> bytes) const {
   absl::StatusOr<DecodedCase> d = DecodeCase(bytes, policy_, options_.decode);
   if (!d.ok())
     return Result(Kind::kRejected, std::string(d.status().message()));
+  for (const isa::Instruction& in : d->c.shader.instructions) {
+    if (absl::c_linear_search(unsupported_, in.op)) {
+      return Result(Kind::kRejected,
+                    absl::StrCat(isa::Info(in.op).mnemonic,
+                                 ": known to be refused by ", options_.target));
+    }
+  }
   RunOneOptions run;
   run.judge_options = judge_;
   run.scratch = &judging_;
@@ -276,6 +310,10 @@ InputResult Harness::RunOne(absl::Span<const uint8_t> bytes) const {
       found.signature_key = sig->Key();
       found.signature_opcode = sig->opcode;
       found.signature_resource = sig->resource;
+      if (const std::string* what =
+              known_ ? known_->Find(found.signature_key) : nullptr) {
+        return Result(Kind::kRejected, absl::StrCat("known: ", *what));
+      }
     }
     return found;
   }

@@ -10,12 +10,14 @@
 #include <memory>
 #include <optional>
 #include <string>
+#include <vector>
 
 #include "absl/status/statusor.h"
 #include "absl/strings/string_view.h"
 #include "absl/types/span.h"
 #include "fuzz/generate/policy.h"
 #include "fuzz/mutate/case_decoder.h"
+#include "fuzz/triage/known_findings.h"
 #include "oracle/judge.h"
 #include "oracle/schedule.h"
 #include "targets/target.h"
@@ -33,6 +35,10 @@ struct HarnessOptions {
   // Off by default: in this process the engine sees the translator's
   // coverage and its sanitizer reports, and a crash is its crash.
   bool isolate = false;
+  // corpus/known-findings.txt's format ($ORIGIN too): a divergence in a
+  // bucket listed there is passed over (kRejected, "known: ..."), so that a
+  // translator's open bugs do not end every run at its first seed.
+  std::string known;
   std::string policy = "default";
   oracle::Schedule schedule;  // the oracle target's interleaving
   bool deterministic = true;  // one worker, fixed order: reproducible
@@ -89,18 +95,20 @@ class Harness {
   const Policy& policy() const { return policy_; }
 
  private:
-  Harness(HarnessOptions options, Policy policy,
-          std::unique_ptr<targets::Target> target);
+  Harness(HarnessOptions options, std::optional<KnownFindings> known,
+          Policy policy, std::unique_ptr<targets::Target> target);
   std::string Report(const isa::Case& c, absl::string_view headline,
                      absl::string_view detail) const;
 
   HarnessOptions options_;
+  std::optional<KnownFindings> known_;
   Policy policy_;
   std::unique_ptr<targets::Target> target_;
   oracle::JudgeOptions judge_;
   // The judge's buffers, kept from input to input (RunOne is const to its
   // callers; the scratch holds nothing between calls that they could see).
   mutable oracle::JudgingScratch judging_;
+  std::vector<isa::Op> unsupported_;  // the target's row (registry.h)
 };
 
 }  // namespace atomfuzz::fuzz

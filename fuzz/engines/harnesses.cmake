@@ -15,9 +15,14 @@ if(NOT ATOMFUZZ_FUZZING_ENGINE STREQUAL "afl")
   # One harness per real target, for a translator's own OSS-Fuzz project
   # (docs/oss-fuzz.md): the same program, started on that target, which runs
   # in the fuzzer's process so that the engine sees its coverage and crashes.
-  add_executable(atomics_vulkan_fuzzer libfuzzer_main.cc)
+  # Its known bugs (corpus/known-findings.txt, copied beside it) are passed
+  # over, or vkd3d-shader 1.2's would end each run at the first seed.
+  add_executable(atomics_vulkan_fuzzer libfuzzer_main.cc
+                 vulkan_driver_leaks.cc)
   target_compile_definitions(atomics_vulkan_fuzzer PRIVATE
-    ATOMFUZZ_HARNESS_DEFAULTS="target=vulkan")
+    ATOMFUZZ_HARNESS_DEFAULTS="target=vulkan,known=$ORIGIN/known-findings.txt")
+  configure_file(${PROJECT_SOURCE_DIR}/corpus/known-findings.txt
+                 ${engines_out}/known-findings.txt COPYONLY)
   target_link_libraries(atomics_vulkan_fuzzer PRIVATE atomfuzz_engines
     ${engine_link})
   # ext: the executor is the C-ABI library shipped beside the fuzzer

@@ -5,7 +5,9 @@
 #include "fuzz/engines/harness.h"
 
 #include <filesystem>
+#include <fstream>
 #include <string>
+#include <utility>
 
 #include "absl/strings/str_cat.h"
 #include "fuzz/engines/finding_abort.h"
@@ -158,6 +160,59 @@ TEST(HarnessTest, ADivergenceCarriesItsSignature) {
       << r.signature_key;
   EXPECT_TRUE(HasOpFrame(r.signature_opcode)) << r.signature_opcode;
   EXPECT_TRUE(HasMemoryFrame(r.signature_resource)) << r.signature_resource;
+}
+
+// known=FILE passes over the buckets it lists (a translator's open bugs),
+// and only those.
+TEST(HarnessTest, AKnownBucketIsPassedOver) {
+  const std::string text = CorpusText("corpus/spec/e07-returns-old.case");
+  const std::unique_ptr<Harness> h = Make("inject=return-new");
+  ASSERT_NE(h, nullptr);
+  const InputResult found = h->RunOne(Bytes(text));
+  ASSERT_EQ(found.kind, Kind::kDivergence) << found.report;
+  const std::string file = ::testing::TempDir() + "/harness-known-findings.txt";
+  for (const auto& [key, kind] :
+       {std::pair<std::string, Kind>{found.signature_key, Kind::kRejected},
+        {"imm_atomic_or|u-raw|in-bounds|wrong-return|fast",
+         Kind::kDivergence}}) {
+    std::ofstream(file) << "# test\n" << key << " = #0 a test\n";
+    const std::unique_ptr<Harness> known =
+        Make(absl::StrCat("inject=return-new,known=", file));
+    ASSERT_NE(known, nullptr);
+    const InputResult r = known->RunOne(Bytes(text));
+    EXPECT_EQ(r.kind, kind) << key << ": " << r.report;
+    if (kind == Kind::kRejected) EXPECT_EQ(r.report, "known: #0 a test");
+  }
+  absl::StatusOr<HarnessOptions> missing =
+      ParseHarnessOptions("known=/no/such/known-findings.txt");
+  ASSERT_TRUE(missing.ok());
+  EXPECT_FALSE(Harness::Create(*missing).ok());
+}
+
+// What a target's registry row says it refuses is not run on it: vkd3d 1.2's
+// umad would end each vulkan harness run at the first case that has one.
+TEST(HarnessTest, WhatTheTargetIsKnownToRefuseIsNotRun) {
+  absl::StatusOr<isa::Case> c = isa::ParseCase(R"([dispatch]
+groups 1, 1, 1
+[uav u0]
+kind raw
+words 1
+[shader]
+cs_5_0
+dcl_uav_raw u0
+dcl_temps 1
+dcl_thread_group 1, 1, 1
+umad r0.x, l(2), l(3), l(4)
+store_raw u0.x, l(0), r0.x
+ret
+)");
+  ASSERT_TRUE(c.ok()) << c.status();
+  const std::unique_ptr<Harness> h = Make("target=vulkan");
+  ASSERT_NE(h, nullptr);
+  const InputResult r = h->RunOne(Bytes(isa::PrintCase(*c)));
+  EXPECT_EQ(r.kind, Kind::kRejected);
+  EXPECT_EQ(r.report, "umad: known to be refused by vulkan");
+  EXPECT_EQ(h->policy().op_weights[static_cast<size_t>(isa::Op::kUMad)], 0);
 }
 
 // Every atomic the spec has, and every memory kind, aborts through a frame

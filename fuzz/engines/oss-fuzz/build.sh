@@ -23,6 +23,9 @@
 #   ATOMFUZZ_EXT_TARGET      a translator's executor (include/atomfuzz/
 #                            target.h) to ship as atomics_ext_target.so;
 #                            default: the example, examples/simple_executor
+#   ATOMFUZZ_KNOWN_FINDINGS  the known bugs atomics_vulkan_fuzzer passes over,
+#                            as $OUT/known-findings.txt (default: atomfuzz's,
+#                            corpus/known-findings.txt)
 #   ATOMFUZZ_FUZZERS         which of the five to build (default: all)
 #   ATOMFUZZ_CMAKE_ARGS      more cmake arguments, e.g.
 #                            -DVKD3D_SHADER_ARCHIVE=/src/vkd3d/libvkd3d-shader.a
@@ -62,12 +65,20 @@ cmake -S "$root" -B "$work/build" "${generator[@]}" \
 cmake --build "$work/build" -j"$(nproc)" \
   --target "${fuzzers[@]}" parser_dict dxbc_seeds simple_executor
 
-# Seeds: every corpus case, flattened (seed/ and spec/ share names).
+# Seeds: every corpus case, flattened (seed/ and spec/ share names). The
+# vulkan harness's leave out corpus/findings/, whose reproducers crash
+# vkd3d-shader 1.2 and lavapipe in its process (known bugs, findings.md).
 seeds="$work/seeds"
-rm -rf "$seeds" && mkdir -p "$seeds"
+vulkan_seeds="$work/vulkan-seeds"
+rm -rf "$seeds" "$vulkan_seeds" && mkdir -p "$seeds" "$vulkan_seeds"
 for dir in "$root"/corpus/*/; do
   name=$(basename "$dir")
-  for f in "$dir"*.case; do cp "$f" "$seeds/$name-$(basename "$f")"; done
+  for f in "$dir"*.case; do
+    cp "$f" "$seeds/$name-$(basename "$f")"
+    if [[ $name != findings ]]; then
+      cp "$f" "$vulkan_seeds/$name-$(basename "$f")"
+    fi
+  done
 done
 # The DXBC decoder's: each case's shader as a container.
 dxbc_seeds="$work/dxbc-seeds"
@@ -87,6 +98,9 @@ for fuzzer in "${fuzzers[@]}"; do
   cp "$work/build/fuzz/$fuzzer" "$OUT/"
   if [[ $fuzzer == dxbc_fuzzer ]]; then
     zip_dir "$dxbc_seeds" '*.dxbc' "$OUT/${fuzzer}_seed_corpus.zip"
+  elif [[ $fuzzer == atomics_vulkan_fuzzer ]]; then
+    cp "$work/build/parser.dict" "$OUT/$fuzzer.dict"
+    zip_dir "$vulkan_seeds" '*.case' "$OUT/${fuzzer}_seed_corpus.zip"
   else
     cp "$work/build/parser.dict" "$OUT/$fuzzer.dict"
     zip_dir "$seeds" '*.case' "$OUT/${fuzzer}_seed_corpus.zip"
@@ -95,6 +109,9 @@ for fuzzer in "${fuzzers[@]}"; do
 done
 cp "${ATOMFUZZ_EXT_TARGET:-$work/build/examples/libsimple_executor.so}" \
   "$OUT/atomics_ext_target.so"
+# The buckets atomics_vulkan_fuzzer passes over (known=$ORIGIN/...).
+cp "${ATOMFUZZ_KNOWN_FINDINGS:-$root/corpus/known-findings.txt}" \
+  "$OUT/known-findings.txt"
 
 # Self-contained: nothing but the C and C++ runtimes may be loaded from the
 # build machine (the vulkan harness opens libvulkan.so.1 itself, at run time).
