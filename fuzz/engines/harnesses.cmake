@@ -13,14 +13,17 @@ if(NOT ATOMFUZZ_FUZZING_ENGINE STREQUAL "afl")
   add_executable(atomics_fuzzer libfuzzer_main.cc)
   target_link_libraries(atomics_fuzzer PRIVATE atomfuzz_engines ${engine_link})
   # One harness per real target, for a translator's own OSS-Fuzz project
-  # (docs/oss-fuzz.md): the same program, started on that target, which runs
-  # in the fuzzer's process so that the engine sees its coverage and crashes.
-  # Its known bugs (corpus/known-findings.txt, copied beside it) are passed
-  # over, or vkd3d-shader 1.2's would end each run at the first seed.
+  # (docs/oss-fuzz.md): the same program, started on that target.
+  # In a child process (isolate=1): lavapipe runs vkd3d's out-of-bounds
+  # TGSM writes into the heap (findings.md, vkd3d-lavapipe-tgsm-oob-crash),
+  # which in the fuzzer's process corrupted ASan's own allocator cases later
+  # (an unreproducible crash). Its known bugs (corpus/known-findings.txt,
+  # copied beside it) are passed over, or vkd3d-shader 1.2's would end each
+  # run at the first seed.
   add_executable(atomics_vulkan_fuzzer libfuzzer_main.cc
                  vulkan_driver_leaks.cc)
   target_compile_definitions(atomics_vulkan_fuzzer PRIVATE
-    ATOMFUZZ_HARNESS_DEFAULTS="target=vulkan,known=$ORIGIN/known-findings.txt")
+    ATOMFUZZ_HARNESS_DEFAULTS="target=vulkan,isolate=1,known=$ORIGIN/known-findings.txt")
   configure_file(${PROJECT_SOURCE_DIR}/corpus/known-findings.txt
                  ${engines_out}/known-findings.txt COPYONLY)
   target_link_libraries(atomics_vulkan_fuzzer PRIVATE atomfuzz_engines
@@ -51,7 +54,7 @@ if(ATOMFUZZ_FUZZING_ENGINE STREQUAL "libfuzzer")
   set_tests_properties(atomics_fuzzer_smoke PROPERTIES
     TIMEOUT 900 LABELS fuzz ENVIRONMENT "ATOMFUZZ_OPTIONS=target=fast")
 
-  # The per-target harnesses, briefly: the vulkan target and the example
+  # The per-target harnesses, briefly: the vulkan target, and the example
   # external executor in the fuzzer's process (oss-fuzz/build.sh ships the
   # executor beside the fuzzer; here it is named).
   set(ATOMFUZZ_TARGET_FUZZ_SECONDS 20 CACHE STRING

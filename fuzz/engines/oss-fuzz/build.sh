@@ -5,7 +5,7 @@
 # (<fuzzer>_seed_corpus.zip) and .options file into $OUT:
 #
 #   atomics_fuzzer          atomfuzz's own fast target (injectable bugs)
-#   atomics_vulkan_fuzzer   DXBC -> vkd3d-shader -> SPIR-V -> Vulkan, in process
+#   atomics_vulkan_fuzzer   DXBC -> vkd3d-shader -> SPIR-V -> Vulkan
 #   atomics_ext_fuzzer      the C-ABI executor $OUT/atomics_ext_target.so
 #   parser_fuzzer           the case-file and assembly parsers
 #   dxbc_fuzzer             the DXBC container decoder
