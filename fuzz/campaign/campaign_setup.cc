@@ -35,6 +35,12 @@ absl::Status CheckOptions(const CampaignOptions& o) {
   }
   if (o.out.empty())
     return absl::InvalidArgumentError("--out: expected a directory");
+  if (!o.sync_name.empty() && o.sync_dir.empty())
+    return absl::InvalidArgumentError("--sync-name: expected --sync=DIR too");
+  if (!o.sync_dir.empty() && !(o.sync_every_seconds > 0)) {
+    return absl::InvalidArgumentError(
+        "--sync-every: expected a positive number of seconds");
+  }
   return absl::OkStatus();
 }
 
