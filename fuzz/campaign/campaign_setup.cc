@@ -106,12 +106,12 @@ absl::StatusOr<Policy> PolicyFor(const std::string& name,
   return policy;
 }
 
-// Temp files of writes a kill interrupted (atomic_file.h names them
-// "<file>.tmp.<suffix>"): nobody will finish them. Only under the lock.
-void RemoveLeftoverTempFiles(const std::string& out) {
+}  // namespace
+
+void RemoveLeftoverTempFiles(const std::string& dir) {
   std::error_code ec;
   for (fs::recursive_directory_iterator
-           it(out, fs::directory_options::none, ec),
+           it(dir, fs::directory_options::none, ec),
        end;
        !ec && it != end; it.increment(ec)) {
     if (it->is_symlink(ec)) continue;
@@ -120,8 +120,6 @@ void RemoveLeftoverTempFiles(const std::string& out) {
       fs::remove(it->path(), ec);
   }
 }
-
-}  // namespace
 
 absl::StatusOr<DirectoryLock> DirectoryLock::Take(const std::string& dir) {
   const std::string path = dir + "/campaign.lock";

@@ -9,6 +9,7 @@
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
 #include "fuzz/atomic_file.h"
+#include "fuzz/campaign/campaign_setup.h"
 #include "fuzz/campaign/case_features.h"
 #include "fuzz/campaign/corpus_epochs.h"
 #include "fuzz/confined_paths.h"
@@ -56,6 +57,8 @@ absl::StatusOr<std::unique_ptr<CampaignSync>> CampaignSync::Open(
       absl::StrFormat("target %s\npolicy %s\nseed %d\n",
                       TargetLabel(o.target, o.inject()), o.policy, setup.seed));
   if (!id.ok()) return id.status();
+  // What a kill left half written under its name; the name is its own.
+  RemoveLeftoverTempFiles(absl::StrCat(id->dir, "/", id->name));
   return std::unique_ptr<CampaignSync>(
       new CampaignSync(setup, *std::move(id), log));
 }
