@@ -46,7 +46,8 @@ const Command kCommands[] = {
     {"fuzz", "atomfuzz fuzz [SEED_FILE_OR_DIR...] [FLAGS]",
      "differential fuzzing campaign: generate and mutate cases, judge the "
      "target against the oracle, "
-     "reduce and save findings in DIR (exit 1 if it found new buckets)",
+     "reduce and save findings in DIR (exit 1 if it found new buckets); "
+     "--sync=DIR shares cases and findings with other campaigns",
      RunFuzz},
     {"gen", "atomfuzz gen [FLAGS]",
      "print the case the generator builds from a seed (as a campaign does)",

@@ -34,6 +34,9 @@ int RunFuzz(const std::vector<std::string>& seeds) {
   o.quiet = absl::GetFlag(FLAGS_quiet);
   o.seeds = seeds;
   o.known = absl::GetFlag(FLAGS_known);
+  o.sync_dir = absl::GetFlag(FLAGS_sync);
+  o.sync_name = absl::GetFlag(FLAGS_sync_name);
+  o.sync_every_seconds = absl::GetFlag(FLAGS_sync_every);
   if (o.seconds == 0 && o.runs == 0) {
     std::fprintf(stderr,
                  "atomfuzz fuzz: running until interrupted (Ctrl-C "
@@ -59,6 +62,8 @@ int RunFuzz(const std::vector<std::string>& seeds) {
                  static_cast<unsigned long long>(r->totals.generalise_runs),
                  r->totals.generalise_seconds);
   }
+  if (!r->sync_summary.empty())
+    std::fprintf(stderr, "%s\n", r->sync_summary.c_str());
   if (r->new_buckets > 0) {
     std::fprintf(stderr, "%llu new bucket%s\n",
                  static_cast<unsigned long long>(r->new_buckets),

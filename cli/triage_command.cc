@@ -1,11 +1,13 @@
 // atomfuzz triage: the buckets of campaign directories' finding stores, most
 // hit first, as one table or (--json) for tools; --known marks those
-// already written up.
+// already written up. A campaign that synced (fuzz --sync) lists the
+// buckets its peers published too, each campaign's hits once.
 #include <cstdio>
 
 #include "absl/flags/flag.h"
 #include "cli/command.h"
 #include "cli/flags.h"
+#include "fuzz/campaign/sync_findings.h"
 #include "fuzz/triage/known_findings.h"
 #include "fuzz/triage/triage.h"
 
@@ -21,7 +23,8 @@ int RunTriage(const std::vector<std::string>& dirs) {
   }
   std::vector<fuzz::BucketInfo> buckets;
   for (const std::string& dir : dirs) {
-    absl::StatusOr<std::vector<fuzz::BucketInfo>> some = fuzz::LoadTriage(dir);
+    absl::StatusOr<std::vector<fuzz::BucketInfo>> some =
+        fuzz::LoadSyncedTriage(dir, stderr);
     if (!some.ok()) {
       std::fprintf(stderr, "atomfuzz triage: %s\n",
                    std::string(some.status().message()).c_str());

@@ -19,6 +19,7 @@
 #include "fuzz/atomic_file.h"
 #include "fuzz/campaign/campaign_corpus.h"
 #include "fuzz/campaign/campaign_setup.h"
+#include "fuzz/campaign/campaign_sync.h"
 #include "fuzz/campaign/case_source.h"
 #include "fuzz/campaign/corpus_epochs.h"
 #include "fuzz/campaign/epoch_keeper.h"
@@ -53,7 +54,7 @@ struct Shared {
 class Supervisor {
  public:
   Supervisor(PreparedCampaign& p, Shared shared, std::FILE* log,
-             FindingStore store)
+             FindingStore store, std::unique_ptr<CampaignSync> sync)
       : p_(p),
         shared_(shared),
         log_(log),
@@ -64,7 +65,8 @@ class Supervisor {
         store_(std::move(store)),
         queue_(p.setup.options.out),
         keeper_(p.setup.options.out, shared.state, queue_),
-        label_(TargetLabel(p.setup.options.target, p.setup.options.inject())) {
+        label_(TargetLabel(p.setup.options.target, p.setup.options.inject())),
+        sync_(std::move(sync)) {
     // The numbering continues where the state stands; the epochs it
     // mutates were kept already (corpus.epochs), the candidates of cases
     // it runs again are dropped.
@@ -82,8 +84,9 @@ class Supervisor {
     shared_.state.corpus_kept.store(
         CaseFilesIn(p.setup.options.out + "/corpus").size());
     const std::vector<std::string> ids = store_.BucketIds();
-    buckets_before_ = ids.size();
     ids_before_.insert(ids.begin(), ids.end());
+    // A resumed campaign's old buckets are not new.
+    announced_ = ids_before_;
   }
 
   absl::Status Run() {
@@ -94,6 +97,7 @@ class Supervisor {
     // The state first: a campaign killed before its first periodic save
     // still resumes, with the findings and corpus it wrote.
     SaveStats();
+    Sync(false);  // what the peers have, from the first case on
     for (int w = 0; w < jobs_; ++w) {
       if (absl::Status s = Spawn(w, deadline); !s.ok()) return s;
     }
@@ -101,6 +105,8 @@ class Supervisor {
         absl::Now() + absl::Seconds(p_.setup.options.status_every_seconds);
     absl::Time next_stats =
         absl::Now() + absl::Seconds(p_.setup.options.stats_every_seconds);
+    absl::Time next_sync =
+        absl::Now() + absl::Seconds(p_.setup.options.sync_every_seconds);
     while (Running() > 0) {
       usleep(20 * 1000);
       if (g_interrupted || absl::Now() >= deadline) shared_.state.stop.store(1);
@@ -119,12 +125,21 @@ class Supervisor {
         SaveStats();
         next_stats = now + absl::Seconds(p_.setup.options.stats_every_seconds);
       }
+      if (sync_ && now >= next_sync && shared_.state.stop.load() == 0) {
+        Sync(false);
+        next_sync =
+            absl::Now() + absl::Seconds(p_.setup.options.sync_every_seconds);
+      }
     }
     if (!p_.setup.options.quiet) AnnounceNewBuckets();
     Keep(true);
     SaveStats();
+    // Published whole, then what the peers published by now.
+    Sync(true);
     return absl::OkStatus();
   }
+
+  std::string SyncSummary() const { return sync_ ? sync_->Summary() : ""; }
 
   CampaignTotals Totals() {
     CampaignTotals t;
@@ -167,7 +182,7 @@ class Supervisor {
   std::pair<uint64_t, uint64_t> new_buckets() {
     std::pair<uint64_t, uint64_t> n{0, 0};
     for (const std::string& id : store_.BucketIds()) {
-      if (ids_before_.contains(id)) continue;
+      if (ids_before_.contains(id) || adopted_.contains(id)) continue;
       absl::StatusOr<BucketInfo> b = store_.ReadBucket(id);
       ++(b.ok() && !b->known.empty() ? n.second : n.first);
     }
@@ -178,9 +193,6 @@ class Supervisor {
   // An event line for each bucket no line has named yet (those of a
   // resumed campaign are not new).
   void AnnounceNewBuckets() {
-    if (announced_.empty() && buckets_before_ > 0) {
-      for (const std::string& id : store_.BucketIds()) announced_.insert(id);
-    }
     for (const std::string& id : store_.BucketIds()) {
       if (!announced_.insert(id).second) continue;
       absl::StatusOr<BucketInfo> b = store_.ReadBucket(id);
@@ -188,6 +200,24 @@ class Supervisor {
     }
     std::fflush(log_);
   }
+  // Publishes and imports (campaign_sync.h). A bucket a peer found is
+  // announced as such, and is not this campaign's new one.
+  void Sync(bool final) {
+    if (!sync_) return;
+    absl::StatusOr<std::vector<AdoptedBucket>> adopted =
+        sync_->Round(store_, shared_.state, keeper_, final);
+    if (!WriteSucceeded(shared_.state, log_, "a synced finding or case",
+                        adopted.status()))
+      return;
+    for (const AdoptedBucket& a : *adopted) {
+      adopted_.insert(a.bucket.id);
+      if (!announced_.insert(a.bucket.id).second || p_.setup.options.quiet)
+        continue;
+      std::fprintf(log_, "%s\n", SyncedBucketLine(a.bucket, a.peer).c_str());
+    }
+    std::fflush(log_);
+  }
+
   int Running() const {
     int n = 0;
     for (pid_t pid : pids_) n += pid > 0;
@@ -456,8 +486,9 @@ class Supervisor {
   const std::string label_;
   uint64_t crashes_ = 0, timeouts_ = 0;
   uint64_t unreproducible_ = 0;  // worker deaths a fresh process did not repeat
-  size_t buckets_before_ = 0;
+  std::unique_ptr<CampaignSync> sync_;
   absl::flat_hash_set<std::string> ids_before_;
+  absl::flat_hash_set<std::string> adopted_;    // buckets a sync brought
   absl::flat_hash_set<std::string> announced_;  // buckets an event line named
 };
 
@@ -467,6 +498,13 @@ absl::StatusOr<CampaignResult> RunCampaign(const CampaignOptions& options,
                                            std::FILE* log) {
   absl::StatusOr<PreparedCampaign> p = PrepareCampaign(options);
   if (!p.ok()) return p.status();
+  std::unique_ptr<CampaignSync> sync;
+  if (!options.sync_dir.empty()) {
+    absl::StatusOr<std::unique_ptr<CampaignSync>> opened =
+        CampaignSync::Open(p->setup, log);
+    if (!opened.ok()) return opened.status();
+    sync = *std::move(opened);
+  }
   std::fprintf(
       log, "atomfuzz: target %s, policy %s, seed %llu, %d job%s, out %s%s\n",
       TargetLabel(options.target, options.inject()).c_str(),
@@ -474,6 +512,10 @@ absl::StatusOr<CampaignResult> RunCampaign(const CampaignOptions& options,
       static_cast<unsigned long long>(p->setup.seed), options.jobs,
       options.jobs == 1 ? "" : "s", options.out.c_str(),
       options.resume ? " (resumed)" : "");
+  if (sync) {
+    std::fprintf(log, "atomfuzz: syncing through %s as %s\n",
+                 sync->identity().dir.c_str(), sync->identity().name.c_str());
+  }
   const size_t bytes = Shared::Bytes(options.jobs);
   void* mem = mmap(nullptr, bytes, PROT_READ | PROT_WRITE,
                    MAP_SHARED | MAP_ANONYMOUS, -1, 0);
@@ -508,8 +550,9 @@ absl::StatusOr<CampaignResult> RunCampaign(const CampaignOptions& options,
     return store.status();
   }
   {
-    Supervisor supervisor(*p, shared, log, *std::move(store));
+    Supervisor supervisor(*p, shared, log, *std::move(store), std::move(sync));
     status = supervisor.Run();
+    result.sync_summary = supervisor.SyncSummary();
     result.totals = supervisor.Totals();
     std::tie(result.new_buckets, result.known_buckets) =
         supervisor.new_buckets();

@@ -27,6 +27,8 @@ struct CampaignResult {
   // Something could not be written (reported when it happened); the
   // campaign stopped there, keeping what it had written.
   bool write_failed = false;
+  // With --sync: what was shared (CampaignSync::Summary), else "".
+  std::string sync_summary;
 };
 
 // Errors: InvalidArgument for bad options (unknown target, policy or

@@ -53,6 +53,13 @@ struct CampaignOptions {
   double status_every_seconds = 1;
   double stats_every_seconds = 5;
   bool quiet = false;  // no status lines (final summary only)
+  // A directory shared with other campaigns (campaign_sync.h), or "": what
+  // this one finds and keeps is published there under `sync_name` (""
+  // picks one, DefaultSyncName, recorded for --resume), and what the
+  // others published is imported every `sync_every_seconds`.
+  std::string sync_dir;
+  std::string sync_name;
+  double sync_every_seconds = 5;
   // Embedders and tests may bring their own executor (the CLI never does):
   // called once in each worker process instead of the target registry.
   std::function<absl::StatusOr<std::unique_ptr<targets::Target>>()> make_target;

@@ -35,6 +35,12 @@ absl::Status CheckOptions(const CampaignOptions& o) {
   }
   if (o.out.empty())
     return absl::InvalidArgumentError("--out: expected a directory");
+  if (!o.sync_name.empty() && o.sync_dir.empty())
+    return absl::InvalidArgumentError("--sync-name: expected --sync=DIR too");
+  if (!o.sync_dir.empty() && !(o.sync_every_seconds > 0)) {
+    return absl::InvalidArgumentError(
+        "--sync-every: expected a positive number of seconds");
+  }
   return absl::OkStatus();
 }
 
@@ -100,12 +106,12 @@ absl::StatusOr<Policy> PolicyFor(const std::string& name,
   return policy;
 }
 
-// Temp files of writes a kill interrupted (atomic_file.h names them
-// "<file>.tmp.<suffix>"): nobody will finish them. Only under the lock.
-void RemoveLeftoverTempFiles(const std::string& out) {
+}  // namespace
+
+void RemoveLeftoverTempFiles(const std::string& dir) {
   std::error_code ec;
   for (fs::recursive_directory_iterator
-           it(out, fs::directory_options::none, ec),
+           it(dir, fs::directory_options::none, ec),
        end;
        !ec && it != end; it.increment(ec)) {
     if (it->is_symlink(ec)) continue;
@@ -114,8 +120,6 @@ void RemoveLeftoverTempFiles(const std::string& out) {
       fs::remove(it->path(), ec);
   }
 }
-
-}  // namespace
 
 absl::StatusOr<DirectoryLock> DirectoryLock::Take(const std::string& dir) {
   const std::string path = dir + "/campaign.lock";

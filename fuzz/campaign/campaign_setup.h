@@ -43,6 +43,12 @@ struct PreparedCampaign {
   uint64_t epoch_cases = 0;  // the campaign's (corpus_epochs.h)
 };
 
+// Temp files of writes a kill interrupted (atomic_file.h names them
+// "<file>.tmp.<suffix>") under `dir`: nobody will finish them. Only where
+// this campaign alone writes (its --out under the lock, its name in a sync
+// directory).
+void RemoveLeftoverTempFiles(const std::string& dir);
+
 absl::StatusOr<PreparedCampaign> PrepareCampaign(
     const CampaignOptions& options);
 

@@ -290,6 +290,17 @@ std::string NewBucketLine(const BucketInfo& b) {
   return line;
 }
 
+std::string SyncedBucketLine(const BucketInfo& b, const std::string& peer) {
+  const Signature& s = b.signature;
+  std::string line =
+      absl::StrFormat("SYNC bucket %s (%s, %s, %s, %s) from %s", b.id,
+                      s.divergence, s.opcode, s.resource, s.address, peer);
+  const std::string& what = b.known.empty() ? b.summary : b.known;
+  if (!what.empty()) absl::StrAppend(&line, ": ", what);
+  if (line.size() > 100) line = line.substr(0, 97) + "...";
+  return line;
+}
+
 std::string RenderCoverage(const CoverageCounts& counts) {
   std::string out = absl::StrFormat("%-20s", "atomic");
   for (int k = 0; k < isa::kTargetKindCount; ++k) {

@@ -83,11 +83,11 @@ struct SharedState {
   // A finding, the corpus, the stats or the state could not be written (a
   // full disk, a read-only directory): the campaign stops and says so.
   std::atomic<uint32_t> write_failed{0};
-  // Features of the epochs kept so far (corpus_epochs.h); only the keeper
-  // writes them.
+  // Features of the epochs kept so far (corpus_epochs.h) and of the cases
+  // a sync kept (campaign_sync.h); only the keeper's process writes them.
   std::atomic<uint8_t> seen[kFeatureCount] = {};
   // Cases kept: before this session (the supervisor counts them), then by
-  // the keeper.
+  // the keeper and the sync.
   std::atomic<uint64_t> corpus_kept{0};
   CaseProgress progress;
 };
@@ -139,6 +139,10 @@ std::string StatusLine(const CampaignTotals& t);
 // (divergence, opcode, resource, address) at 12s: SUMMARY...", in 100
 // columns.
 std::string NewBucketLine(const BucketInfo& b);
+// The event line of a bucket a sync brought from campaign `peer`: "SYNC
+// bucket ID (divergence, opcode, resource, address) from PEER: SUMMARY...",
+// in 100 columns.
+std::string SyncedBucketLine(const BucketInfo& b, const std::string& peer);
 // Rows: atomics; columns: memory kinds; a cell lists the address classes
 // reached (I in bounds, S skipped out of bounds, P uav poison, T tgsm
 // poison, U undefined address), '.' for none, '-' where illegal.

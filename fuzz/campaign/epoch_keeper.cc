@@ -97,20 +97,25 @@ absl::Status EpochKeeper::Keep(uint64_t epoch) {
     }
     ++kept;
   }
-  EpochRecord record;
-  record.epoch_cases = epochs().cases();
-  record.finalized = epoch + 1;
-  record.features_hex = std::string(
-      absl::StripTrailingAsciiWhitespace(SeenFeaturesText(shared_)));
-  if (absl::Status s = WriteFileAtomically(EpochRecordPath(dir_),
-                                           PrintEpochRecord(record), false);
-      !s.ok()) {
-    return s;
-  }
+  if (absl::Status s = SaveRecord(epoch + 1); !s.ok()) return s;
   queue_.Settled(epochs(), epoch);
   shared_.corpus_kept.fetch_add(kept);
   shared_.progress.finalized_epochs.store(epoch + 1, std::memory_order_release);
   return absl::OkStatus();
+}
+
+absl::Status EpochKeeper::SaveRecord(uint64_t finalized) {
+  EpochRecord record;
+  record.epoch_cases = epochs().cases();
+  record.finalized = finalized;
+  record.features_hex = std::string(
+      absl::StripTrailingAsciiWhitespace(SeenFeaturesText(shared_)));
+  return WriteFileAtomically(EpochRecordPath(dir_), PrintEpochRecord(record),
+                             false);
+}
+
+absl::Status EpochKeeper::SaveRecord() {
+  return SaveRecord(shared_.progress.finalized_epochs.load());
 }
 
 void EpochKeeper::Fold(FoldedCounts& into, bool at_end) {

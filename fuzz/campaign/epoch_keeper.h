@@ -52,12 +52,16 @@ class EpochKeeper {
   // before; then corpus.epochs records the epoch. The first failed write
   // is returned (nothing of that epoch is recorded as kept).
   absl::Status KeepWholeEpochs();
+  // Records the kept epochs and the features seen now (the keeper's, and
+  // those of cases a sync brought in, campaign_sync.h).
+  absl::Status SaveRecord();
   // Folds the done cases from CaseProgress::folded on into `into`: those
   // of kept epochs, or (`at_end`, no worker runs) every done one.
   void Fold(FoldedCounts& into, bool at_end);
 
  private:
   absl::Status Keep(uint64_t epoch);
+  absl::Status SaveRecord(uint64_t finalized);
   bool Whole(uint64_t epoch);
   Epochs epochs() const;
 

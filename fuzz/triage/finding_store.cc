@@ -42,13 +42,6 @@ bool Exists(const std::string& path) {
   return ::stat(path.c_str(), &st) == 0;
 }
 
-bool IsBucketId(absl::string_view name) {
-  return name.size() == 16 &&
-         std::all_of(name.begin(), name.end(), [](char ch) {
-           return absl::ascii_isdigit(ch) || (ch >= 'a' && ch <= 'f');
-         });
-}
-
 // Metadata values are one line (docs/case-format.md).
 std::string OneLine(absl::string_view v) {
   return absl::StrReplaceAll(v, {{"\r", " "}, {"\n", " "}});
@@ -138,6 +131,13 @@ absl::StatusOr<CaseSize> SizeOfFile(const std::string& path) {
 
 }  // namespace
 
+bool IsBucketId(absl::string_view name) {
+  return name.size() == 16 &&
+         std::all_of(name.begin(), name.end(), [](char ch) {
+           return absl::ascii_isdigit(ch) || (ch >= 'a' && ch <= 'f');
+         });
+}
+
 isa::Case OriginalAsSaved(const NewFinding& f) {
   return WithProvenance(f, "", "", 0);
 }
@@ -187,8 +187,9 @@ std::string FindingStore::BucketDir(const std::string& id) const {
   return absl::StrCat(findings_dir_, "/", id);
 }
 
-bool FindingStore::Contains(const Signature& s) {
-  const std::string id = s.Id();
+bool FindingStore::Contains(const Signature& s) { return ContainsId(s.Id()); }
+
+bool FindingStore::ContainsId(const std::string& id) {
   if (known_.contains(id)) return true;
   if (!Exists(absl::StrCat(BucketDir(id), "/", kBucketFile))) return false;
   known_.insert(id);  // another process made it
@@ -213,20 +214,14 @@ std::vector<std::string> FindingStore::BucketIds() const {
 // Assembles the bucket in .staging, then renames the directory into place:
 // rename(2) of a directory onto an existing non-empty one fails, so exactly
 // one process wins, and the bucket appears with all its files.
-absl::StatusOr<bool> FindingStore::Claim(const NewFinding& f,
-                                         const std::string& id) {
+absl::StatusOr<bool> FindingStore::Install(
+    const std::string& id,
+    const std::vector<std::pair<std::string, std::string>>& files) {
   const std::string staging =
       absl::StrCat(findings_dir_, "/", kStaging, "/", id, ".", UniqueSuffix());
   if (absl::Status s = MakeDirectories(staging); !s.ok()) return s;
   if (absl::Status s = MakeDirectories(absl::StrCat(staging, "/hits")); !s.ok())
     return s;
-  const std::pair<std::string, std::string> files[] = {
-      {"original.case", OriginalText(f, id)},
-      {"reduced.case", ReducedText(f, id)},
-      {"report.txt", f.report},
-      {absl::StrCat("hits/", writer_), HitLine(f.case_index)},
-      {kBucketFile, BucketText(f, id)},
-  };
   absl::Status status;
   for (const auto& [name, text] : files) {
     status.Update(WriteFileAtomically(absl::StrCat(staging, "/", name), text));
@@ -244,27 +239,46 @@ absl::StatusOr<bool> FindingStore::Claim(const NewFinding& f,
     fs::remove_all(staging, ec);
   }
   if (!status.ok()) return status;
-  if (won) hits_[id] = 1;
+  known_.insert(id);
   return won;
 }
 
-absl::StatusOr<bool> FindingStore::OfferSmaller(const NewFinding& f,
-                                                const std::string& id) {
-  const std::string reduced = absl::StrCat(BucketDir(id), "/reduced.case");
-  absl::StatusOr<CaseSize> current = SizeOfFile(reduced);
-  const bool smaller = !current.ok() || SizeOf(Smallest(f)) < *current;
-  if (!smaller) return false;
+absl::StatusOr<bool> FindingStore::Claim(const NewFinding& f,
+                                         const std::string& id) {
+  absl::StatusOr<bool> won =
+      Install(id, {
+                      {"original.case", OriginalText(f, id)},
+                      {"reduced.case", ReducedText(f, id)},
+                      {"report.txt", f.report},
+                      {absl::StrCat("hits/", writer_), HitLine(f.case_index)},
+                      {kBucketFile, BucketText(f, id)},
+                  });
+  if (won.ok() && *won) hits_[id] = 1;
+  return won;
+}
+
+absl::StatusOr<bool> FindingStore::ReplaceIfSmaller(const std::string& id,
+                                                    const CaseSize& size,
+                                                    const std::string& reduced,
+                                                    const std::string& report) {
+  const std::string path = absl::StrCat(BucketDir(id), "/reduced.case");
+  absl::StatusOr<CaseSize> current = SizeOfFile(path);
+  if (current.ok() && !(size < *current)) return false;
   // Each file is replaced whole; a report may briefly describe the
   // previous reproducer, never half of one.
-  if (absl::Status s = WriteFileAtomically(reduced, ReducedText(f, id));
-      !s.ok())
-    return s;
+  if (absl::Status s = WriteFileAtomically(path, reduced); !s.ok()) return s;
   if (absl::Status s = WriteFileAtomically(
-          absl::StrCat(BucketDir(id), "/report.txt"), f.report);
+          absl::StrCat(BucketDir(id), "/report.txt"), report);
       !s.ok()) {
     return s;
   }
   return true;
+}
+
+absl::StatusOr<bool> FindingStore::OfferSmaller(const NewFinding& f,
+                                                const std::string& id) {
+  return ReplaceIfSmaller(id, SizeOf(Smallest(f)), ReducedText(f, id),
+                          f.report);
 }
 
 absl::Status FindingStore::CountHit(const std::string& id,
@@ -298,7 +312,6 @@ absl::StatusOr<SaveResult> FindingStore::Save(const NewFinding& f) {
   if (!Contains(f.signature)) {
     absl::StatusOr<bool> won = Claim(f, id);
     if (!won.ok()) return won.status();
-    known_.insert(id);
     if (*won) {
       result.created = true;
       return result;
@@ -353,7 +366,11 @@ std::optional<Signature> FindingStore::AliasOf(const Signature& found) {
 
 absl::StatusOr<BucketInfo> FindingStore::ReadBucket(
     const std::string& id) const {
-  const std::string dir = BucketDir(id);
+  return ReadBucketDir(BucketDir(id), id);
+}
+
+absl::StatusOr<BucketInfo> ReadBucketDir(const std::string& dir,
+                                         const std::string& id) {
   absl::StatusOr<std::string> text =
       ReadWholeFile(absl::StrCat(dir, "/", kBucketFile));
   if (!text.ok()) return text.status();
@@ -383,34 +400,8 @@ absl::StatusOr<BucketInfo> FindingStore::ReadBucket(
       b.generalised = std::string(kv.second);
     }
   }
-  // Hits of one case index count once, across writers and resumed runs;
-  // "+" lines once each; a bare number is a count of an older store.
-  absl::flat_hash_set<uint64_t> indices;
-  std::error_code ec;
-  for (const fs::directory_entry& e :
-       fs::directory_iterator(absl::StrCat(dir, "/hits"), ec)) {
-    if (absl::StrContains(e.path().filename().string(), ".tmp.")) continue;
-    absl::StatusOr<std::string> lines = ReadWholeFile(e.path().string());
-    if (!lines.ok()) continue;
-    absl::string_view rest = *lines;
-    while (!rest.empty()) {
-      const size_t end = rest.find('\n');
-      if (end == absl::string_view::npos) break;  // cut short by a kill
-      absl::string_view line = rest.substr(0, end);
-      rest.remove_prefix(end + 1);
-      uint64_t index = 0;
-      int64_t n = 0;
-      if (line == "+") {
-        ++b.hits;
-      } else if (absl::ConsumePrefix(&line, "@") &&
-                 absl::SimpleAtoi(line, &index)) {
-        indices.insert(index);
-      } else if (absl::SimpleAtoi(line, &n)) {
-        b.hits += n;
-      }
-    }
-  }
-  b.hits += static_cast<int64_t>(indices.size());
+  b.hits_by = ReadHits(absl::StrCat(dir, "/hits"));
+  b.hits = TotalHits(b.hits_by);
   b.reduced_path = absl::StrCat(dir, "/reduced.case");
   if (!Exists(b.reduced_path))
     b.reduced_path = absl::StrCat(dir, "/original.case");

@@ -9,7 +9,10 @@
 //   DIR/findings/<id>/hits/<writer>  this writer's hits, one line each:
 //                                    "@<case index>" (a case counts once,
 //                                    however often a resumed campaign runs
-//                                    it again), or "+" without an index
+//                                    it again), or "+" without an index;
+//   DIR/findings/<id>/hits/sync.<name>  the hits campaign <name> counted
+//                                    itself, as a sync last imported them
+//                                    (bucket_hits.h)
 //   DIR/findings/.staging/           buckets being assembled
 //   DIR/findings/.aliases/<id>       the key of the bucket where the reduced
 //                                    case of signature <id> landed
@@ -32,6 +35,7 @@
 #include "absl/container/flat_hash_set.h"
 #include "absl/status/status.h"
 #include "absl/status/statusor.h"
+#include "fuzz/triage/bucket_hits.h"
 #include "fuzz/triage/case_size.h"
 #include "fuzz/triage/signature.h"
 #include "isa/case_file.h"
@@ -83,7 +87,8 @@ struct BucketInfo {
   std::string id;
   Signature signature;
   std::string summary;
-  int64_t hits = 0;  // summed over writers
+  int64_t hits = 0;        // summed over writers and campaigns
+  HitsByCampaign hits_by;  // "" this store's own, else a peer's (sync)
   int64_t first_seen_unix = 0;
   double first_seen_elapsed = -1;
   std::string reduced_path;  // reduced.case, else original.case
@@ -94,6 +99,31 @@ struct BucketInfo {
   std::string trigger;      // as NewFinding's
   std::string generalised;  // as NewFinding's
 };
+
+// A bucket another campaign published (campaign_sync.h): its files as that
+// campaign wrote them, checked by the caller, and the hits it counted itself.
+struct PeerBucket {
+  std::string id;         // the signature's, checked against bucket.txt's key
+  std::string peer;       // that campaign's sync name (IsSyncName)
+  int64_t hits = 0;       // its own hits: they replace the last import's
+  std::string bucket;     // bucket.txt
+  std::string original;   // original.case
+  std::string reduced;    // reduced.case
+  std::string report;     // report.txt
+  CaseSize reduced_size;  // of `reduced`
+};
+
+struct AdoptResult {
+  bool created = false;           // the bucket is new to this store
+  bool replaced_reduced = false;  // the peer's reproducer is smaller
+};
+
+// Whether `name` is a bucket id: 16 lower-case hex digits.
+bool IsBucketId(absl::string_view name);
+// The bucket in `dir` (a store's findings/<id>, or a copy laid out the
+// same way), read as FindingStore::ReadBucket reads its own.
+absl::StatusOr<BucketInfo> ReadBucketDir(const std::string& dir,
+                                         const std::string& id);
 
 class FindingStore {
  public:
@@ -117,6 +147,13 @@ class FindingStore {
   absl::Status RecordHit(const Signature& s,
                          std::optional<uint64_t> case_index = std::nullopt);
 
+  // Brings a peer's bucket in: a new bucket is made whole from its files (as
+  // Save makes one); an existing one takes its reduced.case and report.txt
+  // if smaller. Either way hits/sync.<peer> is replaced by `b.hits`, so a
+  // bucket two campaigns found stays one, and importing it again counts
+  // nothing twice.
+  absl::StatusOr<AdoptResult> Adopt(const PeerBucket& b);
+
   // A campaign signs a divergence as found, then its reduced case, which
   // names the bucket; the alias lets the next case signed as `found` count
   // in that bucket without being reduced again.
@@ -135,6 +172,18 @@ class FindingStore {
  private:
   explicit FindingStore(std::string findings_dir);
   std::string BucketDir(const std::string& id) const;
+  bool ContainsId(const std::string& id);
+  // Assembles a bucket from `files` (name, text) in .staging and renames it
+  // into place; false if another process made it first.
+  absl::StatusOr<bool> Install(
+      const std::string& id,
+      const std::vector<std::pair<std::string, std::string>>& files);
+  // Replaces reduced.case and report.txt if `size` is smaller than the
+  // bucket's (or its reduced.case does not read).
+  absl::StatusOr<bool> ReplaceIfSmaller(const std::string& id,
+                                        const CaseSize& size,
+                                        const std::string& reduced,
+                                        const std::string& report);
   // Appends one hit line to this writer's hits file of bucket `id`.
   absl::Status CountHit(const std::string& id,
                         std::optional<uint64_t> case_index);

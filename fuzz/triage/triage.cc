@@ -5,6 +5,7 @@
 
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
+#include "absl/strings/str_join.h"
 #include "absl/time/time.h"
 #include "isa/json.h"
 
@@ -22,6 +23,17 @@ std::string Utc(int64_t unix_seconds) {
 
 std::string Elapsed(double s) {
   return s < 0 ? "?" : absl::StrFormat("%.1fs", s);
+}
+
+// "vm-1f2e 12, vm-88a0 7": each campaign's hits ("" is this store's own),
+// or "" when only this store's writers hit the bucket.
+std::string HitsByCampaignText(const BucketInfo& b) {
+  if (b.hits_by.empty() ||
+      (b.hits_by.size() == 1 && b.hits_by.begin()->first.empty()))
+    return "";
+  return absl::StrJoin(b.hits_by, ", ", [](std::string* out, const auto& kv) {
+    absl::StrAppend(out, kv.first.empty() ? "here" : kv.first, " ", kv.second);
+  });
 }
 
 }  // namespace
@@ -67,6 +79,8 @@ std::string TriageTable(const std::vector<BucketInfo>& buckets) {
     absl::StrAppendFormat(
         &out, "%18s reproducer %s (%d instructions, %d threads)\n", "",
         b.reduced_path, b.reduced_size.instructions, b.reduced_size.threads);
+    if (const std::string by = HitsByCampaignText(b); !by.empty())
+      absl::StrAppendFormat(&out, "%18s hits by campaign: %s\n", "", by);
     if (!s.cause.empty())
       absl::StrAppendFormat(&out, "%18s cause: %s\n", "", s.cause);
     if (!s.conditions.empty())
@@ -103,7 +117,12 @@ std::string TriageJson(const std::vector<BucketInfo>& buckets) {
                     ", \"trigger\": ", JsonString(b.trigger),
                     ", \"generalised\": ", JsonString(b.generalised),
                     ", \"known\": ", JsonString(b.known),
-                    ", \"hits\": ", b.hits);
+                    ", \"hits\": ", b.hits, ", \"hits_by_campaign\": {");
+    for (auto it = b.hits_by.begin(); it != b.hits_by.end(); ++it) {
+      absl::StrAppend(&out, it == b.hits_by.begin() ? "" : ", ",
+                      JsonString(it->first), ": ", it->second);
+    }
+    absl::StrAppend(&out, "}");
     const std::string elapsed =
         b.first_seen_elapsed < 0
             ? "null"

@@ -20,11 +20,14 @@ void SortForTriage(std::vector<BucketInfo>& buckets);
 
 // A row per bucket (id, hits, divergence, opcode, resource, address), then
 // indented: its target and first sight (UTC, and campaign seconds), its
-// smallest reproducer (path, instructions, threads), any cause, and the
-// findings.md section of a known one; 100 columns but for long paths.
+// smallest reproducer (path, instructions, threads), the hits of each
+// campaign when other campaigns' were imported (fuzz --sync), any cause,
+// and the findings.md section of a known one; 100 columns but for long
+// paths.
 // Ends with a "N buckets (X new, Y known), M hits" line.
 std::string TriageTable(const std::vector<BucketInfo>& buckets);
-// {"buckets": [{"id": ..., "key": ..., "opcode": ..., ...}], "hits": M}
+// {"buckets": [{"id": ..., "key": ..., "opcode": ..., ..., "hits": N,
+// "hits_by_campaign": {"": N}, ...}], "hits": M}; "" is the store's own.
 std::string TriageJson(const std::vector<BucketInfo>& buckets);
 
 }  // namespace atomfuzz::fuzz
