@@ -3,7 +3,8 @@
 # test: under ASan/UBSan the parser fuzzer for ATOMFUZZ_PARSER_FUZZ_SECONDS
 # (default 30), then the DXBC decoder fuzzer for ATOMFUZZ_DXBC_FUZZ_SECONDS
 # (30), beside atomics_fuzzer for ATOMFUZZ_ATOMICS_FUZZ_SECONDS (60), seeded
-# from corpus/; then AFL++ on atomics_afl with the custom
+# from corpus/, atomics_ext_fuzzer for ATOMFUZZ_TARGET_FUZZ_SECONDS (20) and
+# atomics_vulkan_fuzzer over corpus/seed/ once; then AFL++ on atomics_afl with the custom
 # mutator for ATOMFUZZ_AFL_FUZZ_SECONDS (30); then the GoogleTest suites.
 # ctest's summary line closes the output. Exits non-zero on any failure.
 set -euo pipefail
