@@ -112,10 +112,16 @@ void ForgetOwnChild(pid_t pid) {
 }
 
 void KillNewChildren(const std::vector<pid_t>& before) {
+  const pid_t our_group = getpgrp();
   for (pid_t pid : ChildrenNow()) {
     if (IsOwn(pid) ||
         std::find(before.begin(), before.end(), pid) != before.end())
       continue;
+    // Still in our process group: forked here, not left by an isolated
+    // child (which leads a group of its own; what setsid()s leaves every
+    // group). ASan starts its symbolizer so, and a killed symbolizer is a
+    // SIGPIPE at the next stack it prints: the fuzzer died of it.
+    if (getpgid(pid) == our_group) continue;
     kill(pid, SIGKILL);
     while (waitpid(pid, nullptr, 0) < 0 && errno == EINTR) {
     }

@@ -1,5 +1,8 @@
 #include "targets/isolation/isolated_target.h"
 
+#include <sys/wait.h>
+#include <unistd.h>
+
 #include <chrono>
 #include <csignal>
 #include <cstdio>
@@ -10,6 +13,7 @@
 
 #include "absl/strings/match.h"
 #include "gtest/gtest.h"
+#include "targets/isolation/child_watch.h"
 
 namespace atomfuzz::targets {
 namespace {
@@ -130,6 +134,32 @@ TEST(IsolatedTarget, ACrashSaysWhereItHappened) {
         << o->message;
   }
   EXPECT_NE(raised->message, wrote->message);
+}
+
+// The cleanup after a dead child takes what it left (another process
+// group), never what this process forked itself: ASan's symbolizer is such a
+// child, and killing it made the next stack ASan printed a SIGPIPE.
+TEST(ChildWatch, KillNewChildrenSparesWhatThisProcessForked) {
+  const std::vector<pid_t> before = ChildrenNow();
+  const pid_t ours = fork();
+  if (ours == 0) {
+    pause();
+    _exit(0);
+  }
+  const pid_t left = fork();
+  if (left == 0) {
+    setpgid(0, 0);  // as an isolated child's descendants are
+    pause();
+    _exit(0);
+  }
+  setpgid(left, left);  // whichever runs first
+  ASSERT_GT(ours, 0);
+  ASSERT_GT(left, 0);
+  KillNewChildren(before);
+  EXPECT_EQ(kill(ours, 0), 0) << "our own child was killed";
+  EXPECT_EQ(waitpid(left, nullptr, WNOHANG), -1) << "the left one survives";
+  kill(ours, SIGKILL);
+  waitpid(ours, nullptr, 0);
 }
 
 // A child that dies while a setsid() grandchild holds its socket is seen
