@@ -100,8 +100,7 @@ absl::StatusOr<Policy> PolicyFor(const std::string& name,
   if (!policy.ok()) return policy.status();
   if (const std::optional<targets::TargetInfo> row =
           targets::FindTarget(target)) {
-    for (isa::Op op : row->unsupported)
-      policy->op_weights[static_cast<size_t>(op)] = 0;
+    WithoutOps(*policy, row->unsupported);
   }
   return policy;
 }

@@ -181,9 +181,11 @@ absl::StatusOr<HarnessOptions> ParseHarnessOptions(absl::string_view text,
 }
 
 Harness::Harness(HarnessOptions options, std::optional<KnownFindings> known,
-                 Policy policy, std::unique_ptr<targets::Target> target)
+                 std::vector<isa::Op> unsupported, Policy policy,
+                 std::unique_ptr<targets::Target> target)
     : options_(std::move(options)),
       known_(std::move(known)),
+      unsupported_(std::move(unsupported)),
       policy_(std::move(policy)),
       target_(std::move(target)) {
   judge_.interpret.max_steps_per_thread = options_.max_steps;
@@ -197,14 +199,14 @@ absl::StatusOr<std::unique_ptr<Harness>> Harness::Create(
     const HarnessOptions& options) {
   absl::StatusOr<Policy> policy = PolicyByName(options.policy);
   if (!policy.ok()) return policy.status();
+  const std::string target_name = ExpandOrigin(options.target);
   // What the target is known to refuse (vkd3d 1.2's umad, findings.md #8) is
   // neither generated nor run, as in a campaign (campaign_setup.cc).
   std::vector<isa::Op> unsupported;
   if (std::optional<targets::TargetInfo> row =
-          targets::FindTarget(ExpandOrigin(options.target))) {
+          targets::FindTarget(target_name)) {
     unsupported = row->unsupported;
-    for (isa::Op op : unsupported)
-      policy->op_weights[static_cast<size_t>(op)] = 0;
+    WithoutOps(*policy, unsupported);
   }
   std::optional<KnownFindings> known;
   if (!options.known.empty()) {
@@ -214,7 +216,7 @@ absl::StatusOr<std::unique_ptr<Harness>> Harness::Create(
     known = *std::move(loaded);
   }
   RunOptions run;
-  run.target = ExpandOrigin(options.target);
+  run.target = target_name;
   if (!options.vkd3d.empty()) {
     run.target_options.flags[targets::vulkan::kVkd3dFlag] =
         ExpandOrigin(options.vkd3d);
@@ -228,10 +230,9 @@ absl::StatusOr<std::unique_ptr<Harness>> Harness::Create(
   run.target_options.max_steps_per_wave = options.max_steps;
   absl::StatusOr<std::unique_ptr<targets::Target>> target = MakeTarget(run);
   if (!target.ok()) return target.status();
-  std::unique_ptr<Harness> harness(new Harness(
-      options, std::move(known), *std::move(policy), *std::move(target)));
-  harness->unsupported_ = std::move(unsupported);
-  return harness;
+  return std::unique_ptr<Harness>(
+      new Harness(options, std::move(known), std::move(unsupported),
+                  *std::move(policy), *std::move(target)));
 }
 
 std::string Harness::Report(const isa::Case& c, absl::string_view headline,

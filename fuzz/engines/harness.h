@@ -96,19 +96,20 @@ class Harness {
 
  private:
   Harness(HarnessOptions options, std::optional<KnownFindings> known,
-          Policy policy, std::unique_ptr<targets::Target> target);
+          std::vector<isa::Op> unsupported, Policy policy,
+          std::unique_ptr<targets::Target> target);
   std::string Report(const isa::Case& c, absl::string_view headline,
                      absl::string_view detail) const;
 
   HarnessOptions options_;
   std::optional<KnownFindings> known_;
+  std::vector<isa::Op> unsupported_;  // the target's row (registry.h)
   Policy policy_;
   std::unique_ptr<targets::Target> target_;
   oracle::JudgeOptions judge_;
   // The judge's buffers, kept from input to input (RunOne is const to its
   // callers; the scratch holds nothing between calls that they could see).
   mutable oracle::JudgingScratch judging_;
-  std::vector<isa::Op> unsupported_;  // the target's row (registry.h)
 };
 
 }  // namespace atomfuzz::fuzz

@@ -175,6 +175,10 @@ std::vector<std::string> PolicyNames() {
   return names;
 }
 
+void WithoutOps(Policy& policy, const std::vector<isa::Op>& ops) {
+  for (isa::Op op : ops) policy.op_weights[static_cast<size_t>(op)] = 0;
+}
+
 absl::StatusOr<Policy> PolicyByName(absl::string_view name) {
   for (const Preset& p : Presets()) {
     if (p.first == name) return p.second();

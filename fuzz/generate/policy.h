@@ -316,6 +316,9 @@ struct Policy {
 std::vector<std::string> PolicyNames();
 // InvalidArgument naming the known policies for an unknown name.
 absl::StatusOr<Policy> PolicyByName(absl::string_view name);
+// `policy` less `ops` (weight 0): neither generated nor mutated into, as a
+// target's registry row asks of what it is known to refuse.
+void WithoutOps(Policy& policy, const std::vector<isa::Op>& ops);
 
 }  // namespace atomfuzz::fuzz
 
