@@ -16,27 +16,12 @@
 #include "gtest/gtest.h"
 #include "isa/case_file.h"
 #include "tests/fuzz/corpus_files.h"
+#include "tests/fuzz/tiny_case.h"
 
 namespace atomfuzz::fuzz {
 namespace {
 
 namespace fs = std::filesystem;
-
-constexpr char kTiny[] = R"([dispatch]
-groups 1, 1, 1
-
-[uav u0]
-kind raw
-words 1
-
-[shader]
-cs_5_0
-dcl_uav_raw u0
-dcl_temps 1
-dcl_thread_group 1, 1, 1
-imm_atomic_xor r0.x, u0, l(0), l(1)
-ret
-)";
 
 std::string FreshDir() {
   const std::string dir = ::testing::TempDir() + "/store-" + UniqueSuffix();
@@ -44,7 +29,7 @@ std::string FreshDir() {
   return dir;
 }
 
-isa::Case Tiny() { return *isa::ParseCase(kTiny); }
+isa::Case Tiny() { return *isa::ParseCase(kTinyCase); }
 
 NewFinding MakeFinding(const Signature& s) {
   NewFinding f;

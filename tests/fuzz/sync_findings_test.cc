@@ -20,27 +20,12 @@
 #include "gtest/gtest.h"
 #include "isa/case_file.h"
 #include "tests/fuzz/corpus_files.h"
+#include "tests/fuzz/tiny_case.h"
 
 namespace atomfuzz::fuzz {
 namespace {
 
 namespace fs = std::filesystem;
-
-constexpr char kTiny[] = R"([dispatch]
-groups 1, 1, 1
-
-[uav u0]
-kind raw
-words 1
-
-[shader]
-cs_5_0
-dcl_uav_raw u0
-dcl_temps 1
-dcl_thread_group 1, 1, 1
-imm_atomic_xor r0.x, u0, l(0), l(1)
-ret
-)";
 
 const Signature kSig{
     "imm_atomic_xor",        "u-raw", "in-bounds", "wrong-return",
@@ -54,7 +39,7 @@ NewFinding Finding(const Signature& s, bool tiny, uint64_t index) {
   f.signature = s;
   f.case_index = index;
   f.original = *testutil::LoadCorpusCase("corpus/spec/e01-iadd-wrap.case");
-  if (tiny) f.reduced = *isa::ParseCase(kTiny);
+  if (tiny) f.reduced = *isa::ParseCase(kTinyCase);
   f.report = tiny ? "tiny report\n" : "big report\n";
   f.summary = "divergence: wrong-return at u0[0]: made up";
   f.target = "fast";
@@ -165,8 +150,8 @@ TEST_F(SyncFindings, ABadPeerBucketIsSkippedWithAWarning) {
   Write(evil + "not-a-bucket/bucket.txt", "key = x\n");
   // A key that signs to another id: it would make a second bucket of it.
   Write(evil + kSig.Id() + "/bucket.txt", "key = " + kOther.Key() + "\n");
-  Write(evil + kSig.Id() + "/reduced.case", kTiny);
-  Write(evil + kSig.Id() + "/original.case", kTiny);
+  Write(evil + kSig.Id() + "/reduced.case", kTinyCase);
+  Write(evil + kSig.Id() + "/original.case", kTinyCase);
   Write(evil + kSig.Id() + "/hits/sync.evil", "5\n");
   // The right key, twice, the second another: read as the other.
   Write(evil + kOther.Id() + "/bucket.txt",
@@ -177,14 +162,14 @@ TEST_F(SyncFindings, ABadPeerBucketIsSkippedWithAWarning) {
   third.address = "oob-skip";
   Write(evil + third.Id() + "/bucket.txt", "key = " + third.Key() + "\n");
   Write(evil + third.Id() + "/reduced.case", "[shader]\nfrob\n");
-  Write(evil + third.Id() + "/original.case", kTiny);
+  Write(evil + third.Id() + "/original.case", kTinyCase);
   Write(evil + third.Id() + "/hits/sync.evil", "3\n");
   // A reproducer that is a link out of the sync directory.
   Signature fourth = kSig;
   fourth.address = "uav-poison";
   Write(evil + fourth.Id() + "/bucket.txt", "key = " + fourth.Key() + "\n");
   fs::create_symlink("/etc/passwd", evil + fourth.Id() + "/reduced.case");
-  Write(evil + fourth.Id() + "/original.case", kTiny);
+  Write(evil + fourth.Id() + "/original.case", kTinyCase);
   Write(evil + fourth.Id() + "/hits/sync.evil", "3\n");
   // Hits that are no count: a publish in flight, skipped without a word.
   Signature fifth = kSig;
