@@ -34,8 +34,6 @@ TargetInfo Vulkan(const char* name, const char* description,
             absl::StatusOr<const vulkan::Vkd3dLibrary*> vkd3d =
                 vulkan::LoadVkd3d(options.Flag(vulkan::kVkd3dFlag));
             if (!vkd3d.ok()) return vkd3d.status();
-            if (options.in_process)
-              return vulkan::CreateVulkanTarget(options, mode, discard);
             IsolationOptions isolation = IsolationFor(options);
             isolation.runs_pixel = true;  // it draws (vk_draw.h)
             return Isolate(

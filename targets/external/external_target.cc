@@ -144,7 +144,6 @@ absl::StatusOr<std::unique_ptr<Target>> CreateExternalTarget(
     return absl::InvalidArgumentError(
         absl::StrCat(spec->path, ": no such library"));
   }
-  if (options.in_process) return LoadExternalTarget(name, *spec, options);
   return Isolate(
       name,
       [name, spec = *spec, options] {

@@ -345,6 +345,7 @@ absl::StatusOr<std::unique_ptr<Target>> Isolate(std::string name,
                                                 TargetFactory factory,
                                                 IsolationOptions options,
                                                 std::string description) {
+  if (options.in_process) return factory();
   auto target = std::make_unique<IsolatedTarget>(
       std::move(name), std::move(factory), options, std::move(description));
   std::string death;
@@ -360,6 +361,7 @@ IsolationOptions IsolationFor(const TargetOptions& options) {
   IsolationOptions isolation;
   isolation.timeout_seconds = options.timeout_seconds;
   isolation.memory_limit_bytes = options.memory_limit_mb << 20;
+  isolation.in_process = options.in_process;
   return isolation;
 }
 

@@ -29,9 +29,13 @@ struct IsolationOptions {
   // The child's target runs ps_5_0 cases too (Target::RunsStage): the
   // parent cannot ask it.
   bool runs_pixel = false;
+  // No child: the factory's target runs in this process
+  // (TargetOptions::in_process, for fuzzing engines).
+  bool in_process = false;
 };
 
-// A target's isolation as its options ask: timeout_seconds, memory_limit_mb.
+// A target's isolation as its options ask: timeout_seconds, memory_limit_mb,
+// in_process.
 IsolationOptions IsolationFor(const TargetOptions& options);
 
 using TargetFactory = std::function<absl::StatusOr<std::unique_ptr<Target>>()>;
@@ -39,7 +43,8 @@ using TargetFactory = std::function<absl::StatusOr<std::unique_ptr<Target>>()>;
 // Starts the child once, so that a factory error (a missing library, a bad
 // option) is returned here, with the factory's own status code.
 // `description` is what Describe() says (the child's target is out of
-// reach); "" says the name.
+// reach); "" says the name. With options.in_process, the factory's own
+// target, in this process.
 absl::StatusOr<std::unique_ptr<Target>> Isolate(std::string name,
                                                 TargetFactory factory,
                                                 IsolationOptions options,
