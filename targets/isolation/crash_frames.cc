@@ -10,6 +10,7 @@
 #include <ucontext.h>
 #include <unistd.h>
 
+#include <atomic>
 #include <cstring>
 
 #include "absl/strings/match.h"
@@ -22,6 +23,10 @@ namespace atomfuzz::targets {
 namespace {
 
 int g_fd = -1;
+// The thread writing the report. A driver's workers often run the same bad
+// code at once: the second thread to fault must not end the process (the
+// default action) while the first is half way through its report.
+std::atomic<pid_t> g_reporter{0};
 constexpr size_t kAltStackBytes = 64 * 1024;
 alignas(16) char g_alt_stack[kAltStackBytes];
 
@@ -117,6 +122,15 @@ void PutScannedCallers(void* context, int want) {
 }
 
 void OnFatalSignal(int sig, siginfo_t*, void* context) {
+  pid_t reporter = 0;
+  if (!g_reporter.compare_exchange_strong(reporter, gettid())) {
+    if (reporter == gettid()) {  // another signal inside our own report
+      signal(sig, SIG_DFL);
+      raise(sig);
+      return;
+    }
+    for (;;) pause();  // the reporter ends the process
+  }
   void* frames[64];
   const int n = backtrace(frames, 64);
   // Frames above the fault are this handler and the kernel's trampoline:
@@ -186,7 +200,7 @@ void RearmCrashFrames() {
   if (g_fd < 0) return;
   struct sigaction sa {};
   sa.sa_sigaction = OnFatalSignal;
-  sa.sa_flags = SA_SIGINFO | SA_ONSTACK | SA_RESETHAND;
+  sa.sa_flags = SA_SIGINFO | SA_ONSTACK;
   sigemptyset(&sa.sa_mask);
   for (int sig : {SIGSEGV, SIGBUS, SIGFPE, SIGILL, SIGABRT})
     sigaction(sig, &sa, nullptr);

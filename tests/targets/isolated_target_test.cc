@@ -3,6 +3,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <atomic>
 #include <chrono>
 #include <csignal>
 #include <cstdio>
@@ -19,9 +20,9 @@ namespace atomfuzz::targets {
 namespace {
 
 // Misbehaves by the dispatch's x size: 2 crashes (raise), 8 crashes (a
-// write through null), 3 hangs, 4 allocates without bound, 6 poisons the
-// child (answers, but the next 7 crashes), anything else answers with the
-// child's pid.
+// write through null), 10 crashes in 16 threads at once, 3 hangs, 4 allocates
+// without bound, 6 poisons the child (answers, but the next 7 crashes),
+// anything else answers with the child's pid.
 class Misbehaving : public Target {
  public:
   absl::string_view name() const override { return "misbehaving"; }
@@ -61,6 +62,22 @@ class Misbehaving : public Target {
           }
         }
         std::raise(SIGSEGV);
+        break;
+      }
+      case 10: {
+        // As a driver's workers running one bad shader do.
+        std::atomic<int> ready{0};
+        std::vector<std::thread> workers;
+        for (int i = 0; i < 16; ++i) {
+          workers.emplace_back([&ready] {
+            ready.fetch_add(1);
+            while (ready.load() < 16) {
+            }
+            volatile int* volatile nowhere = nullptr;
+            *nowhere = 1;
+          });
+        }
+        for (std::thread& w : workers) w.join();
         break;
       }
       case 6: poisoned_ = true; break;
@@ -134,6 +151,22 @@ TEST(IsolatedTarget, ACrashSaysWhereItHappened) {
         << o->message;
   }
   EXPECT_NE(raised->message, wrote->message);
+}
+
+// Threads that fault together leave one whole report: the first writes
+// it while the others wait, instead of the second ending the process (the
+// default action) half way through it.
+TEST(IsolatedTarget, ThreadsCrashingAtOnceLeaveOneWholeReport) {
+  auto t = Make();
+  for (int round = 0; round < 5; ++round) {
+    absl::StatusOr<isa::Outcome> o = t->Run(WithGroups(10));
+    ASSERT_TRUE(o.ok()) << o.status();
+    EXPECT_EQ(o->status, isa::RunStatus::kCrashed);
+    EXPECT_TRUE(
+        absl::StrContains(o->message, "frames: targets_isolation_test:"))
+        << o->message;
+    EXPECT_TRUE(absl::StrContains(o->message, "(thread ")) << o->message;
+  }
 }
 
 // The cleanup after a dead child takes what it left (another process
