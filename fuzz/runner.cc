@@ -55,4 +55,13 @@ absl::StatusOr<isa::Outcome> RunCase(const isa::Case& c, const RunOptions& o) {
   return (*target)->Run(c);
 }
 
+RunOptions ReproducibleOptions(const RunOptions& options) {
+  RunOptions o = options;
+  o.target_options.deterministic = true;
+  o.target_options.threads = 1;
+  o.target_options.trace = true;
+  o.target_options.max_steps_per_wave = kReproducibleStepBudget;
+  return o;
+}
+
 }  // namespace atomfuzz::fuzz

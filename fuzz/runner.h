@@ -4,6 +4,7 @@
 #ifndef ATOMFUZZ_FUZZ_RUNNER_H_
 #define ATOMFUZZ_FUZZ_RUNNER_H_
 
+#include <cstdint>
 #include <memory>
 #include <string>
 #include <vector>
@@ -32,6 +33,13 @@ TargetNames();  // oracle, fast, ... (as --target spells them)
 // InvalidArgument for an unknown target or option.
 absl::StatusOr<std::unique_ptr<targets::Target>> MakeTarget(
     const RunOptions& o);
+// Reduction and generalisation make endless loops (a dropped breakc); a
+// smaller step budget than a campaign's ends them quickly. Originals must
+// fit in it (MakeSameBucket checks it by running them with it).
+inline constexpr uint64_t kReproducibleStepBudget = 1u << 18;
+// `options` made reproducible, as reduction and generalisation run a
+// target: deterministic, one thread, trace on, kReproducibleStepBudget.
+RunOptions ReproducibleOptions(const RunOptions& options);
 // One-off convenience: MakeTarget then Run.
 absl::StatusOr<isa::Outcome> RunCase(const isa::Case& c, const RunOptions& o);
 

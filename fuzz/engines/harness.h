@@ -17,7 +17,10 @@
 #include "absl/types/span.h"
 #include "fuzz/generate/policy.h"
 #include "fuzz/mutate/case_decoder.h"
+#include "fuzz/runner.h"
+#include "fuzz/triage/generalise.h"
 #include "fuzz/triage/known_findings.h"
+#include "fuzz/triage/signature.h"
 #include "oracle/judge.h"
 #include "oracle/schedule.h"
 #include "targets/target.h"
@@ -39,6 +42,12 @@ struct HarnessOptions {
   // bucket listed there is passed over (kRejected, "known: ..."), so that a
   // translator's open bugs do not end every run at its first seed.
   std::string known;
+  // A divergence its found signature does not list in `known` is
+  // generalised (fuzz/triage/generalise.h) for at most this long and passed
+  // over if its essential signature is listed: one bug shows through many
+  // found signatures (vkd3d's wrapped structured load, observed by an
+  // exchange on a raw buffer). 0: never.
+  double generalise_seconds = 10;
   std::string policy = "default";
   oracle::Schedule schedule;  // the oracle target's interleaving
   bool deterministic = true;  // one worker, fixed order: reproducible
@@ -97,7 +106,9 @@ class Harness {
  private:
   Harness(HarnessOptions options, std::optional<KnownFindings> known,
           std::vector<isa::Op> unsupported, Policy policy,
-          std::unique_ptr<targets::Target> target);
+          std::unique_ptr<targets::Target> target, RunOptions reproducible);
+  // `c` diverges on the target as `found`; its essential signature.
+  Generalised GeneraliseFound(const isa::Case& c, const Signature& found) const;
   std::string Report(const isa::Case& c, absl::string_view headline,
                      absl::string_view detail) const;
 
@@ -106,6 +117,10 @@ class Harness {
   std::vector<isa::Op> unsupported_;  // the target's row (registry.h)
   Policy policy_;
   std::unique_ptr<targets::Target> target_;
+  // The target as generalisation runs it (one worker, traced), made at the
+  // first divergence that needs it.
+  RunOptions reproducible_;
+  mutable std::unique_ptr<targets::Target> generalise_target_;
   oracle::JudgeOptions judge_;
   // The judge's buffers, kept from input to input (RunOne is const to its
   // callers; the scratch holds nothing between calls that they could see).

@@ -15,11 +15,6 @@
 namespace atomfuzz::fuzz {
 namespace {
 
-// Reduction makes endless loops (a dropped breakc); a smaller step budget
-// than a campaign's ends them quickly. Originals must fit in it, which
-// MakeSameBucket checks by running them with it.
-constexpr uint64_t kReduceStepBudget = 1u << 18;
-
 constexpr ReducePass kPasses[] = {
     {"drop-expectations", DropExpectationEdits},
     {"drop-resources", DropResourceEdits},
@@ -180,15 +175,6 @@ ReduceResult Reduce(const isa::Case& c, const Interesting& interesting,
   return result;
 }
 
-RunOptions ReproducibleOptions(const RunOptions& options) {
-  RunOptions o = options;
-  o.target_options.deterministic = true;
-  o.target_options.threads = 1;
-  o.target_options.trace = true;
-  o.target_options.max_steps_per_wave = kReduceStepBudget;
-  return o;
-}
-
 namespace {
 
 // A divergence whose signature `matches`.
@@ -200,7 +186,7 @@ absl::StatusOr<Interesting> DivergesAs(
   std::shared_ptr<targets::Target> target = *std::move(made);
   const std::string label = TargetLabel(options);
   oracle::JudgeOptions judge;
-  judge.interpret.max_steps_per_thread = kReduceStepBudget;
+  judge.interpret.max_steps_per_thread = kReproducibleStepBudget;
   return Interesting(
       [target, label, matches = std::move(matches), judge](const isa::Case& c) {
         absl::StatusOr<Differential> d = RunAndJudge(c, *target, judge);
@@ -234,7 +220,7 @@ absl::StatusOr<SameBucket> MakeSameBucket(const isa::Case& original,
       MakeTarget(ReproducibleOptions(options));
   if (!target.ok()) return target.status();
   oracle::JudgeOptions judge;
-  judge.interpret.max_steps_per_thread = kReduceStepBudget;
+  judge.interpret.max_steps_per_thread = kReproducibleStepBudget;
   absl::StatusOr<Differential> d = RunAndJudge(original, **target, judge);
   if (!d.ok()) return d.status();
   if (d->verdict.kind != oracle::Verdict::Kind::kDivergence) {

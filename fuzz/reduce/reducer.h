@@ -84,9 +84,6 @@ absl::StatusOr<Interesting> SameBucketAs(const Signature& signature,
 absl::StatusOr<Interesting> SameBugAs(const Signature& signature,
                                       const RunOptions& options);
 
-// `options` made reproducible: deterministic, one thread, trace on.
-RunOptions ReproducibleOptions(const RunOptions& options);
-
 }  // namespace atomfuzz::fuzz
 
 #endif  // ATOMFUZZ_FUZZ_REDUCE_REDUCER_H_

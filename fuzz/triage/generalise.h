@@ -60,9 +60,10 @@ struct Generalised {
 // `reduced` diverges on `target` as `found` (its signature) says; an
 // edited case "still diverges" when `target` gives a wrong value of any
 // kind on it (which kind the judge names first depends on what observes
-// the faulty atomic). Run `target` reproducibly (ReproducibleOptions). A
-// finding that did not run to the end (crash, timeout, rejected) is keyed
-// by its cause already and comes back as it is, with its sentence.
+// the faulty atomic). Run `target` reproducibly (ReproducibleOptions,
+// fuzz/runner.h). A finding that did not run to the end (crash, timeout,
+// rejected) is keyed by its cause already and comes back as it is, with its
+// sentence.
 Generalised Generalise(const isa::Case& reduced, const Signature& found,
                        targets::Target& target,
                        const GeneraliseOptions& options = {});

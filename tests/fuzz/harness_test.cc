@@ -107,7 +107,8 @@ TEST(HarnessTest, AnExternalTargetRunsInTheHarnesssProcess) {
 TEST(HarnessOptionsTest, RejectsUnknownKeysAndBadValues) {
   for (absl::string_view bad :
        {"colour=red", "max_work=lots", "deterministic=maybe", "target",
-        "threads=-1", "schedule=sometimes", "isolate=perhaps"}) {
+        "threads=-1", "schedule=sometimes", "isolate=perhaps",
+        "generalise_seconds=-1", "generalise_seconds=soon"}) {
     const absl::StatusOr<HarnessOptions> o = ParseHarnessOptions(bad);
     EXPECT_EQ(o.status().code(), absl::StatusCode::kInvalidArgument) << bad;
   }
@@ -187,6 +188,41 @@ TEST(HarnessTest, AKnownBucketIsPassedOver) {
       ParseHarnessOptions("known=/no/such/known-findings.txt");
   ASSERT_TRUE(missing.ok());
   EXPECT_FALSE(Harness::Create(*missing).ok());
+}
+
+// A divergence listed by its essential signature only (one bug, many
+// found signatures) is passed over after generalising it, as a campaign
+// does; with generalise_seconds=0 only found signatures count.
+TEST(HarnessTest, AKnownEssentialSignatureIsPassedOver) {
+  const std::string text = CorpusText("corpus/spec/e07-returns-old.case");
+  const std::string file =
+      ::testing::TempDir() + "/harness-known-essential.txt";
+  std::ofstream(file) << "nothing|u-raw|in-bounds|wrong-return|fast = #0\n";
+  const std::unique_ptr<Harness> unlisted =
+      Make(absl::StrCat("inject=return-new,known=", file));
+  ASSERT_NE(unlisted, nullptr);
+  const InputResult found = unlisted->RunOne(Bytes(text));
+  ASSERT_EQ(found.kind, Kind::kDivergence) << found.report;
+  const std::string kLine = "\natomfuzz essential signature: ";
+  const size_t at = found.report.find(kLine);
+  ASSERT_NE(at, std::string::npos) << found.report;
+  const size_t from = at + kLine.size();
+  const std::string essential =
+      found.report.substr(from, found.report.find('\n', from) - from);
+  EXPECT_NE(essential, found.signature_key);
+
+  std::ofstream(file) << essential << " = #0 a test\n";
+  const std::unique_ptr<Harness> listed =
+      Make(absl::StrCat("inject=return-new,known=", file));
+  ASSERT_NE(listed, nullptr);
+  const InputResult r = listed->RunOne(Bytes(text));
+  EXPECT_EQ(r.kind, Kind::kRejected) << r.report;
+  EXPECT_EQ(r.report,
+            absl::StrCat("known: #0 a test (essential ", essential, ")"));
+  const std::unique_ptr<Harness> found_only =
+      Make(absl::StrCat("inject=return-new,generalise_seconds=0,known=", file));
+  ASSERT_NE(found_only, nullptr);
+  EXPECT_EQ(found_only->RunOne(Bytes(text)).kind, Kind::kDivergence);
 }
 
 // What a target's registry row says it refuses is not run on it: vkd3d 1.2's
