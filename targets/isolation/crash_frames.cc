@@ -6,6 +6,7 @@
 #include <fcntl.h>
 #include <link.h>
 #include <signal.h>
+#include <sys/auxv.h>
 #include <sys/prctl.h>
 #include <ucontext.h>
 #include <unistd.h>
@@ -18,6 +19,7 @@
 #include "absl/strings/str_join.h"
 #include "absl/strings/str_split.h"
 #include "absl/strings/strip.h"
+#include "targets/isolation/elf_symbols.h"
 
 namespace atomfuzz::targets {
 namespace {
@@ -27,6 +29,9 @@ int g_fd = -1;
 // code at once: the second thread to fault must not end the process (the
 // default action) while the first is half way through its report.
 std::atomic<pid_t> g_reporter{0};
+// Where the executable is loaded: dladdr's file name for it is argv[0],
+// which need not name a file from here; /proc/self/exe does.
+const void* g_executable_base = nullptr;
 constexpr size_t kAltStackBytes = 64 * 1024;
 alignas(16) char g_alt_stack[kAltStackBytes];
 
@@ -86,6 +91,25 @@ const uintptr_t* FaultSp(void* context) {
   (void)context;
   return nullptr;
 #endif
+}
+
+// The name of a function dladdr does not know (not exported: a static
+// function, or a library linked into the executable) from the file's own
+// symbol table, else its offset. A return address may be one past its
+// function's last instruction (a call that does not return): looked up
+// one byte back, unless it is the faulting pc itself.
+void PutUnexported(const void* pc, const Dl_info& info, bool faulting) {
+  const uintptr_t base = reinterpret_cast<uintptr_t>(info.dli_fbase);
+  const uintptr_t offset = reinterpret_cast<uintptr_t>(pc) - base;
+  const char* file =
+      info.dli_fbase == g_executable_base ? "/proc/self/exe" : info.dli_fname;
+  char name[256];
+  if (file != nullptr && FunctionNameAt(file, faulting ? offset : offset - 1,
+                                        base, name, sizeof name)) {
+    Put(name);
+  } else {
+    PutOffset(pc, info.dli_fbase);
+  }
 }
 
 // Writes "lib:symbol" for `pc` if a library holds it as code (not libc's
@@ -170,7 +194,7 @@ void OnFatalSignal(int sig, siginfo_t*, void* context) {
       if (info.dli_sname != nullptr) {
         Put(info.dli_sname);
       } else {
-        PutOffset(frames[i], info.dli_fbase);
+        PutUnexported(frames[i], info, frames[i] == FaultPc(context));
       }
       Put("\n");
       continue;
@@ -186,6 +210,11 @@ void OnFatalSignal(int sig, siginfo_t*, void* context) {
 
 void ReportCrashFramesTo(int fd) {
   g_fd = fd;
+  Dl_info executable;
+  if (dladdr(reinterpret_cast<const void*>(getauxval(AT_ENTRY)), &executable) !=
+      0) {
+    g_executable_base = executable.dli_fbase;
+  }
   // backtrace() loads libgcc_s on first use: not inside the handler.
   void* warm[1];
   backtrace(warm, 1);

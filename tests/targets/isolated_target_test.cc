@@ -19,6 +19,13 @@
 namespace atomfuzz::targets {
 namespace {
 
+// A crash site of its own function (exported by no one: its name comes from
+// the test's symbol table).
+[[gnu::noinline]] void WriteThroughNull() {
+  volatile int* volatile nowhere = nullptr;
+  *nowhere = 1;
+}
+
 // Misbehaves by the dispatch's x size: 2 crashes (raise), 8 crashes (a
 // write through null), 10 crashes in 16 threads at once, 3 hangs, 4 allocates
 // without bound, 6 poisons the child (answers, but the next 7 crashes),
@@ -41,11 +48,7 @@ class Misbehaving : public Target {
               std::make_unique_for_overwrite<char[]>(size_t{64} << 20));
       }
       case 5: return absl::NotFoundError("no such thing");
-      case 8: {
-        volatile int* volatile nowhere = nullptr;
-        *nowhere = 1;
-        break;
-      }
+      case 8: WriteThroughNull(); break;
       case 9: {
         // Leaves a grandchild in a session of its own, holding the socket
         // (its fds are the child's), then dies. Its pid goes to the file
@@ -143,13 +146,18 @@ TEST(IsolatedTarget, ACrashSaysWhereItHappened) {
   }
   // raise() dies inside libc, the null write in this test's own code: the
   // frames start at the code that gave up (libc's raise and abort are
-  // skipped), each at its offset where it has no symbol.
+  // skipped), each named from the test's symbol table (nothing here is
+  // exported).
   for (const isa::Outcome* o : {&*raised, &*wrote}) {
     EXPECT_FALSE(absl::StrContains(o->message, "frames: libc.so"))
         << o->message;
     EXPECT_TRUE(absl::StrContains(o->message, "targets_isolation_test:"))
         << o->message;
   }
+  EXPECT_TRUE(absl::StrContains(wrote->message,
+                                "frames: targets_isolation_test:_ZN8atomfuzz7"
+                                "targets12_GLOBAL__N_116WriteThroughNullEv < "))
+      << wrote->message;
   EXPECT_NE(raised->message, wrote->message);
 }
 
