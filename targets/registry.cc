@@ -46,7 +46,11 @@ TargetInfo Vulkan(const char* name, const char* description,
           // vkd3d-shader 1.2 has no umad (docs/findings.md #8); it drops
           // umul, and imul with two destinations (#3: 1.6 too), which is
           // how generated cases write imul. Each would be #3 again.
-          {isa::Op::kUMad, isa::Op::kUMul, isa::Op::kIMul}};
+          {isa::Op::kUMad, isa::Op::kUMul, isa::Op::kIMul},
+          // Its UAV fences without _t are execution barriers (#27).
+          {isa::kSyncUavGroup, isa::kSyncUavGlobal,
+           isa::kSyncUavGroup | isa::kSyncTgsm,
+           isa::kSyncUavGlobal | isa::kSyncTgsm}};
 }
 
 // Wine's Direct3D 11 (docs/wine-targets.md): the Windows program runs out

@@ -38,6 +38,10 @@ struct TargetInfo {
   // campaigns on it neither generate nor mutate into them, so its cases
   // test what it can run instead of being `rejected` by the thousand.
   std::vector<isa::Op> unsupported = {};
+  // Sync variants (isa::SyncFlag bits) it is known to run wrongly, for
+  // campaigns and harnesses as `unsupported`: vkd3d-shader 1.2 makes every
+  // UAV fence an execution barrier, undefined in divergent flow (E-29).
+  std::vector<uint8_t> unsupported_syncs = {};
 };
 
 // Every row: the built-in ones (fast, vulkan, vulkan-ssbo, ext:), then those

@@ -101,6 +101,7 @@ absl::StatusOr<Policy> PolicyFor(const std::string& name,
   if (const std::optional<targets::TargetInfo> row =
           targets::FindTarget(target)) {
     WithoutOps(*policy, row->unsupported);
+    WithoutSyncs(*policy, row->unsupported_syncs);
   }
   return policy;
 }

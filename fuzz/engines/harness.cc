@@ -21,6 +21,7 @@
 #include "fuzz/differential.h"
 #include "fuzz/runner.h"
 #include "fuzz/triage/signature.h"
+#include "isa/spelling.h"
 #include "targets/fast/fast_target.h"
 #include "targets/registry.h"
 #include "targets/vulkan/vulkan_target.h"
@@ -193,12 +194,12 @@ absl::StatusOr<HarnessOptions> ParseHarnessOptions(absl::string_view text,
 }
 
 Harness::Harness(HarnessOptions options, std::optional<KnownFindings> known,
-                 std::vector<isa::Op> unsupported, Policy policy,
+                 targets::TargetInfo row, Policy policy,
                  std::unique_ptr<targets::Target> target,
                  RunOptions reproducible)
     : options_(std::move(options)),
       known_(std::move(known)),
-      unsupported_(std::move(unsupported)),
+      row_(std::move(row)),
       policy_(std::move(policy)),
       target_(std::move(target)),
       reproducible_(std::move(reproducible)) {
@@ -216,11 +217,12 @@ absl::StatusOr<std::unique_ptr<Harness>> Harness::Create(
   const std::string target_name = ExpandOrigin(options.target);
   // What the target is known to refuse (vkd3d 1.2's umad, findings.md #8) is
   // neither generated nor run, as in a campaign (campaign_setup.cc).
-  std::vector<isa::Op> unsupported;
-  if (std::optional<targets::TargetInfo> row =
+  targets::TargetInfo row;
+  if (std::optional<targets::TargetInfo> found =
           targets::FindTarget(target_name)) {
-    unsupported = row->unsupported;
-    WithoutOps(*policy, unsupported);
+    row = *std::move(found);
+    WithoutOps(*policy, row.unsupported);
+    WithoutSyncs(*policy, row.unsupported_syncs);
   }
   std::optional<KnownFindings> known;
   if (!options.known.empty()) {
@@ -244,9 +246,9 @@ absl::StatusOr<std::unique_ptr<Harness>> Harness::Create(
   run.target_options.max_steps_per_wave = options.max_steps;
   absl::StatusOr<std::unique_ptr<targets::Target>> target = MakeTarget(run);
   if (!target.ok()) return target.status();
-  return std::unique_ptr<Harness>(new Harness(
-      options, std::move(known), std::move(unsupported), *std::move(policy),
-      *std::move(target), ReproducibleOptions(run)));
+  return std::unique_ptr<Harness>(
+      new Harness(options, std::move(known), std::move(row), *std::move(policy),
+                  *std::move(target), ReproducibleOptions(run)));
 }
 
 Generalised Harness::GeneraliseFound(const isa::Case& c,
@@ -309,10 +311,17 @@ InputResult Harness::RunOne(absl::Span<const uint8_t> bytes) const {
   if (!d.ok())
     return Result(Kind::kRejected, std::string(d.status().message()));
   for (const isa::Instruction& in : d->c.shader.instructions) {
-    if (absl::c_linear_search(unsupported_, in.op)) {
+    if (absl::c_linear_search(row_.unsupported, in.op)) {
       return Result(Kind::kRejected,
                     absl::StrCat(isa::Info(in.op).mnemonic,
                                  ": known to be refused by ", options_.target));
+    }
+    if (in.op == isa::Op::kSync &&
+        absl::c_linear_search(row_.unsupported_syncs, in.sync_flags)) {
+      return Result(
+          Kind::kRejected,
+          absl::StrCat(isa::SyncMnemonic(in.sync_flags),
+                       ": known to run wrongly on ", options_.target));
     }
   }
   RunOneOptions run;

@@ -105,7 +105,7 @@ class Harness {
 
  private:
   Harness(HarnessOptions options, std::optional<KnownFindings> known,
-          std::vector<isa::Op> unsupported, Policy policy,
+          targets::TargetInfo row, Policy policy,
           std::unique_ptr<targets::Target> target, RunOptions reproducible);
   // `c` diverges on the target as `found`; its essential signature.
   Generalised GeneraliseFound(const isa::Case& c, const Signature& found) const;
@@ -114,7 +114,8 @@ class Harness {
 
   HarnessOptions options_;
   std::optional<KnownFindings> known_;
-  std::vector<isa::Op> unsupported_;  // the target's row (registry.h)
+  // The target's row (registry.h): what it refuses is not run.
+  targets::TargetInfo row_;
   Policy policy_;
   std::unique_ptr<targets::Target> target_;
   // The target as generalisation runs it (one worker, traced), made at the

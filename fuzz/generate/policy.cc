@@ -179,6 +179,14 @@ void WithoutOps(Policy& policy, const std::vector<isa::Op>& ops) {
   for (isa::Op op : ops) policy.op_weights[static_cast<size_t>(op)] = 0;
 }
 
+void WithoutSyncs(Policy& policy, const std::vector<uint8_t>& variants) {
+  for (size_t i = 0; i < kSyncVariants.size(); ++i) {
+    for (uint8_t v : variants) {
+      if (kSyncVariants[i] == v) policy.sync_weights[i] = 0;
+    }
+  }
+}
+
 absl::StatusOr<Policy> PolicyByName(absl::string_view name) {
   for (const Preset& p : Presets()) {
     if (p.first == name) return p.second();

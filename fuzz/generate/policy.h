@@ -319,6 +319,8 @@ absl::StatusOr<Policy> PolicyByName(absl::string_view name);
 // `policy` less `ops` (weight 0): neither generated nor mutated into, as a
 // target's registry row asks of what it is known to refuse.
 void WithoutOps(Policy& policy, const std::vector<isa::Op>& ops);
+// `policy` without the sync variants (kSyncVariants' flags) in `variants`.
+void WithoutSyncs(Policy& policy, const std::vector<uint8_t>& variants);
 
 }  // namespace atomfuzz::fuzz
 

@@ -113,6 +113,7 @@ table=(
   "vkd3d-switch-second-break-aborts vulkan d3d12-c"
   "vkd3d-ftou-ftoi-no-saturation vulkan vulkan-c d3d12-c"
   "vkd3d-breakc-in-switch-refused vulkan d3d12-c"
+  "vkd3d-sync-uglobal-divergent-is-execution-barrier vulkan vulkan-c d3d12-c"
   "wined3d-gl-signed-minmax-on-uint-dropped wine-d3d11-gl d3d11-c"
   "wined3d-gl-unsigned-minmax-on-sint-dropped wine-d3d11-gl d3d11-c"
   "wined3d-gl-umul-two-destinations-dropped wine-d3d11-gl d3d11-c"

@@ -249,6 +249,18 @@ ret
   EXPECT_EQ(r.kind, Kind::kRejected);
   EXPECT_EQ(r.report, "umad: known to be refused by vulkan");
   EXPECT_EQ(h->policy().op_weights[static_cast<size_t>(isa::Op::kUMad)], 0);
+
+  // vkd3d 1.2's UAV fences are execution barriers (findings.md #27).
+  isa::Case fenced = *c;
+  for (isa::Instruction& in : fenced.shader.instructions) {
+    if (in.op != isa::Op::kUMad) continue;
+    in = isa::Instruction{};
+    in.op = isa::Op::kSync;
+    in.sync_flags = isa::kSyncUavGlobal;
+  }
+  const InputResult f = h->RunOne(Bytes(isa::PrintCase(fenced)));
+  EXPECT_EQ(f.kind, Kind::kRejected);
+  EXPECT_EQ(f.report, "sync_uglobal: known to run wrongly on vulkan");
 }
 
 // Every atomic the spec has, and every memory kind, aborts through a frame

@@ -82,6 +82,17 @@ TEST(UnsupportedOps, TheVulkanRowsDeclareWhatVkd3dDoesNotImplement) {
     EXPECT_EQ(row->unsupported,
               (std::vector<Op>{Op::kUMad, Op::kUMul, Op::kIMul}))
         << name;
+    // UAV fences without _t (#27): a campaign's policy leaves them out.
+    EXPECT_EQ(row->unsupported_syncs.size(), 4u) << name;
+    absl::StatusOr<Policy> policy = PolicyByName("default");
+    ASSERT_TRUE(policy.ok());
+    WithoutSyncs(*policy, row->unsupported_syncs);
+    for (size_t i = 0; i < kSyncVariants.size(); ++i) {
+      const uint8_t v = kSyncVariants[i];
+      const bool fence = (v & (isa::kSyncUavGroup | isa::kSyncUavGlobal)) &&
+                         !(v & isa::kSyncThreads);
+      EXPECT_EQ(policy->sync_weights[i] == 0, fence) << name << " " << int{v};
+    }
   }
 }
 
