@@ -32,14 +32,23 @@ void SendError(int fd, const absl::Status& s) {
        absl::StrCat(std::string(1, static_cast<char>(s.code())), s.message()));
 }
 
+// A sanitizer runtime's hook, present in sanitized builds only.
+extern "C" void __sanitizer_set_death_callback(void (*callback)())
+    __attribute__((weak));
+
 // Parent-process state the child must not keep: signal handlers that
-// would act on the campaign's behalf, stdout that belongs to the command.
+// would act on the campaign's behalf, stdout that belongs to the command,
+// and a fuzzing engine's death callback: libFuzzer's wrote its current
+// input as a crash-* artifact each time a driver corrupted the child's
+// heap and ASan's checks ended it.
 void Detach(pid_t parent, const IsolationOptions& options) {
   setpgid(0, 0);  // its own group, so a timeout kills whatever it spawned
   prctl(PR_SET_PDEATHSIG, SIGKILL);
   if (getppid() != parent) _exit(0);  // the parent died before prctl
   for (int sig : {SIGINT, SIGTERM, SIGHUP, SIGCHLD, SIGPIPE})
     signal(sig, SIG_DFL);
+  if (__sanitizer_set_death_callback != nullptr)
+    __sanitizer_set_death_callback(nullptr);
   dup2(STDERR_FILENO, STDOUT_FILENO);  // a chatty library must not mix in
   // (A sanitized build's parent watches the resident set instead:
   // child_watch.h.)
