@@ -156,16 +156,22 @@ void OnFatalSignal(int sig, siginfo_t*, void* context) {
     for (;;) pause();  // the reporter ends the process
   }
   void* frames[64];
-  const int n = backtrace(frames, 64);
+  int n = backtrace(frames, 64);
   // Frames above the fault are this handler and the kernel's trampoline:
   // start at the faulting pc if it is there, else after those two.
   int first = n > 2 ? 2 : n;
   if (void* pc = FaultPc(context)) {
-    for (int i = 0; i < n; ++i) {
-      if (frames[i] == pc) {
-        first = i;
-        break;
-      }
+    first = -1;
+    for (int i = 0; i < n && first < 0; ++i) {
+      if (frames[i] == pc) first = i;
+    }
+    // The unwinder stopped at the trampoline (libc's __restore_rt), short of
+    // code without unwind information (a driver's JIT, as under ASan's
+    // unwinder): the faulting pc alone, its callers found by scanning.
+    if (first < 0) {
+      frames[0] = pc;
+      n = 1;
+      first = 0;
     }
   }
   // An abort or an assertion starts in libc (raise, abort,

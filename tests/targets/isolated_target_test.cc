@@ -1,5 +1,6 @@
 #include "targets/isolation/isolated_target.h"
 
+#include <sys/mman.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -8,6 +9,7 @@
 #include <csignal>
 #include <cstdio>
 #include <cstdlib>
+#include <cstring>
 #include <memory>
 #include <thread>
 #include <vector>
@@ -26,8 +28,22 @@ namespace {
   *nowhere = 1;
 }
 
+// Code without unwind information in no module, as a driver's JIT emits:
+// a write through null. x86-64 only.
+[[gnu::noinline]] void FaultInGeneratedCode() {
+  void* page = mmap(nullptr, 4096, PROT_READ | PROT_WRITE,
+                    MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+  if (page == MAP_FAILED) return;
+  // mov %eax, 0x0 ; ret
+  const unsigned char code[] = {0x89, 0x04, 0x25, 0, 0, 0, 0, 0xc3};
+  std::memcpy(page, code, sizeof code);
+  if (mprotect(page, 4096, PROT_READ | PROT_EXEC) != 0) return;
+  reinterpret_cast<void (*)()>(page)();
+}
+
 // Misbehaves by the dispatch's x size: 2 crashes (raise), 8 crashes (a
-// write through null), 10 crashes in 16 threads at once, 3 hangs, 4 allocates
+// write through null), 10 crashes in 16 threads at once, 11 in generated
+// code, 3 hangs, 4 allocates
 // without bound, 6 poisons the child (answers, but the next 7 crashes),
 // anything else answers with the child's pid.
 class Misbehaving : public Target {
@@ -49,6 +65,7 @@ class Misbehaving : public Target {
       }
       case 5: return absl::NotFoundError("no such thing");
       case 8: WriteThroughNull(); break;
+      case 11: FaultInGeneratedCode(); break;
       case 9: {
         // Leaves a grandchild in a session of its own, holding the socket
         // (its fds are the child's), then dies. Its pid goes to the file
@@ -176,6 +193,20 @@ TEST(IsolatedTarget, ThreadsCrashingAtOnceLeaveOneWholeReport) {
     EXPECT_TRUE(absl::StrContains(o->message, "(thread ")) << o->message;
   }
 }
+
+// A crash in code of no module (a JIT's) is "?:?", with the callers found
+// by scanning the stack, whether or not the unwinder gets past the signal
+// trampoline (ASan's does not): never libc's __restore_rt.
+#if defined(__x86_64__)
+TEST(IsolatedTarget, ACrashInGeneratedCodeStartsAtItsPc) {
+  auto t = Make();
+  absl::StatusOr<isa::Outcome> o = t->Run(WithGroups(11));
+  ASSERT_TRUE(o.ok()) << o.status();
+  EXPECT_EQ(o->status, isa::RunStatus::kCrashed);
+  EXPECT_TRUE(absl::StrContains(o->message, "\nframes: ?:? < ~")) << o->message;
+  EXPECT_FALSE(absl::StrContains(o->message, "libc.so")) << o->message;
+}
+#endif
 
 // The cleanup after a dead child takes what it left (another process
 // group), never what this process forked itself: ASan's symbolizer is such a
