@@ -174,6 +174,15 @@ TEST(Signature, CauseMasksNumbersAndKeepsTheWords) {
             CauseOf("killed by signal 11\nframes: ?:? (thread a)"));
   EXPECT_NE(CauseOf("killed by signal 6\nframes: lib.so:+0x10"),
             CauseOf("killed by signal 6\nframes: lib.so:+0x24"));
+  // One key for every instruction spirv-val finds outside a block.
+  EXPECT_EQ(CauseOf("spirv-val: ULessThan must appear in a block\n"
+                    "  %157 = OpULessThan %bool %uint_2147483648 %uint_6"),
+            "spirv-val:-an-instruction-must-appear-in-a-block");
+  EXPECT_EQ(CauseOf("spirv-val: Load must appear in a block"),
+            CauseOf("spirv-val: MemoryBarrier must appear in a block"));
+  EXPECT_NE(CauseOf("spirv-val: Load must appear in a block"),
+            CauseOf("spirv-val: ID '6' decorated with ArrayStride multiple "
+                    "times"));
   EXPECT_EQ(CauseOf("a|b"), "a/b");
   EXPECT_EQ(CauseOf(""), "");
   EXPECT_LE(CauseOf(std::string(200, 'x')).size(), 60u);
