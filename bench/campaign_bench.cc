@@ -43,7 +43,7 @@ struct Args {
 };
 
 CampaignSetup Setup(const std::string& inject, const std::string& out,
-                    uint64_t seed) {
+                    uint64_t seed, const char* policy = "default") {
   CampaignSetup s;
   s.options.target = "fast";
   if (!inject.empty())
@@ -51,7 +51,7 @@ CampaignSetup Setup(const std::string& inject, const std::string& out,
   s.options.out = out;
   s.corpus = CampaignCorpus(out + "/corpus");
   s.options.quiet = true;
-  s.policy = *PolicyByName("default");
+  s.policy = *PolicyByName(policy);
   s.seed = seed;
   s.started = absl::Now();
   return s;
@@ -187,9 +187,12 @@ struct HuntRow {
   CaseSize reduced;
 };
 
-HuntRow Hunt(const std::string& inject, const Args& a) {
+// A pixel-stage bug is hunted with the pixel policy, as its campaign would.
+HuntRow Hunt(const targets::fast::InjectionInfo& info, const Args& a) {
+  const std::string inject(info.name);
   const std::string out = TempDir(inject);
-  CampaignSetup setup = Setup(inject, out, a.seed);
+  CampaignSetup setup =
+      Setup(inject, out, a.seed, info.pixel ? "pixel" : "default");
   auto shared_owner = std::make_unique<SharedState>();  // about 1 MiB
   SharedState& shared = *shared_owner;
   WorkerCounters counters;
@@ -225,7 +228,8 @@ HuntRow Hunt(const std::string& inject, const Args& a) {
 
 void HuntAll(const Args& a) {
   std::printf(
-      "hunt: each injected bug from an empty corpus, one core, seed %llu, "
+      "hunt: each injected bug from an empty corpus (pixel-stage bugs with "
+      "the pixel policy), one core, seed %llu, "
       "limit %.0f s\n",
       static_cast<unsigned long long>(a.seed), a.limit);
   std::printf("%-26s %10s %9s %14s %9s\n", "bug", "seconds", "cases",
@@ -233,7 +237,7 @@ void HuntAll(const Args& a) {
   std::vector<HuntRow> rows;
   for (const auto& info : targets::fast::AllInjections()) {
     if (!a.only.empty() && info.name != a.only) continue;
-    HuntRow r = Hunt(std::string(info.name), a);
+    HuntRow r = Hunt(info, a);
     if (r.found) {
       std::printf("%-26s %10.3f %9llu %14lld %9lld\n", r.name.c_str(),
                   r.seconds, static_cast<unsigned long long>(r.cases),

@@ -33,11 +33,11 @@ constexpr InjectionInfo kInjections[] = {
     {Inject::kIAddSaturate, "iadd-saturate",
      "atomic iadd saturates at 0xffffffff instead of wrapping"},
     {Inject::kHelperAtomicsWrite, "helper-atomics-write",
-     "atomics of helper pixels (uncovered quad members) take effect"},
+     "atomics of helper pixels (uncovered quad members) take effect", true},
     {Inject::kDiscardIgnoredByAtomics, "discard-ignored-by-atomics",
-     "atomics after discard still take effect (stores do not)"},
+     "atomics after discard still take effect (stores do not)", true},
     {Inject::kDiscardKillsDerivatives, "discard-kills-derivatives",
-     "discard ends the lane, so its quad's derivatives read junk"},
+     "discard ends the lane, so its quad's derivatives read junk", true},
 };
 
 }  // namespace

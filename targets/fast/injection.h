@@ -42,6 +42,7 @@ struct InjectionInfo {
   Inject inject;
   absl::string_view name;
   absl::string_view summary;
+  bool pixel = false;  // shows in the pixel stage only (ps_5_0 cases)
 };
 
 std::span<const InjectionInfo> AllInjections();  // kNone excluded
