@@ -160,16 +160,17 @@ void OnFatalSignal(int sig, siginfo_t*, void* context) {
   // Frames above the fault are this handler and the kernel's trampoline:
   // start at the faulting pc if it is there, else after those two.
   int first = n > 2 ? 2 : n;
-  if (void* pc = FaultPc(context)) {
+  void* const fault = FaultPc(context);
+  if (fault != nullptr) {
     first = -1;
     for (int i = 0; i < n && first < 0; ++i) {
-      if (frames[i] == pc) first = i;
+      if (frames[i] == fault) first = i;
     }
     // The unwinder stopped at the trampoline (libc's __restore_rt), short of
     // code without unwind information (a driver's JIT, as under ASan's
     // unwinder): the faulting pc alone, its callers found by scanning.
     if (first < 0) {
-      frames[0] = pc;
+      frames[0] = fault;
       n = 1;
       first = 0;
     }
@@ -200,7 +201,7 @@ void OnFatalSignal(int sig, siginfo_t*, void* context) {
       if (info.dli_sname != nullptr) {
         Put(info.dli_sname);
       } else {
-        PutUnexported(frames[i], info, frames[i] == FaultPc(context));
+        PutUnexported(frames[i], info, frames[i] == fault);
       }
       Put("\n");
       continue;

@@ -43,7 +43,6 @@ class Mapped {
     }
     return reinterpret_cast<const T*>(data_ + offset);
   }
-  size_t size() const { return size_; }
 
  private:
   const unsigned char* data_ = nullptr;
