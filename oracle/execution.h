@@ -143,6 +143,9 @@ class Execution {
   // Whether a branch, loop or switch took an undefined condition: from then
   // on the spec allows any behaviour (6.0), so nothing may be judged.
   bool chaos() const { return chaos_; }
+  // Whether some g# access was out of bounds, misaligned or at an undefined
+  // address (spec 1.3, 1.7): InterpretFacts.
+  bool tgsm_out_of_bounds() const { return tgsm_out_of_bounds_; }
 
  private:
   using Decoded = DecodedInstruction;
@@ -331,6 +334,7 @@ class Execution {
   uint64_t total_steps_ = 0;
   uint64_t atomics_run_ = 0;
   bool chaos_ = false;  // control flow depended on an undefined value
+  bool tgsm_out_of_bounds_ = false;
   isa::Outcome outcome_;
   // The pass's sets of values (value.h), from the storage's last pass.
   ValueSets sets_;

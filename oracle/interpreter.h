@@ -53,6 +53,19 @@ struct InterpretOptions {
 absl::StatusOr<isa::Outcome> Interpret(const isa::Case& c,
                                        const InterpretOptions& options = {});
 
+// What a run did that its outcome does not say, for a caller that keeps a
+// target away from what it is known to mishandle.
+struct InterpretFacts {
+  // Some g# access was out of bounds, misaligned or at an undefined address
+  // (spec 1.3, 1.7), or, with a g# declared, the run cannot say where its
+  // accesses went: control flow took an undefined condition (6.0) or the
+  // run did not finish.
+  bool may_leave_tgsm = false;
+};
+absl::StatusOr<isa::Outcome> Interpret(const isa::Case& c,
+                                       const InterpretOptions& options,
+                                       InterpretFacts& facts);
+
 }  // namespace atomfuzz::oracle
 
 #endif  // ATOMFUZZ_ORACLE_INTERPRETER_H_

@@ -249,6 +249,7 @@ AtomicSite Execution::SiteOf(const Thread& t, uint32_t index, bool tgsm) const {
 
 void Execution::Poison(Thread& t, const Operand& target) {
   const MemoryId id = IdOf(t, target);
+  tgsm_out_of_bounds_ = tgsm_out_of_bounds_ || id.tgsm;
   log_.RecordPoison(id, AccessorOf(t, id.tgsm));
   if (replay_) replay_->Poisoned(id, known_);
   if (!id.tgsm) {
@@ -297,6 +298,8 @@ void Execution::ExecLoad(Thread& t, const isa::Instruction& inst) {
     // undefined; other out-of-bounds u# words read 0 and g# words undefined.
     const bool all_undefined =
         !index.defined || !offset.defined || r.misaligned || r.offset_overflow;
+    if (!uav && (all_undefined || !r.in_bounds[static_cast<size_t>(count - 1)]))
+      tgsm_out_of_bounds_ = true;  // a read: no poison, but out all the same
     for (int c = 0; c < count && !all_undefined; ++c) {
       const size_t k = static_cast<size_t>(c);
       if (r.in_bounds[k]) {

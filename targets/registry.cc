@@ -50,7 +50,8 @@ TargetInfo Vulkan(const char* name, const char* description,
           // Its UAV fences without _t are execution barriers (#27).
           {isa::kSyncUavGroup, isa::kSyncUavGlobal,
            isa::kSyncUavGroup | isa::kSyncTgsm,
-           isa::kSyncUavGlobal | isa::kSyncTgsm}};
+           isa::kSyncUavGlobal | isa::kSyncTgsm},
+          /*unguarded_tgsm=*/true};
 }
 
 // Wine's Direct3D 11 (docs/wine-targets.md): the Windows program runs out
@@ -67,7 +68,11 @@ TargetInfo Wine(const char* name, const char* description,
             return wine::CreateWineTarget(options, renderer);
           },
           // wined3d rejects umad ("Unrecognized opcode 0x52").
-          {isa::Op::kUMad}};
+          {isa::Op::kUMad},
+          {},
+          // wined3d's GLSL indexes shared arrays unguarded (#15, #19); its
+          // Vulkan renderer compiles with vkd3d-shader (#5).
+          /*unguarded_tgsm=*/true};
 }
 
 struct Table {

@@ -42,6 +42,12 @@ struct TargetInfo {
   // campaigns and harnesses as `unsupported`: vkd3d-shader 1.2 makes every
   // UAV fence an execution barrier, undefined in divergent flow (E-29).
   std::vector<uint8_t> unsupported_syncs = {};
+  // A g# access out of bounds reaches memory outside the g# (vkd3d-shader's
+  // unguarded Workgroup index, docs/findings.md #5): harnesses do not run
+  // cases that may make one, since the damage can surface in a later case,
+  // in a frame of its own. Campaigns run them: a crash there is rerun in a
+  // fresh child, and its bucket is what the finding is known by.
+  bool unguarded_tgsm = false;
 };
 
 // Every row: the built-in ones (fast, vulkan, vulkan-ssbo, ext:), then those

@@ -22,6 +22,7 @@
 #include "fuzz/runner.h"
 #include "fuzz/triage/signature.h"
 #include "isa/spelling.h"
+#include "oracle/interpreter.h"
 #include "targets/fast/fast_target.h"
 #include "targets/registry.h"
 #include "targets/vulkan/vulkan_target.h"
@@ -322,6 +323,18 @@ InputResult Harness::RunOne(absl::Span<const uint8_t> bytes) const {
           Kind::kRejected,
           absl::StrCat(isa::SyncMnemonic(in.sync_flags),
                        ": known to run wrongly on ", options_.target));
+    }
+  }
+  if (row_.unguarded_tgsm) {
+    // The oracle's run says where the g# accesses go; a case it cannot run
+    // goes on, to be declined by RunOne as on any target.
+    oracle::InterpretFacts facts;
+    if (oracle::Interpret(d->c, judge_.interpret, facts).ok() &&
+        facts.may_leave_tgsm) {
+      return Result(Kind::kRejected,
+                    absl::StrCat("a g# access out of bounds: known to reach "
+                                 "outside its memory on ",
+                                 options_.target, " (docs/findings.md #5)"));
     }
   }
   RunOneOptions run;

@@ -263,6 +263,39 @@ ret
   EXPECT_EQ(f.report, "sync_uglobal: known to run wrongly on vulkan");
 }
 
+// vkd3d indexes g# unguarded (findings.md #5): a case whose g# accesses may
+// leave their memory is not run on vulkan, where lavapipe's stray write
+// could surface cases later; the fast target runs it.
+TEST(HarnessTest, AGAccessOutOfBoundsIsNotRunWhereItIsUnguarded) {
+  const std::string text = R"([dispatch]
+groups 1, 1, 1
+[uav u0]
+kind raw
+words 2
+[shader]
+cs_5_0
+dcl_uav_raw u0
+dcl_tgsm_raw g0, 8
+dcl_input vThreadIDInGroupFlattened
+dcl_temps 2
+dcl_thread_group 4, 1, 1
+ishl r0.x, vThreadIDInGroupFlattened.x, l(2)
+store_raw g0.x, r0.x, l(7)
+store_raw u0.x, l(0), l(1)
+ret
+)";
+  const std::unique_ptr<Harness> vulkan = Make("target=vulkan");
+  ASSERT_NE(vulkan, nullptr);
+  const InputResult r = vulkan->RunOne(Bytes(text));
+  EXPECT_EQ(r.kind, Kind::kRejected);
+  EXPECT_EQ(r.report,
+            "a g# access out of bounds: known to reach outside its memory on "
+            "vulkan (docs/findings.md #5)");
+  const std::unique_ptr<Harness> fast = Make("target=fast");
+  ASSERT_NE(fast, nullptr);
+  EXPECT_EQ(fast->RunOne(Bytes(text)).kind, Kind::kPassed);
+}
+
 // Every atomic the spec has, and every memory kind, aborts through a frame
 // of its own.
 TEST(FindingAbortTest, EveryAtomicAndMemoryKindHasAFrame) {
