@@ -507,6 +507,12 @@ void CaseReader::FinishResource() {
   if (p.failed || !CheckShape(p)) return;
   Resource& r = p.res;
   const uint64_t words = r.WordCount();
+  if (words == 0) {
+    // Direct3D creates no empty buffer or texture: no program binds one.
+    const auto [l, c] = KeyPosition(p, SizeKey(r.kind));
+    sink_.Error(l, c, "at least 1 word in a resource", "0");
+    return;
+  }
   if (words > kMaxResourceWords) {
     const auto [l, c] = KeyPosition(p, SizeKey(r.kind));
     sink_.Error(

@@ -7,6 +7,7 @@
 #include <string>
 #include <vector>
 
+#include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_replace.h"
 #include "gtest/gtest.h"
@@ -383,7 +384,7 @@ TEST(CaseResourceTest, ResourcesAreSortedBySlot) {
 
 TEST(CaseResourceTest, SlotsUpToSixtyThree) {
   const Case c = MustParse(
-      "[uav u63]\nkind raw\nwords 0\n[uav u007]\nkind "
+      "[uav u63]\nkind raw\nwords 1\n[uav u007]\nkind "
       "raw\nwords 1\n[shader]\ncs_5_0\n");
   ASSERT_EQ(c.resources.size(), 2u);
   EXPECT_EQ(c.resources[0].slot, 7u);
@@ -420,6 +421,25 @@ TEST(CaseResourceTest, TheLargestResourceParses) {
   const Case c = MustParse(absl::StrCat(
       "[uav u0]\nkind raw\nwords ", kMaxResourceWords, "\n[shader]\ncs_5_0\n"));
   EXPECT_EQ(c.resources.at(0).init.size(), kMaxResourceWords);
+}
+
+// Direct3D creates no empty resource: a size of 0 is an error at its key.
+TEST(CaseResourceTest, AnEmptyResourceIsAnError) {
+  for (absl::string_view text : {
+           "[uav u1]\nkind raw\nwords 0\n[shader]\ncs_5_0\n",
+           "[uav u1]\nkind structured\nstride 4\nelements "
+           "0\n[shader]\ncs_5_0\n",
+           "[uav u1]\nkind typed\ndim texture2d\nformat r32_uint\nsize 4, 0\n"
+           "[shader]\ncs_5_0\n",
+       }) {
+    const absl::StatusOr<Case> c = ParseCase(text, "e.case");
+    ASSERT_FALSE(c.ok()) << text;
+    EXPECT_TRUE(absl::StartsWith(c.status().message(), "e.case:"))
+        << c.status();
+    EXPECT_TRUE(absl::StrContains(c.status().message(),
+                                  "expected at least 1 word in a resource"))
+        << c.status();
+  }
 }
 
 // ---- Expectations -----------------------------------------------------------
