@@ -256,7 +256,7 @@ std::vector<uint32_t> Concat(std::vector<std::vector<uint32_t>> parts) {
 INSTANTIATE_TEST_SUITE_P(
     Compression, CaseDataTest,
     ::testing::Values(
-        DataCase{"Empty", {}, ""}, DataCase{"AllZero", {0, 0, 0, 0, 0}, ""},
+        DataCase{"OneZero", {0}, ""}, DataCase{"AllZero", {0, 0, 0, 0, 0}, ""},
         DataCase{"TrailingZerosDropped", {5, 0, 0, 0}, "data 5\n"},
         DataCase{"InnerZerosKept", {0, 0, 9}, "data 0, 0, 9\n"},
         DataCase{"ShortRunsWrittenOut",
