@@ -67,8 +67,10 @@ TargetInfo Wine(const char* name, const char* description,
           [renderer](const std::string&, const TargetOptions& options) {
             return wine::CreateWineTarget(options, renderer);
           },
-          // wined3d rejects umad ("Unrecognized opcode 0x52").
-          {isa::Op::kUMad},
+          // wined3d rejects umad ("Unrecognized opcode 0x52"); its GLSL
+          // drops umul and two-destination imul (findings #18), as does the
+          // vkd3d-shader 1.6 of its Vulkan renderer (#3).
+          {isa::Op::kUMad, isa::Op::kUMul, isa::Op::kIMul},
           {},
           // wined3d's GLSL indexes shared arrays unguarded (#15, #19); its
           // Vulkan renderer compiles with vkd3d-shader (#5).

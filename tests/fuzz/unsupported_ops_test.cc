@@ -96,5 +96,22 @@ TEST(UnsupportedOps, TheVulkanRowsDeclareWhatVkd3dDoesNotImplement) {
   }
 }
 
+// wined3d refuses umad; its GLSL drops umul and two-destination imul (#18),
+// and so does the vkd3d-shader 1.6 inside its Vulkan renderer (#3). Both
+// index g# unguarded (#19, #5).
+TEST(UnsupportedOps, TheWineRowsDeclareWhatWined3dDoesNotImplement) {
+  for (const char* name : {"wine-d3d11-gl", "wine-d3d11-vk"}) {
+    const std::optional<targets::TargetInfo> row = targets::FindTarget(name);
+    ASSERT_TRUE(row.has_value()) << name;
+    EXPECT_EQ(row->unsupported,
+              (std::vector<Op>{Op::kUMad, Op::kUMul, Op::kIMul}))
+        << name;
+    EXPECT_TRUE(row->unguarded_tgsm) << name;
+  }
+  for (const char* name : {"vulkan", "vulkan-ssbo", "vulkan-demote"})
+    EXPECT_TRUE(targets::FindTarget(name)->unguarded_tgsm) << name;
+  EXPECT_FALSE(targets::FindTarget("fast")->unguarded_tgsm);
+}
+
 }  // namespace
 }  // namespace atomfuzz::fuzz
