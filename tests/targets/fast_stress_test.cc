@@ -16,6 +16,7 @@
 #include <string>
 #include <vector>
 
+#include "absl/algorithm/container.h"
 #include "absl/strings/numbers.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
@@ -180,8 +181,14 @@ TEST(FastStress, RandomCasesEndCleanly) {
     if (i % oracle_every == 0) {
       ++oracle_runs;
       CheckOracle(rc, seed);
-      // Generated cases stay inside the case model: they print and parse back.
-      EXPECT_TRUE(testutil::CaseRoundTrips(rc.c)) << "seed " << seed;
+      // Generated cases stay inside the case model: they print and parse
+      // back. All but an empty resource, which executors must bound (the
+      // API takes one) but no case file may hold (Direct3D makes none).
+      if (absl::c_none_of(rc.c.resources, [](const isa::Resource& r) {
+            return r.WordCount() == 0;
+          })) {
+        EXPECT_TRUE(testutil::CaseRoundTrips(rc.c)) << "seed " << seed;
+      }
     }
     if (::testing::Test::HasFailure()) break;
   }
