@@ -143,9 +143,12 @@ class Execution {
   // Whether a branch, loop or switch took an undefined condition: from then
   // on the spec allows any behaviour (6.0), so nothing may be judged.
   bool chaos() const { return chaos_; }
-  // Whether some g# access was out of bounds, misaligned or at an undefined
-  // address (spec 1.3, 1.7): InterpretFacts.
-  bool tgsm_out_of_bounds() const { return tgsm_out_of_bounds_; }
+  // InterpretFacts::may_leave_tgsm for this pass. After Run.
+  bool may_leave_tgsm() const {
+    return tgsm_out_of_bounds_ ||
+           ((chaos_ || outcome_.status != isa::RunStatus::kOk) &&
+            !tgsm_layouts_.empty());
+  }
 
  private:
   using Decoded = DecodedInstruction;
@@ -334,6 +337,7 @@ class Execution {
   uint64_t total_steps_ = 0;
   uint64_t atomics_run_ = 0;
   bool chaos_ = false;  // control flow depended on an undefined value
+  // Some g# access was out of bounds, misaligned or at an undefined address.
   bool tgsm_out_of_bounds_ = false;
   isa::Outcome outcome_;
   // The pass's sets of values (value.h), from the storage's last pass.

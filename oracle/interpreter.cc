@@ -12,18 +12,6 @@ absl::StatusOr<isa::Outcome> Interpret(const isa::Case& c,
   return Interpret(c, options, unused);
 }
 
-namespace {
-
-bool DeclaresTgsm(const isa::Program& p) {
-  for (const isa::Instruction& in : p.instructions) {
-    if (in.op == isa::Op::kDclTgsmRaw || in.op == isa::Op::kDclTgsmStructured)
-      return true;
-  }
-  return false;
-}
-
-}  // namespace
-
 // Races and poison are only known once every access has been seen, but they
 // decide what earlier accesses return. So the case runs again with all that
 // earlier passes saw, until a pass sees nothing new: that pass decided every
@@ -40,9 +28,7 @@ absl::StatusOr<isa::Outcome> Interpret(const isa::Case& c,
   for (int pass = 0;; ++pass) {
     Execution e(c, *map, decoded, options, known);
     if (absl::Status s = e.Run(); !s.ok()) return s;
-    facts.may_leave_tgsm = facts.may_leave_tgsm || e.tgsm_out_of_bounds() ||
-                           ((e.chaos() || e.status() != isa::RunStatus::kOk) &&
-                            DeclaresTgsm(c.shader));
+    facts.may_leave_tgsm = facts.may_leave_tgsm || e.may_leave_tgsm();
     const bool learned = known.LearnFrom(e.TakeLog());
     isa::Outcome outcome = e.TakeOutcome();
     if (!learned || outcome.status != isa::RunStatus::kOk) return outcome;
